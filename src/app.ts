@@ -1,0 +1,51 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { createMiddleware } from "hono/factory";
+import { ApiError, errorBody, handleError } from "./shared/errors";
+import { getNow } from "./shared/clock";
+import type { AppEnv } from "./shared/http";
+import { requireAdmin } from "./auth/middleware";
+import { authRoutes } from "./auth/routes";
+import { appsAdmin } from "./admin/apps/routes";
+import { apiKeysAdmin } from "./admin/api-keys/routes";
+import { devClockAdmin } from "./admin/dev-clock/routes";
+import { registerDocs } from "./docs/routes";
+
+/** Largest accepted request body: a batch of events is at most 1 MB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function buildApp() {
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
+
+  app.onError(handleError);
+  app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
+
+  // Browser games call the API directly with access tokens.
+  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], maxAge: 86400 }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+  app.use(
+    "*",
+    createMiddleware<AppEnv>(async (c, next) => {
+      c.set("now", await getNow(c.env));
+      await next();
+    }),
+  );
+  app.use("/api/v1/admin/*", requireAdmin);
+
+  app.route("/", authRoutes);
+  app.route("/", appsAdmin);
+  app.route("/", apiKeysAdmin);
+  app.route("/", devClockAdmin);
+
+  registerDocs(app);
+  return app;
+}

@@ -1,0 +1,55 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import { unauthorized } from "../shared/errors";
+import { signingKeys } from "./signing-keys";
+
+type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS">;
+
+export interface AccessTokenClaims {
+  appId: string;
+  userId: string;
+}
+
+/** HS256, pinned: verification accepts no other algorithm, so `alg: none` and RS/HS confusion fail. */
+const ALGORITHM = "HS256";
+
+export async function mintAccessToken(env: TokenEnv, claims: AccessTokenClaims, nowMs: number): Promise<string> {
+  const [current] = signingKeys(env.JWT_SIGNING_KEYS);
+  const issuedAt = Math.floor(nowMs / 1000);
+  return new SignJWT({ app_id: claims.appId })
+    .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: "JWT" })
+    .setSubject(claims.userId)
+    .setIssuer(env.JWT_ISSUER)
+    .setAudience(env.JWT_AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + Number(env.ACCESS_TOKEN_TTL_SECONDS))
+    .sign(current.key);
+}
+
+export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: number): Promise<AccessTokenClaims> {
+  const keys = signingKeys(env.JWT_SIGNING_KEYS);
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      async (header) => {
+        const match = keys.find((k) => k.kid === header.kid);
+        if (!match) throw unauthorized("Access token is signed with an unknown key");
+        return match.key;
+      },
+      {
+        algorithms: [ALGORITHM],
+        issuer: env.JWT_ISSUER,
+        audience: env.JWT_AUDIENCE,
+        currentDate: new Date(nowMs),
+        requiredClaims: ["sub", "exp"],
+      },
+    );
+    if (typeof payload.app_id !== "string" || typeof payload.sub !== "string" || payload.sub === "") {
+      throw unauthorized("Access token lacks its app or user");
+    }
+    return { appId: payload.app_id, userId: payload.sub };
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw unauthorized("Access token has expired");
+    if (err instanceof joseErrors.JOSEError) throw unauthorized("Access token is invalid");
+    throw err;
+  }
+}

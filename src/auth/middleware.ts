@@ -1,0 +1,70 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+import { notFound, unauthorized } from "../shared/errors";
+import type { AppEnv, Caller } from "../shared/http";
+import { timingSafeEqual } from "../shared/crypto";
+import { verifyAccessToken } from "./access-tokens";
+import { findActiveKey } from "./api-keys";
+
+/** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
+const MAX_API_KEY_LENGTH = 64;
+
+export function bearerToken(c: Context): string {
+  const header = c.req.header("Authorization");
+  if (!header) throw unauthorized("Missing Authorization header");
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized("Authorization header must be 'Bearer <credential>'");
+  return match[1];
+}
+
+const looksLikeApiKey = (credential: string) => credential.length <= MAX_API_KEY_LENGTH;
+
+async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise<Caller> {
+  if (!looksLikeApiKey(credential)) throw unauthorized("This operation requires an API key, not an access token");
+  const key = await findActiveKey(c.env.DB, credential);
+  if (!key) throw unauthorized("Invalid or revoked API key");
+  return { kind: "api-key", ...key };
+}
+
+async function callerFromAccessToken(c: Context<AppEnv>, credential: string): Promise<Caller> {
+  if (looksLikeApiKey(credential)) throw unauthorized("This operation requires an access token, not an API key");
+  const claims = await verifyAccessToken(c.env, credential, c.get("now"));
+  return { kind: "access-token", ...claims };
+}
+
+const withCaller = (resolve: (c: Context<AppEnv>, credential: string) => Promise<Caller>): MiddlewareHandler<AppEnv> =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    c.set("caller", await resolve(c, bearerToken(c)));
+    await next();
+  });
+
+export const requireApiKey = withCaller(callerFromApiKey);
+export const requireAccessToken = withCaller(callerFromAccessToken);
+/** Leaderboards and battle-pass unlock take either credential, told apart by length. */
+export const requireTokenOrKey = withCaller((c, credential) =>
+  looksLikeApiKey(credential) ? callerFromApiKey(c, credential) : callerFromAccessToken(c, credential),
+);
+
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  const credential = bearerToken(c);
+  if (!c.env.ADMIN_TOKEN || !timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
+  c.set("caller", { kind: "admin" });
+  await next();
+});
+
+/** The app of the caller's credential. A path naming any other app is answered as unknown (404). */
+export function callerApp(c: Context<AppEnv>, pathAppId?: string): string {
+  const caller = c.get("caller");
+  if (caller.kind === "admin") {
+    if (pathAppId === undefined) throw new Error("admin caller has no app");
+    return pathAppId;
+  }
+  if (pathAppId !== undefined && pathAppId !== caller.appId) throw notFound(`App ${pathAppId} not found`);
+  return caller.appId;
+}
+
+/** The user of an access token; with an API key the user must come from the request itself. */
+export function callerUser(c: Context<AppEnv>): string | undefined {
+  const caller = c.get("caller");
+  return caller.kind === "access-token" ? caller.userId : undefined;
+}

@@ -1,0 +1,66 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../shared/http";
+import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
+import { toIso } from "../shared/clock";
+import { mintAccessToken } from "./access-tokens";
+import { callerApp, callerUser, requireAccessToken, requireApiKey } from "./middleware";
+import { readUserInfo, writeUserInfo } from "./user-info";
+
+export const UserIdSchema = z.string().min(1).max(256);
+
+const ForeignUserIdentifier = z
+  .object({ user_id: UserIdSchema.openapi({ example: "player-42" }) })
+  .openapi("ForeignUserIdentifier");
+const AccessToken = z.object({ token: z.string() }).openapi("AccessToken");
+
+export const UserInfoSchema = z
+  .object({
+    username: z.string().max(200).nullable().optional().openapi({ example: "NoName" }),
+    avatarImage: z.string().max(2048).nullable().optional().openapi({ example: "https://example.com/avatars/1.png" }),
+  })
+  .openapi("UserInfo");
+
+const tags = ["Auth"];
+
+export const authRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post", path: "/api/v1/auth/access-token", tags, security: bearerSecurity.apiKey,
+      summary: "Mint an access token for a user of the API key's app (generateAccessToken)",
+      middleware: [requireApiKey] as const,
+      request: jsonBody(ForeignUserIdentifier),
+      responses: { 200: jsonResponse(AccessToken, "The access token"), ...errorResponses },
+    }),
+    async (c) => {
+      const token = await mintAccessToken(
+        c.env,
+        { appId: callerApp(c), userId: c.req.valid("json").user_id },
+        c.get("now"),
+      );
+      return c.json({ token }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/user-additional-info", tags, security: bearerSecurity.accessToken,
+      summary: "Read the token user's name and avatar (shown in leaderboards)",
+      middleware: [requireAccessToken] as const,
+      responses: { 200: jsonResponse(UserInfoSchema, "The user info; empty fields when never set"), ...errorResponses },
+    }),
+    async (c) => c.json(await readUserInfo(c.env.DB, callerApp(c), callerUser(c)!), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "put", path: "/api/v1/user-additional-info", tags, security: bearerSecurity.accessToken,
+      summary: "Set the token user's name and avatar",
+      middleware: [requireAccessToken] as const,
+      request: jsonBody(UserInfoSchema),
+      responses: { 200: jsonResponse(UserInfoSchema, "The stored user info"), ...errorResponses },
+    }),
+    async (c) => {
+      const info = c.req.valid("json");
+      const stored = { username: info.username ?? null, avatarImage: info.avatarImage ?? null };
+      await writeUserInfo(c.env.DB, callerApp(c), callerUser(c)!, stored, toIso(c.get("now")));
+      return c.json(stored, 200);
+    },
+  );

@@ -1,0 +1,36 @@
+export interface UserInfo {
+  username: string | null;
+  avatarImage: string | null;
+}
+
+export async function readUserInfo(db: D1Database, appId: string, userId: string): Promise<UserInfo> {
+  const row = await db
+    .prepare("SELECT username, avatar_image FROM user_info WHERE app_id = ? AND user_id = ?")
+    .bind(Number(appId), userId)
+    .first<{ username: string | null; avatar_image: string | null }>();
+  return { username: row?.username ?? null, avatarImage: row?.avatar_image ?? null };
+}
+
+export async function writeUserInfo(db: D1Database, appId: string, userId: string, info: UserInfo, nowIso: string) {
+  await db
+    .prepare(
+      `INSERT INTO user_info (app_id, user_id, username, avatar_image, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (app_id, user_id) DO UPDATE SET username = excluded.username, avatar_image = excluded.avatar_image, updated_at = excluded.updated_at`,
+    )
+    .bind(Number(appId), userId, info.username, info.avatarImage, nowIso)
+    .run();
+}
+
+/** User info of many users at once, for leaderboard pages. */
+export async function readUserInfos(db: D1Database, appId: string, userIds: string[]): Promise<Map<string, UserInfo>> {
+  const result = new Map<string, UserInfo>();
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .prepare(
+      `SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(Number(appId), JSON.stringify(userIds))
+    .all<{ user_id: string; username: string | null; avatar_image: string | null }>();
+  for (const r of rows.results) result.set(r.user_id, { username: r.username, avatarImage: r.avatar_image });
+  return result;
+}

@@ -1,0 +1,6 @@
+import type { UserEvent } from "../events/types";
+
+/** Work written to D1 off the hot path, batched by the background queue. */
+export type BackgroundMessage =
+  | { kind: "event"; event: UserEvent }
+  | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number };

@@ -1,0 +1,28 @@
+/** The five webhook types of the spec; the leaderboard one keeps the spec's spelling. */
+export const WEBHOOK_TYPES = [
+  "challenge-changed",
+  "battlepass-challenge-changed",
+  "battlepass-level-reward-claimed",
+  "battlepass-expired",
+  "leaderoard-updated",
+] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
+/** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */
+export type TopicRef =
+  | { kind: "user-challenges"; appId: string; userId: string }
+  | { kind: "user-battle-pass"; appId: string; userId: string; battlePassId: string }
+  | { kind: "leaderboard"; appId: string; leaderboardId: string };
+
+/**
+ * One thing that changed, as the areas (challenges, battle passes, leaderboards) report it.
+ * `payload` is the exact JSON of the spec for this webhook type; it is also the MQTT message.
+ */
+export interface Change {
+  appId: string;
+  webhookType: WebhookType;
+  payload: Record<string, unknown>;
+  topic: TopicRef | null;
+  /** A URL that takes precedence over the app's endpoints for this type (per-level reward webhooks). */
+  webhookUrl?: string;
+}

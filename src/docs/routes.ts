@@ -1,0 +1,27 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../shared/http";
+import { renderReference } from "./reference-page";
+
+const DOCUMENT_INFO = {
+  openapi: "3.1.0",
+  info: {
+    title: "Open Gamification API",
+    version: "1.0.0",
+    description:
+      "Challenges, battle passes, leaderboards, event intake, MQTT realtime and webhooks. Serves the SCILL paths so the published SCILL SDKs work unchanged.",
+  },
+};
+
+export function registerDocs(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "http", scheme: "bearer", description: "An API key of the app (at most 64 characters). Server side only.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "AccessToken", {
+    type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token minted for one user.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
+    type: "http", scheme: "bearer", description: "The ADMIN_TOKEN secret of the deployment.",
+  });
+  app.doc31("/openapi.json", DOCUMENT_INFO);
+  app.get("/docs", (c) => c.html(renderReference(app.getOpenAPI31Document(DOCUMENT_INFO))));
+}

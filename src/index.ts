@@ -1,0 +1,35 @@
+import { buildApp } from "./app";
+import { getNow } from "./shared/clock";
+import { runScheduled } from "./cron";
+import { consumeBackground } from "./background/consumer";
+import type { BackgroundMessage } from "./background/messages";
+import { consumeWebhooks } from "./webhooks/consumer";
+
+export { UserDO } from "./user/user-do";
+export { MqttBroker } from "./realtime/broker-do";
+
+const app = buildApp();
+
+/** Base addresses may end in "/" while paths begin with one: `//api/v1/...` is the same route. */
+function withNormalizedPath(request: Request): Request {
+  const url = new URL(request.url);
+  if (!url.pathname.includes("//")) return request;
+  url.pathname = url.pathname.replace(/\/{2,}/g, "/");
+  return new Request(url, request);
+}
+
+export default {
+  fetch: (request, env, ctx) => app.fetch(withNormalizedPath(request), env, ctx),
+
+  async queue(batch, env) {
+    if (batch.queue.startsWith("gamification-background")) {
+      await consumeBackground(batch as MessageBatch<BackgroundMessage>, env);
+    } else {
+      await consumeWebhooks(batch, env);
+    }
+  },
+
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(getNow(env).then((now) => runScheduled(env, now)));
+  },
+} satisfies ExportedHandler<Env, unknown>;

@@ -1,0 +1,57 @@
+import { SELF } from "cloudflare:test";
+import { TEST_SECRETS } from "../support/secrets";
+
+export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the Worker as a client would; answers the status and the parsed JSON body. */
+export async function call(method: string, path: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] = "application/json";
+  } else if (body !== undefined) headers["Content-Type"] ??= "application/json";
+  const response = await SELF.fetch(`https://gamification.test${path}`, { method, headers, body });
+  const text = await response.text();
+  let json: any = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: response.status, body: json, headers: response.headers };
+}
+
+/** A new app with one API key, and a way to mint access tokens for its users. */
+export async function createTestApp(name = "Test app") {
+  const app = await call("POST", "/api/v1/admin/apps", { token: ADMIN, body: { name, default_language: "en" } });
+  if (app.status !== 201) throw new Error(`app creation failed: ${JSON.stringify(app.body)}`);
+  const appId: string = app.body.app_id;
+  const key = await call("POST", `/api/v1/admin/apps/${appId}/api-keys`, { token: ADMIN, body: { name: "test" } });
+  const apiKey: string = key.body.key;
+  return {
+    appId,
+    apiKey,
+    keyId: key.body.key_id as string,
+    async tokenFor(userId: string): Promise<string> {
+      const minted = await call("POST", "/api/v1/auth/access-token", { token: apiKey, body: { user_id: userId } });
+      if (minted.status !== 200) throw new Error(`token mint failed: ${JSON.stringify(minted.body)}`);
+      return minted.body.token;
+    },
+  };
+}
+
+/** Moves the service's development clock forward. */
+export async function advanceClock(seconds: number) {
+  const r = await call("POST", "/api/v1/admin/dev/clock/advance", { token: ADMIN, body: { advance_seconds: seconds } });
+  if (r.status !== 200) throw new Error(`clock advance failed: ${JSON.stringify(r.body)}`);
+  return r.body as { now: string };
+}

@@ -1,0 +1,11 @@
+/** The secrets and development switches every test run uses (never the deployed values). */
+export const TEST_SECRETS = {
+  ADMIN_TOKEN: "test-admin-token",
+  JWT_SIGNING_KEYS: JSON.stringify([
+    { kid: "test-2", secret: "test-signing-secret-two-0123456789abcdef" },
+    { kid: "test-1", secret: "test-signing-secret-one-0123456789abcdef" },
+  ]),
+  TOPIC_SECRET: "test-topic-secret",
+  DEV_CLOCK: "on",
+  ALLOW_LOOPBACK_WEBHOOKS: "on",
+};

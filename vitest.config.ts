@@ -1,0 +1,41 @@
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { TEST_SECRETS } from "./test/support/secrets.ts";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    test: {
+      projects: [
+        // Pure cores: no runtime, no I/O.
+        { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+        // Inside workerd: the real Worker, D1, Durable Objects and queues, isolated per test file.
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations } },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/integration/**/*.test.ts"],
+            setupFiles: ["test/integration/apply-migrations.ts"],
+          },
+        },
+        // Against `wrangler dev`, with real clients, as a new user would run it.
+        {
+          test: {
+            name: "e2e",
+            include: ["test/e2e/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["test/e2e/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});
