@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from "jose";
 import { unauthorized } from "../shared/errors";
 import { signingKeys } from "./signing-keys";
 
@@ -25,9 +25,19 @@ export async function mintAccessToken(env: TokenEnv, claims: AccessTokenClaims, 
     .sign(current.key);
 }
 
+function headerAlgorithm(token: string): unknown {
+  try {
+    return decodeProtectedHeader(token).alg;
+  } catch {
+    return undefined; // not a JWS at all
+  }
+}
+
 export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: number): Promise<AccessTokenClaims> {
   const keys = signingKeys(env.JWT_SIGNING_KEYS);
   try {
+    // Checked before jwtVerify too, so a foreign algorithm is refused without touching any key.
+    if (headerAlgorithm(token) !== ALGORITHM) throw unauthorized("Access token is invalid");
     const { payload } = await jwtVerify(
       token,
       async (header) => {

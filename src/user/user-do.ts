@@ -1,5 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../events/types";
+import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
+import type { Change } from "../changes/types";
+import { dispatchChanges } from "../changes/dispatch";
 import { migrateUserStorage } from "./schema";
 
 /**
@@ -10,11 +13,25 @@ import { migrateUserStorage } from "./schema";
 export class UserDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, []));
+    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, [eventsSchema]));
   }
 
-  async applyEvent(_event: UserEvent): Promise<ApplyEventResult> {
-    return { duplicate: false };
+  /**
+   * Applies one validated event. Areas load what they need (their catalog) before the transaction
+   * and apply synchronously inside it, between the idempotency check and the record of the
+   * event id, so that a retried event is applied exactly once or, on any error, not at all.
+   */
+  async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
+    const sql = this.ctx.storage.sql;
+    const changes: Change[] = [];
+    const duplicate = this.ctx.storage.transactionSync(() => {
+      if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
+      // Each area applies the event here and appends what it changed to `changes`.
+      if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+      return false;
+    });
+    await dispatchChanges(this.env, changes);
+    return { duplicate };
   }
 }
 

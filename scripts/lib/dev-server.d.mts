@@ -1,0 +1,6 @@
+export function startDevServer(options: {
+  port: number;
+  persistTo?: string;
+  vars?: Record<string, string>;
+  quiet?: boolean;
+}): Promise<{ url: string; stop: () => Promise<void>; log: () => string }>;

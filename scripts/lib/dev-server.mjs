@@ -1,0 +1,49 @@
+// Starts `wrangler dev` for a local run, the end-to-end tests and the benchmarks: local D1 with
+// migrations applied, Durable Objects, queues and cron (via --test-scheduled), on workerd.
+import { runWrangler, spawnWrangler } from "./wrangler.mjs";
+
+/**
+ * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean}} options
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export async function startDevServer({ port, persistTo, vars = {}, quiet = false }) {
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" } });
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawnWrangler(
+    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+    { stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"], detached: true },
+  );
+  let log = "";
+  if (quiet) {
+    child.stdout.on("data", (d) => (log = (log + d).slice(-20000)));
+    child.stderr.on("data", (d) => (log = (log + d).slice(-20000)));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }
+  };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${log}`);
+    try {
+      const r = await fetch(`${url}/openapi.json`);
+      if (r.ok) return { url, stop, log: () => log };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer on ${url} within 90 s\n${log}`);
+}

@@ -1,0 +1,66 @@
+// `npm start`: local D1 migrated, a demo app seeded (idempotently), `wrangler dev` on port 8787,
+// and the credentials printed. Everything runs on workerd; no Cloudflare account is needed.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { startDevServer } from "./lib/dev-server.mjs";
+import { projectRoot } from "./lib/wrangler.mjs";
+
+const PORT = Number(process.env.PORT ?? 8787);
+const devVars = path.join(projectRoot, ".dev.vars");
+const credentialsFile = path.join(projectRoot, ".wrangler", "demo-credentials.json");
+
+if (!existsSync(devVars)) copyFileSync(path.join(projectRoot, ".dev.vars.example"), devVars);
+const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(devVars, "utf8"))?.[1]?.trim();
+if (!adminToken) throw new Error(".dev.vars has no ADMIN_TOKEN");
+
+const server = await startDevServer({ port: PORT });
+const shutdown = async () => {
+  await server.stop();
+  process.exit(0);
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
+
+async function api(method, urlPath, token, body) {
+  const response = await fetch(`${server.url}${urlPath}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+/** The demo app and a working key: reused when they still exist, created otherwise. */
+async function seedDemo() {
+  const saved = existsSync(credentialsFile) ? JSON.parse(readFileSync(credentialsFile, "utf8")) : null;
+  if (saved) {
+    const probe = await api("POST", "/api/v1/auth/access-token", saved.apiKey, { user_id: "demo-user" });
+    if (probe.status === 200) return saved;
+  }
+  let appId = saved?.appId;
+  if (!appId || (await api("GET", `/api/v1/admin/apps/${appId}`, adminToken)).status !== 200) {
+    const created = await api("POST", "/api/v1/admin/apps", adminToken, { name: "Demo app", default_language: "en" });
+    if (created.status !== 201) throw new Error(`could not create the demo app: ${JSON.stringify(created.body)}`);
+    appId = created.body.app_id;
+  }
+  const key = await api("POST", `/api/v1/admin/apps/${appId}/api-keys`, adminToken, { name: "demo" });
+  if (key.status !== 201) throw new Error(`could not create the demo key: ${JSON.stringify(key.body)}`);
+  const credentials = { appId, apiKey: key.body.key };
+  mkdirSync(path.dirname(credentialsFile), { recursive: true });
+  writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2));
+  return credentials;
+}
+
+const demo = await seedDemo();
+console.log(`
+  Open Gamification is running at ${server.url}
+    API reference   ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)
+    MQTT (WebSocket) ws://127.0.0.1:${PORT}/mqtt
+    Demo app id     ${demo.appId}
+    Demo API key    ${demo.apiKey}
+    Admin token     ${adminToken}
+
+  Try:  curl -X POST ${server.url}/api/v1/auth/access-token -H 'Authorization: Bearer ${demo.apiKey}' \\
+          -H 'Content-Type: application/json' -d '{"user_id":"player-1"}'
+  Stop with Ctrl-C.
+`);

@@ -1,0 +1,161 @@
+import { z } from "@hono/zod-openapi";
+import { FILTER_OPS } from "../../challenges/core/counter";
+
+const LanguageKey = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "keys must be language codes such as en or de-AT");
+
+/** A plain string (the app's default language) or one text per language. */
+const LocalizedInput = z
+  .union([z.string().max(10_000), z.record(LanguageKey, z.string().max(10_000))])
+  .openapi({ example: { en: "Season 1", de: "Saison 1" } });
+
+const LocalizedName = z
+  .union([z.string().trim().min(1).max(200), z.record(LanguageKey, z.string().trim().min(1).max(200))])
+  .refine((v) => typeof v === "string" || Object.keys(v).length > 0, "needs at least one language")
+  .openapi({ example: { en: "Season 1", de: "Saison 1" } });
+
+const Localized = z.union([z.string(), z.record(z.string(), z.string())]);
+
+const IsoDate = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" });
+const Text = (max = 500) => z.string().max(max).default("");
+const DigitsId = z.string().regex(/^\d{1,15}$/, "must be a string of digits");
+
+export const BattlePassInput = z
+  .object({
+    battle_pass_name: LocalizedName,
+    battle_pass_description: LocalizedInput.default(""),
+    battle_pass_short_description: LocalizedInput.default(""),
+    battle_pass_disclaimer: LocalizedInput.default(""),
+    battle_pass_priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+    package_sku_ios: Text(),
+    package_sku_android: Text(),
+    image_xs: Text(2000),
+    image_s: Text(2000),
+    image_m: Text(2000),
+    image_l: Text(2000),
+    image_xl: Text(2000),
+    start_date: IsoDate.openapi({ example: "2025-06-01T00:00:00Z" }),
+    end_date: IsoDate.openapi({ example: "2025-09-01T00:00:00Z" }),
+    read_more_link: Text(2000),
+    is_unlocked_incrementally: z.boolean().default(true),
+    is_active: z.boolean().default(true).openapi({ description: "The admin's switch: a switched-off pass is not offered and tracks nothing" }),
+    can_purchase_with_money: z.boolean().default(false),
+    can_purchase_with_coins: z.boolean().default(false),
+  })
+  .refine((p) => Date.parse(p.end_date) > Date.parse(p.start_date), { message: "must be after start_date", path: ["end_date"] })
+  .openapi("BattlePassInput");
+export type BattlePassInput = z.infer<typeof BattlePassInput>;
+
+export const BattlePassAdmin = z
+  .object({
+    battle_pass_id: z.string(),
+    app_id: z.string(),
+    battle_pass_name: Localized,
+    battle_pass_description: Localized,
+    battle_pass_short_description: Localized,
+    battle_pass_disclaimer: Localized,
+    battle_pass_priority: z.number().int(),
+    package_sku_ios: z.string(),
+    package_sku_android: z.string(),
+    image_xs: z.string(),
+    image_s: z.string(),
+    image_m: z.string(),
+    image_l: z.string(),
+    image_xl: z.string(),
+    start_date: z.string(),
+    end_date: z.string(),
+    read_more_link: z.string(),
+    is_unlocked_incrementally: z.boolean(),
+    is_active: z.boolean(),
+    can_purchase_with_money: z.boolean(),
+    can_purchase_with_coins: z.boolean(),
+    expired_at: z.string().nullable().openapi({ description: "When the battlepass-expired webhook went out; null before" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("BattlePassAdmin");
+
+const MetaValue = z.union([z.number().int(), z.string().max(500)]);
+
+export const FilterInput = z
+  .object({
+    field: z.string().min(1).max(100),
+    op: z.enum(FILTER_OPS),
+    value: z.union([MetaValue, z.array(MetaValue).min(1).max(100)]),
+  })
+  .refine((f) => (f.op === "in") === Array.isArray(f.value), { message: "`in` takes a list, every other op one value", path: ["value"] })
+  .openapi("CounterFilter");
+
+export const LevelChallengeInput = z
+  .object({
+    challenge_id: DigitsId.optional().openapi({
+      description: "On PUT: the id of an existing challenge of this level, to keep it (and users' progress in it). New challenges leave it out.",
+    }),
+    challenge_name: LocalizedName,
+    challenge_goal: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    challenge_goal_condition: z.union([z.literal(0), z.literal(1)]).default(0),
+    challenge_xp: z.number().int().min(0).default(0),
+    challenge_icon: Text(2000),
+    challenge_icon_hd: Text(2000),
+    event_name: z.string().trim().min(1).max(100).openapi({ example: "kill-enemy" }),
+    value_field: z.string().min(1).max(100).nullable().default(null).openapi({
+      description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
+    }),
+    filters: z.array(FilterInput).max(20).default([]),
+    counter_scope: z.enum(["session", "total"]).default("session"),
+  })
+  .openapi("BattlePassLevelChallengeInput");
+
+export const LevelInput = z
+  .object({
+    level_priority: z.number().int().min(0).max(1_000_000).optional().openapi({
+      description: "Position of the level; levels are ordered by it, then by id. Default: after the last level",
+    }),
+    reward_amount: Text(),
+    reward_type_name: z.enum(["Coins", "Voucher", "Money", "Experience"]).optional().openapi({
+      description: "Deprecated by the spec; default derived from level_reward_type",
+    }),
+    level_reward_type: z.enum(["nothing", "coin", "experience", "item"]).default("nothing"),
+    reward_webhook_url: z.string().max(2000).nullable().default(null).openapi({
+      description: "Receives battlepass-level-reward-claimed for this level instead of the app's endpoints",
+      example: "https://game.example.com/hooks/level-reward",
+    }),
+    challenges: z.array(LevelChallengeInput).min(1).max(100),
+  })
+  .superRefine((level, ctx) => {
+    const ids = level.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "challenge ids must be unique", path: ["challenges"] });
+  })
+  .openapi("BattlePassLevelInput");
+export type LevelInput = z.infer<typeof LevelInput>;
+
+export const LevelChallengeAdmin = z
+  .object({
+    challenge_id: z.string(),
+    challenge_name: Localized,
+    challenge_goal: z.number().int(),
+    challenge_goal_condition: z.number().int(),
+    challenge_xp: z.number().int(),
+    challenge_icon: z.string(),
+    challenge_icon_hd: z.string(),
+    event_name: z.string(),
+    value_field: z.string().nullable(),
+    filters: z.array(FilterInput),
+    counter_scope: z.string(),
+  })
+  .openapi("BattlePassLevelChallengeAdmin");
+
+export const LevelAdmin = z
+  .object({
+    level_id: z.string(),
+    app_id: z.string(),
+    battle_pass_id: z.string(),
+    level_priority: z.number().int(),
+    reward_amount: z.string(),
+    reward_type_name: z.string(),
+    level_reward_type: z.string(),
+    reward_webhook_url: z.string().nullable(),
+    challenges: z.array(LevelChallengeAdmin),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("BattlePassLevelAdmin");
