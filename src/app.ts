@@ -10,6 +10,16 @@ import { authRoutes } from "./auth/routes";
 import { appsAdmin } from "./admin/apps/routes";
 import { apiKeysAdmin } from "./admin/api-keys/routes";
 import { devClockAdmin } from "./admin/dev-clock/routes";
+import { usersAdmin } from "./admin/users/routes";
+import { eventsAdmin, eventsRoutes } from "./events/routes";
+import { battlePassRoutes } from "./battlepasses/routes";
+import { battlePassesAdmin } from "./battlepasses/admin/routes";
+import { webhooksAdmin } from "./webhooks/routes";
+import { realtimeRoutes } from "./realtime/routes";
+import { challengeRoutes } from "./challenges/routes";
+import { challengesAdmin } from "./challenges/admin-routes";
+import { leaderboardRoutes } from "./leaderboards/routes";
+import { leaderboardsAdmin } from "./leaderboards/admin-routes";
 import { registerDocs } from "./docs/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
@@ -45,6 +55,18 @@ export function buildApp() {
   app.route("/", appsAdmin);
   app.route("/", apiKeysAdmin);
   app.route("/", devClockAdmin);
+  app.route("/", usersAdmin);
+  app.route("/", eventsRoutes);
+  app.route("/", eventsAdmin);
+  app.route("/", battlePassRoutes);
+  app.route("/", battlePassesAdmin);
+  app.route("/", webhooksAdmin);
+  app.route("/", realtimeRoutes);
+
+  app.route("/", challengeRoutes);
+  app.route("/", challengesAdmin);
+  app.route("/", leaderboardRoutes);
+  app.route("/", leaderboardsAdmin);
 
   registerDocs(app);
   return app;

@@ -1,2 +1,9 @@
+import { pruneEventData } from "./events/retention";
+import { expireBattlePasses } from "./battlepasses/expiry";
+import { pruneDeliveryLog } from "./webhooks/deliveries-repo";
+import { runLeaderboardMaintenance } from "./leaderboards/maintenance";
+
 /** Periodic work that must happen even when no user is active: runs every minute. */
-export async function runScheduled(_env: Env, _now: number): Promise<void> {}
+export async function runScheduled(env: Env, now: number): Promise<void> {
+  await Promise.all([pruneEventData(env, now), expireBattlePasses(env, now), pruneDeliveryLog(env.DB, now), runLeaderboardMaintenance(env, now)]);
+}

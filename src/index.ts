@@ -4,6 +4,7 @@ import { runScheduled } from "./cron";
 import { consumeBackground } from "./background/consumer";
 import type { BackgroundMessage } from "./background/messages";
 import { consumeWebhooks } from "./webhooks/consumer";
+import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
 
 export { UserDO } from "./user/user-do";
 export { MqttBroker } from "./realtime/broker-do";
@@ -19,7 +20,12 @@ function withNormalizedPath(request: Request): Request {
 }
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(withNormalizedPath(request), env, ctx),
+  fetch(request, env, ctx) {
+    const normalized = withNormalizedPath(request);
+    // The MQTT WebSocket upgrade bypasses the app so no middleware touches its 101 answer.
+    if (new URL(normalized.url).pathname === MQTT_PATH) return connectMqtt(normalized, env);
+    return app.fetch(normalized, env, ctx);
+  },
 
   async queue(batch, env) {
     if (batch.queue.startsWith("gamification-background")) {

@@ -3,7 +3,7 @@ import { createRouter } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
 import { toIso } from "../shared/clock";
 import { mintAccessToken } from "./access-tokens";
-import { callerApp, callerUser, requireAccessToken, requireApiKey } from "./middleware";
+import { callerApp, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
 import { readUserInfo, writeUserInfo } from "./user-info";
 
 export const UserIdSchema = z.string().min(1).max(256);
@@ -12,6 +12,13 @@ const ForeignUserIdentifier = z
   .object({ user_id: UserIdSchema.openapi({ example: "player-42" }) })
   .openapi("ForeignUserIdentifier");
 const AccessToken = z.object({ token: z.string() }).openapi("AccessToken");
+const CredentialCheck = z
+  .object({
+    app_id: z.string().openapi({ example: "1" }),
+    user_id: z.string().optional().openapi({ example: "player-42", description: "Present for an access token" }),
+    credential: z.enum(["access-token", "api-key"]),
+  })
+  .openapi("CredentialCheck");
 
 export const UserInfoSchema = z
   .object({
@@ -38,6 +45,19 @@ export const authRoutes = createRouter()
         c.get("now"),
       );
       return c.json({ token }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/auth/check", tags, security: [...bearerSecurity.accessToken, ...bearerSecurity.apiKey],
+      summary: "Tell whether a credential works, and whose it is (app, and the user of an access token)",
+      middleware: [requireTokenOrKey] as const,
+      responses: { 200: jsonResponse(CredentialCheck, "The credential is valid"), ...errorResponses },
+    }),
+    (c) => {
+      const user = callerUser(c);
+      if (user === undefined) return c.json({ app_id: callerApp(c), credential: "api-key" as const }, 200);
+      return c.json({ app_id: callerApp(c), user_id: user, credential: "access-token" as const }, 200);
     },
   )
   .openapi(

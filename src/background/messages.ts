@@ -4,3 +4,8 @@ import type { UserEvent } from "../events/types";
 export type BackgroundMessage =
   | { kind: "event"; event: UserEvent }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number };
+
+export type BackgroundKind = BackgroundMessage["kind"];
+
+/** The queue messages of one kind, as a consumer handler receives them. */
+export type BackgroundMessagesOf<K extends BackgroundKind> = Message<Extract<BackgroundMessage, { kind: K }>>[];

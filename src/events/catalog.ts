@@ -97,3 +97,14 @@ export const PREDEFINED_EVENTS: Readonly<Record<string, CatalogEvent>> = {
 export function predefinedEvent(name: string): CatalogEvent | undefined {
   return Object.hasOwn(PREDEFINED_EVENTS, name) ? PREDEFINED_EVENTS[name] : undefined;
 }
+
+const describeFields = (fields: readonly string[]) =>
+  fields.map((name) => ({ property_name: name, property_type: fieldType(name) }));
+
+/** The catalog in SCILL's EventDescription shape (GET /api/v1/public/documentation). */
+export const describeCatalog = () =>
+  Object.entries(PREDEFINED_EVENTS).map(([name, { required, optional }]) => ({
+    event_name: name,
+    required_properties: describeFields(required),
+    optional_properties: describeFields(optional),
+  }));

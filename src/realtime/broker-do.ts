@@ -1,8 +1,265 @@
 import { DurableObject } from "cloudflare:workers";
+import { verifyAccessToken } from "../auth/access-tokens";
+import { ApiError } from "../shared/errors";
+import { getNow } from "../shared/clock";
+import { Connection } from "./connection";
+import {
+  CloseCode,
+  handlePacket,
+  keepAliveDeadline,
+  keepAliveExpired,
+  newSession,
+  protocolFailure,
+  takenOver,
+  type Close,
+  type Outcome,
+  type PacketDeps,
+  type SessionState,
+} from "./core/session";
+import { encodeUtf8 } from "./mqtt/bytes";
+import { PublishTemplate } from "./mqtt/encode";
+import { MqttError, protocolError, Reason } from "./mqtt/errors";
+import { SubscriberIndex } from "./subscriber-index";
+import { isIssuedTopic } from "./topics";
 
-/** The MQTT-over-WebSocket broker. Filled in by the realtime area. */
+/** Messages for one topic, in the order they must arrive. */
+export interface TopicBatch {
+  topic: string;
+  /** JSON texts. */
+  payloads: string[];
+}
+
+/** MQTT 5 subscribers learn that every message is UTF-8 JSON. */
+const V5_PUBLISH_PROPERTIES = { payloadFormatIndicator: 1, contentType: "application/json" };
+const OPEN = 1;
+
+/**
+ * The MQTT broker: MQTT 3.1.1 and 5 over WebSocket, for subscribers only. Sockets are accepted
+ * with the hibernation API, so idle clients cost nothing; what each must remember (its session
+ * and subscriptions) is its attachment, and a piece of a packet split across frames is kept in
+ * this object's SQLite storage, so both survive hibernation.
+ */
 export class MqttBroker extends DurableObject<Env> {
-  override async fetch(_request: Request): Promise<Response> {
-    return new Response(JSON.stringify({ status: 501, message: "MQTT broker not available yet" }), { status: 501 });
+  private readonly connections = new Map<WebSocket, Connection>();
+  private index: SubscriberIndex | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS pending_bytes (conn_id TEXT PRIMARY KEY, bytes BLOB NOT NULL)");
+    // After a restart (not a hibernation) every socket is gone, and with it every unfinished packet.
+    const anyPending = ctx.storage.sql.exec("SELECT 1 FROM pending_bytes LIMIT 1").toArray().length > 0;
+    if (anyPending && ctx.getWebSockets().length === 0) ctx.storage.sql.exec("DELETE FROM pending_bytes");
+  }
+
+  /** A WebSocket upgrade, already checked by the Worker (see upgrade.ts). */
+  override async fetch(request: Request): Promise<Response> {
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server);
+    const session = newSession(crypto.randomUUID(), Date.now());
+    server.serializeAttachment(session);
+    this.connections.set(server, new Connection(server, session));
+    await this.scheduleSweep(session);
+    const offered = request.headers.get("Sec-WebSocket-Protocol") ?? "";
+    const headers = offered.split(",").some((p) => p.trim() === "mqtt") ? { "Sec-WebSocket-Protocol": "mqtt" } : undefined;
+    return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: ArrayBuffer | string): Promise<void> {
+    const conn = this.connection(ws);
+    if (!conn) return;
+    if (typeof message === "string") {
+      // MQTT over WebSocket is binary frames only (MQTT-6.0.0-1).
+      this.execute(conn, protocolFailure(conn.session, protocolError("text frame")));
+      return;
+    }
+    conn.stream.push(new Uint8Array(message));
+    await conn.serially(() => this.drain(conn));
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.forget(ws);
+    try {
+      // Completes the closing handshake; 1005/1006/1015 only describe a close, they cannot be sent.
+      ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code, "");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.forget(ws);
+  }
+
+  /** Closes connections silent past their keep-alive, then waits for the next deadline. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    let next: number | null = null;
+    for (const ws of this.ctx.getWebSockets()) {
+      const conn = this.connection(ws);
+      if (!conn) continue;
+      const deadline = keepAliveDeadline(conn.session);
+      if (deadline === null) continue;
+      if (deadline <= now) this.execute(conn, keepAliveExpired(conn.session));
+      else next = Math.min(next ?? deadline, deadline);
+    }
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Delivers messages to this object's subscribers of their topics, in order. Answers how many
+   * PUBLISH packets went out.
+   */
+  async publish(batches: TopicBatch[]): Promise<number> {
+    const index = this.subscriberIndex();
+    const touched = new Set<Connection>();
+    let sent = 0;
+    for (const { topic, payloads } of batches) {
+      const subscribers = index.subscribers(topic);
+      if (subscribers.size === 0) continue;
+      for (const payload of payloads) {
+        const template = new PublishTemplate(topic, encodeUtf8(payload), V5_PUBLISH_PROPERTIES);
+        for (const conn of subscribers) {
+          const sub = conn.subscription(topic);
+          if (!sub) continue;
+          if (conn.deliver(template, sub)) sent++;
+          if (sub.qos === 1) touched.add(conn);
+        }
+      }
+    }
+    // Packet ids in flight are part of the session: persisted once per connection per call.
+    for (const conn of touched) conn.save();
+    return sent;
+  }
+
+  private async drain(conn: Connection): Promise<void> {
+    try {
+      while (!conn.closed) {
+        let packet;
+        try {
+          packet = conn.stream.next();
+        } catch (err) {
+          if (!(err instanceof MqttError)) throw err;
+          this.execute(conn, protocolFailure(conn.session, err));
+          return;
+        }
+        if (!packet) break;
+        const outcome = await handlePacket(conn.session, packet, this.deps());
+        this.execute(conn, outcome);
+        if (packet.type === "connect" && !conn.closed) await this.scheduleSweep(conn.session);
+      }
+      if (!conn.closed) {
+        this.storePending(conn);
+        conn.save();
+      }
+    } catch (err) {
+      console.error("mqtt: connection failed", conn.session.connId, err);
+      this.close(conn, { reason: Reason.UnspecifiedError, message: "internal error", code: 1011 });
+    }
+  }
+
+  private deps(): PacketDeps {
+    return {
+      now: Date.now(),
+      verifyToken: async (token) => {
+        try {
+          await verifyAccessToken(this.env, token, await getNow(this.env));
+          return true;
+        } catch (err) {
+          if (err instanceof ApiError) return false;
+          throw err;
+        }
+      },
+      isIssued: (topic) => isIssuedTopic(this.env, topic),
+      newClientId: () => `auto-${crypto.randomUUID()}`,
+    };
+  }
+
+  private execute(conn: Connection, outcome: Outcome): void {
+    for (const packet of outcome.send) conn.send(packet);
+    if (outcome.clientIdTaken !== undefined) {
+      const index = this.subscriberIndex();
+      index.update(conn);
+      for (const holder of index.holdersOf(outcome.clientIdTaken)) {
+        if (holder !== conn) this.execute(holder, takenOver(holder.session));
+      }
+    } else if (outcome.resubscribed) {
+      this.index?.update(conn);
+    }
+    if (outcome.windowFreed) conn.flushWaiting();
+    if (outcome.close) this.close(conn, outcome.close);
+  }
+
+  private close(conn: Connection, close: Close): void {
+    this.forget(conn.ws);
+    conn.closed = true;
+    try {
+      // Close reasons are limited to 123 bytes.
+      conn.ws.close(close.code, close.message.slice(0, 100));
+    } catch {
+      // Already closed.
+    }
+  }
+
+  /** Drops every trace of a socket that is gone. */
+  private forget(ws: WebSocket): void {
+    const conn = this.connections.get(ws);
+    const session = (conn?.session ?? ws.deserializeAttachment()) as SessionState | null;
+    if (conn) {
+      conn.closed = true;
+      this.connections.delete(ws);
+      this.index?.remove(conn);
+    }
+    if (session?.partial) this.ctx.storage.sql.exec("DELETE FROM pending_bytes WHERE conn_id = ?", session.connId);
+  }
+
+  /** The connection of an open socket, restored from its attachment after hibernation. */
+  private connection(ws: WebSocket): Connection | null {
+    const known = this.connections.get(ws);
+    if (known) return known.closed ? null : known;
+    if (ws.readyState !== OPEN) return null;
+    const session = ws.deserializeAttachment() as SessionState | null;
+    if (!session) return null;
+    const conn = new Connection(ws, session, session.partial ? this.loadPending(session.connId) : undefined);
+    this.connections.set(ws, conn);
+    return conn;
+  }
+
+  private subscriberIndex(): SubscriberIndex {
+    if (this.index) return this.index;
+    const index = new SubscriberIndex();
+    for (const ws of this.ctx.getWebSockets()) {
+      const conn = this.connection(ws);
+      if (conn?.session.phase === "connected") index.update(conn);
+    }
+    this.index = index;
+    return index;
+  }
+
+  private storePending(conn: Connection): void {
+    const pending = conn.stream.pending;
+    if (pending.length > 0) {
+      this.ctx.storage.sql.exec(
+        "INSERT INTO pending_bytes (conn_id, bytes) VALUES (?, ?) ON CONFLICT (conn_id) DO UPDATE SET bytes = excluded.bytes",
+        conn.session.connId,
+        pending,
+      );
+      conn.session.partial = true;
+    } else if (conn.session.partial) {
+      this.ctx.storage.sql.exec("DELETE FROM pending_bytes WHERE conn_id = ?", conn.session.connId);
+      conn.session.partial = false;
+    }
+  }
+
+  private loadPending(connId: string): Uint8Array | undefined {
+    const row = this.ctx.storage.sql.exec<{ bytes: ArrayBuffer }>("SELECT bytes FROM pending_bytes WHERE conn_id = ?", connId).toArray()[0];
+    return row ? new Uint8Array(row.bytes) : undefined;
+  }
+
+  /** Makes sure the alarm fires by this session's keep-alive deadline. */
+  private async scheduleSweep(session: SessionState): Promise<void> {
+    const deadline = keepAliveDeadline(session);
+    if (deadline === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || deadline < current) await this.ctx.storage.setAlarm(deadline);
   }
 }

@@ -1,4 +1,48 @@
 import type { Change } from "../changes/types";
+import type { TopicBatch } from "./broker-do";
+import { allShards } from "./shards";
+import { topicName, type RealtimeTopicRef } from "./topics";
 
-/** Pushes changes to MQTT subscribers of their topics. Filled in by the realtime area. */
-export async function publishChanges(_env: Env, _changes: Change[]): Promise<void> {}
+/** A challenge change also goes to the topic of that one challenge (SCILL's user-challenge-topic-link). */
+function refsOf(change: Change): RealtimeTopicRef[] {
+  const ref = change.topic;
+  if (!ref) return [];
+  if (ref.kind !== "user-challenges") return [ref];
+  const challenge = (change.payload.new_challenge ?? change.payload.old_challenge) as { challenge_id?: unknown } | undefined;
+  const challengeId = challenge?.challenge_id;
+  if (typeof challengeId !== "string" || challengeId === "") return [ref];
+  return [ref, { kind: "user-challenge", appId: ref.appId, userId: ref.userId, challengeId }];
+}
+
+/** Groups messages by topic, keeping the order of the changes within each topic. */
+export async function topicBatches(env: Pick<Env, "TOPIC_SECRET">, changes: Change[]): Promise<TopicBatch[]> {
+  const byTopic = new Map<string, string[]>();
+  for (const change of changes) {
+    const payload = JSON.stringify(change.payload);
+    for (const ref of refsOf(change)) {
+      const topic = await topicName(env, ref);
+      const list = byTopic.get(topic);
+      if (list) list.push(payload);
+      else byTopic.set(topic, [payload]);
+    }
+  }
+  return [...byTopic].map(([topic, payloads]) => ({ topic, payloads }));
+}
+
+/**
+ * Pushes changes to their MQTT subscribers: topics are recomputed from the refs (no lookup) and
+ * each broker object gets one call. Best effort, as MQTT is for a client that is offline: a
+ * failure is logged and never reaches the caller, whose changes are already saved.
+ */
+export async function publishChanges(env: Env, changes: Change[]): Promise<void> {
+  try {
+    const batches = await topicBatches(env, changes);
+    if (batches.length === 0) return;
+    const results = await Promise.allSettled(allShards(env).map((broker) => broker.publish(batches)));
+    for (const result of results) {
+      if (result.status === "rejected") console.error("mqtt: publish failed", result.reason);
+    }
+  } catch (err) {
+    console.error("mqtt: publish failed", err);
+  }
+}

@@ -40,7 +40,9 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 export const pathId = (name: string) =>
   z.string().openapi({ param: { name, in: "path" }, example: "1" });
 
-export const bearerSecurity = {
+type SecurityRequirement = Record<string, string[]>;
+
+export const bearerSecurity: Record<"apiKey" | "accessToken" | "tokenOrKey" | "admin", SecurityRequirement[]> = {
   apiKey: [{ ApiKey: [] }],
   accessToken: [{ AccessToken: [] }],
   tokenOrKey: [{ AccessToken: [] }, { ApiKey: [] }],

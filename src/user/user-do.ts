@@ -4,6 +4,16 @@ import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed
 import type { Change } from "../changes/types";
 import { dispatchChanges } from "../changes/dispatch";
 import { migrateUserStorage } from "./schema";
+import { battlePassSchema, readProgress } from "../battlepasses/user-store";
+import {
+  applyBattlePassEvent,
+  loadBattlePassesForEvent,
+  runBattlePassAction,
+  type BattlePassAction,
+} from "../battlepasses/user-progress";
+import type { PassDef } from "../battlepasses/core/progress";
+import { challengesSchema } from "../challenges/user-store";
+import { UserChallenges, type ChallengeAction, type ListQuery } from "../challenges/user-challenges";
 
 /**
  * One per (app, user), addressed by `userObjectName`. The single writer of that user's challenge
@@ -11,9 +21,12 @@ import { migrateUserStorage } from "./schema";
  * events. Areas add their RPC methods and schemas here.
  */
 export class UserDO extends DurableObject<Env> {
+  private readonly challenges: UserChallenges;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, [eventsSchema]));
+    this.challenges = new UserChallenges(ctx.storage, env);
+    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema]));
   }
 
   /**
@@ -24,14 +37,57 @@ export class UserDO extends DurableObject<Env> {
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
     const changes: Change[] = [];
+    const battlePasses = await loadBattlePassesForEvent(sql, this.env, event.appId);
+    const challenges = await this.challenges.prepare(event.appId, event.userId, event.receivedAt, event.eventName);
     const duplicate = this.ctx.storage.transactionSync(() => {
       if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
       // Each area applies the event here and appends what it changed to `changes`.
+      changes.push(...applyBattlePassEvent(sql, battlePasses, event));
+      changes.push(...this.challenges.applyEvent(challenges, event));
       if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
       return false;
     });
     await dispatchChanges(this.env, changes);
+    await this.challenges.settle(challenges);
     return { duplicate };
+  }
+
+  /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
+  async battlePassProgress() {
+    return readProgress(this.ctx.storage.sql);
+  }
+
+  /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
+  async battlePassAction(pass: PassDef, action: BattlePassAction, now: number) {
+    return runBattlePassAction(this.ctx.storage.sql, pass, action, now);
+  }
+
+  /** Personal challenges (src/challenges/user-challenges.ts). Lists start automatic challenges. */
+  async listChallenges(appId: string, userId: string, now: number, query: ListQuery) {
+    return this.challenges.list(appId, userId, now, query);
+  }
+
+  async getChallenge(appId: string, userId: string, now: number, challengeId: string, language?: string) {
+    return this.challenges.get(appId, userId, now, challengeId, language);
+  }
+
+  /** Unlock, activate, cancel or claim; a wrong state answers `{ok: false, status: 409}`. */
+  async challengeAction(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string) {
+    return this.challenges.act(appId, userId, now, action, cid, language);
+  }
+
+  async resetChallenges(appId: string, userId: string, now: number) {
+    return this.challenges.reset(appId, userId, now);
+  }
+
+  /** The stored challenge rows, read-only (admin view of a user). */
+  async challengeState() {
+    return this.challenges.state();
+  }
+
+  /** Challenge time-outs: `lost` even when the user never comes back. */
+  override async alarm() {
+    await this.challenges.alarm();
   }
 }
 

@@ -1,4 +1,113 @@
-/** Delivers queued webhook calls and logs dead-lettered ones. Filled in by the webhooks area. */
-export async function consumeWebhooks(batch: MessageBatch<unknown>, _env: Env): Promise<void> {
+import { bumpCatalogVersion } from "../catalog/cache";
+import { getNow, toIso } from "../shared/clock";
+import { parseRetryAfter, retryBaseSeconds, WEBHOOK_MAX_ATTEMPTS } from "./core/backoff";
+import { decide } from "./core/outcome";
+import { webhookUrlProblem } from "./core/url";
+import { attemptDelivery } from "./deliver";
+import { deadLetteredStatement, type LoggedOutcome, recordOutcomeStatements } from "./deliveries-repo";
+import { disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
+import { type DeliveryMessage, isDeliveryMessage } from "./messages";
+
+/** What to tell the queue about one message once its outcome is in the log. */
+type Settle = { ack: true } | { ack: false; delaySeconds: number };
+
+interface Processed {
+  message: DeliveryMessage;
+  outcome: LoggedOutcome;
+  settle: Settle;
+  /** The app whose endpoint this 410 disabled: its catalog version is bumped. */
+  disabledAppId?: string;
+}
+
+/**
+ * The webhooks queue and its dead-letter queue share this consumer (src/index.ts sends every
+ * non-background queue here); the dead-letter queue is told apart by its name.
+ */
+export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue.endsWith("-dlq")) await recordDeadLettered(batch, env);
+  else await deliverBatch(batch, env);
+}
+
+/**
+ * Attempts every message of the batch at once, then writes all outcomes to the log in one D1
+ * batch, and only then acks or schedules retries: a message leaves the queue only after its
+ * outcome is logged. If the log write fails, the whole batch is retried by the queue.
+ */
+async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  // The service clock may be moved in development; attempts are logged on it, as the cron prunes on it.
+  const clockOffset = (await getNow(env)) - Date.now();
+  const valid = batch.messages.filter((msg) => {
+    if (isDeliveryMessage(msg.body)) return true;
+    console.error("webhooks: dropping a message of unknown shape", msg.id);
+    msg.ack();
+    return false;
+  }) as Message<DeliveryMessage>[];
+  if (valid.length === 0) return;
+
+  const processed = await Promise.all(valid.map((msg) => processMessage(env, msg, clockOffset)));
+  await env.DB.batch(
+    processed.flatMap((p) => [
+      ...recordOutcomeStatements(env.DB, p.message, p.outcome),
+      ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, "The receiver answered 410 Gone", p.outcome.at)] : []),
+    ]),
+  );
+  for (const appId of new Set(processed.flatMap((p) => p.disabledAppId ?? []))) await bumpCatalogVersion(env.DB, appId);
+  valid.forEach((msg, i) => {
+    const { settle } = processed[i];
+    if (settle.ack) msg.ack();
+    else msg.retry({ delaySeconds: settle.delaySeconds });
+  });
+}
+
+async function processMessage(env: Env, msg: Message<DeliveryMessage>, clockOffset: number): Promise<Processed> {
+  const message = msg.body;
+  const now = Date.now() + clockOffset;
+  const at = toIso(now);
+  const refuse = (error: string): Processed => ({
+    message,
+    outcome: { status: "failed", at, error, nextAttemptAt: null },
+    settle: { ack: true },
+  });
+
+  const endpoint = await endpointForDelivery(env.DB, message.appId, message.webhookId);
+  if (!endpoint) return refuse("Not sent: the webhook endpoint was deleted");
+  if (!endpoint.enabled && !message.overrideUrl) return refuse("Not sent: the webhook endpoint is disabled (it answered 410 Gone)");
+  const url = message.overrideUrl ?? endpoint.url;
+  const problem = webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
+  if (problem) return refuse(`Not sent: the URL ${problem}`);
+
+  const result = await attemptDelivery(url, endpoint.secret, message.messageId, message.body);
+  const decision = decide(result.statusCode, msg.attempts, retryBaseSeconds(env.WEBHOOK_RETRY_BASE_SECONDS), parseRetryAfter(result.retryAfter, Date.now()));
+  const attempt = { url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, succeeded: decision.kind === "succeeded" };
+
+  switch (decision.kind) {
+    case "succeeded":
+      return { message, outcome: { status: "succeeded", at, attempt, error: null, nextAttemptAt: null }, settle: { ack: true } };
+    case "gone":
+      return {
+        message,
+        outcome: { status: "failed", at, attempt, error: result.error, nextAttemptAt: null },
+        settle: { ack: true },
+        // A per-level URL that is gone does not speak for the endpoint whose secret it borrows.
+        disabledAppId: message.overrideUrl ? undefined : message.appId,
+      };
+    case "retry": {
+      // After the last attempt the queue dead-letters the retried message; the DLQ marks it failed.
+      const last = msg.attempts >= WEBHOOK_MAX_ATTEMPTS;
+      const nextAttemptAt = last ? null : toIso(now + decision.delaySeconds * 1000);
+      return {
+        message,
+        outcome: { status: "pending", at, attempt, error: result.error, nextAttemptAt },
+        settle: { ack: false, delaySeconds: decision.delaySeconds },
+      };
+    }
+  }
+}
+
+/** Messages whose every attempt failed: the delivery is logged as failed for good. */
+async function recordDeadLettered(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const at = toIso(await getNow(env));
+  const messages = batch.messages.map((msg) => msg.body).filter(isDeliveryMessage);
+  if (messages.length > 0) await env.DB.batch(messages.map((m) => deadLetteredStatement(env.DB, m, at)));
   batch.ackAll();
 }

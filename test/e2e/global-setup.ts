@@ -12,7 +12,10 @@ declare module "vitest" {
 }
 
 /** Extra variables for the end-to-end server (e.g. short webhook back-off), beyond the test secrets. */
-export const E2E_VARS: Record<string, string> = {};
+export const E2E_VARS: Record<string, string> = {
+  // Webhook retries at once instead of after 60 s, 120 s, ...: a failing receiver exhausts its attempts in seconds.
+  WEBHOOK_RETRY_BASE_SECONDS: "0",
+};
 
 /** One `wrangler dev` for the whole e2e run, on a free port, with its own fresh local state. */
 export default async function setup(project: TestProject) {

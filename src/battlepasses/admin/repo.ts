@@ -107,10 +107,10 @@ export async function updatePass(db: D1Database, passId: number, input: BattlePa
   const row = await db
     .prepare(
       `UPDATE battle_passes SET ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
-         expired_at = CASE WHEN end_date > ? THEN NULL ELSE expired_at END
+         expired_at = CASE WHEN ? > ? THEN NULL ELSE expired_at END
        WHERE battle_pass_id = ? RETURNING *`,
     )
-    .bind(...passValues(input), nowIso, nowIso, passId)
+    .bind(...passValues(input), nowIso, isoText(input.end_date), nowIso, passId)
     .first<PassRow>();
   return row!;
 }

@@ -6,6 +6,7 @@ import { badRequest } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
+import { webhookUrlProblem } from "../../webhooks/core/url";
 import {
   deleteLevel,
   deletePass,
@@ -29,21 +30,10 @@ const LevelParams = PassParams.extend({ levelId: pathId("levelId") });
 const passes = "/api/v1/admin/apps/{appId}/battle-passes";
 const levels = `${passes}/{battlePassId}/levels`;
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** The spec wants HTTPS receivers; plain http to this machine only where local development allows it. */
+/** The same rule as the app's webhook endpoints (HTTPS; plain http to loopback only in local development). */
 function checkRewardWebhookUrl(env: Env, url: string | null): void {
-  if (url === null) return;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw badRequest("reward_webhook_url must be an absolute URL", [{ field: "reward_webhook_url", problem: "not a URL" }]);
-  }
-  const loopbackAllowed = env.ALLOW_LOOPBACK_WEBHOOKS === "on" && parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname);
-  if (parsed.protocol !== "https:" && !loopbackAllowed) {
-    throw badRequest("reward_webhook_url must use https", [{ field: "reward_webhook_url", problem: "must use https" }]);
-  }
+  const problem = url === null ? null : webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
+  if (problem) throw badRequest(`Invalid body: reward_webhook_url ${problem}`, [{ field: "reward_webhook_url", problem }]);
 }
 
 async function levelOf(db: D1Database, params: z.infer<typeof LevelParams>) {

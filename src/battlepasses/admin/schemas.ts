@@ -115,8 +115,9 @@ export const LevelInput = z
       description: "Deprecated by the spec; default derived from level_reward_type",
     }),
     level_reward_type: z.enum(["nothing", "coin", "experience", "item"]).default("nothing"),
-    reward_webhook_url: z.string().max(2000).nullable().default(null).openapi({
-      description: "Receives battlepass-level-reward-claimed for this level instead of the app's endpoints",
+    reward_webhook_url: z.string().nullable().default(null).openapi({
+      description:
+        "Receives battlepass-level-reward-claimed for this level instead of the app's endpoints of that type. It is signed (and given secret_key) with the secret of the app's first battlepass-level-reward-claimed endpoint, which must therefore exist.",
       example: "https://game.example.com/hooks/level-reward",
     }),
     challenges: z.array(LevelChallengeInput).min(1).max(100),

@@ -1,0 +1,106 @@
+// `npm run bench`: measures the service next to its ceilings on a local `wrangler dev` and prints
+// one markdown table. Sizes and bounds: scripts/bench/config.mjs (environment variables). A scenario
+// whose feature the server lacks is reported as "n/a (feature missing: ...)"; the others still run.
+import os from "node:os";
+import { readConfig } from "./bench/config.mjs";
+import { createClient } from "./bench/http.mjs";
+import { createReport } from "./bench/report.mjs";
+import { detectFeatures } from "./bench/api.mjs";
+import { openServer } from "./bench/server.mjs";
+import { findInspector, formatProfile, startProfile } from "./bench/profile.mjs";
+import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
+import * as events from "./bench/scenarios/events.mjs";
+import * as listing from "./bench/scenarios/listing.mjs";
+import * as realtime from "./bench/scenarios/realtime.mjs";
+import * as webhooks from "./bench/scenarios/webhooks.mjs";
+
+const config = readConfig();
+const report = createReport();
+const log = (...args) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+const started = Date.now();
+
+log(config.url ? `using ${config.url}` : `starting wrangler dev on port ${config.port}`);
+const server = await openServer(config);
+let client = createClient(server.url);
+const stopAll = async () => {
+  client.close();
+  await server.stop();
+  server.cleanup();
+};
+process.on("SIGINT", () => stopAll().then(() => process.exit(130)));
+
+const ctx = {
+  config,
+  report,
+  log,
+  server,
+  get client() {
+    return client;
+  },
+  /** Runs `fn` while the local server is stopped (its state kept), then starts it again. */
+  async withServerStopped(fn) {
+    client.close();
+    await server.stop();
+    try {
+      return await fn();
+    } finally {
+      await server.start();
+      client = createClient(server.url);
+    }
+  },
+  /** Runs a measured phase; with BENCH_PROFILE=1 also profiles the Worker's isolate during it. */
+  async measured(label, fn) {
+    if (!config.profile || !server.local) return fn();
+    const inspector = await findInspector(Number(new URL(server.url).port));
+    if (!inspector) {
+      log("profile: no inspector found");
+      return fn();
+    }
+    const profiler = await startProfile(inspector);
+    try {
+      return await fn();
+    } finally {
+      log(formatProfile(label, await profiler.stop()));
+    }
+  },
+  adminToken: config.url ? config.adminToken : "bench-admin-token",
+  features: await detectFeatures(client),
+};
+log("features missing:", JSON.stringify(Object.fromEntries(Object.entries(ctx.features).filter(([, v]) => v.length))));
+
+// Leaderboards first: seeding them restarts the server.
+const plan = [
+  ["leaderboards", leaderboards.run],
+  ["events", events.runDistinctUsers],
+  ["hot-user", events.runHotUser],
+  // Reads back the counters of both intake scenarios (no-op when neither ran).
+  ["counters", events.verifyCounters],
+  ["listing", listing.run],
+  ["realtime", realtime.run],
+  ["webhooks", webhooks.run],
+];
+try {
+  for (const [name, run] of plan) {
+    if (name !== "counters" && !config.scenarios.includes(name)) continue;
+    const t0 = Date.now();
+    log(`scenario ${name}`);
+    try {
+      await run(ctx);
+    } catch (err) {
+      log(`scenario ${name} failed:`, err.stack ?? err);
+      report.add({ scenario: name, metric: `error: ${String(err.message ?? err).split("\n")[0].slice(0, 160)}`, target: "runs", pass: false });
+    }
+    log(`scenario ${name} took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+} finally {
+  await stopAll();
+}
+
+const cpu = os.cpus();
+console.log(report.markdown());
+console.log(
+  `\n${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ` +
+    `Node ${process.version}, ${config.url ? config.url : "local wrangler dev (workerd)"}; run took ${Math.round((Date.now() - started) / 1000)} s.`,
+);
+for (const note of report.notes) console.log(`- ${note}`);
+process.exit(report.rows.some((r) => r.pass === false) ? 1 : 0);

@@ -1,0 +1,141 @@
+// BENCH_PROFILE=1: a V8 CPU profile of the Worker's isolate (the Worker and its Durable Objects
+// share it in workerd) during each measured phase, through workerd's inspector, summarized as the
+// isolate's busy share and the functions with the most self time. Linux only: the inspector port
+// is found through /proc from the port the server listens on.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import WebSocket from "ws";
+
+const readText = (file) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** Socket inodes listening on 127.0.0.1 ports: Map inode → port. */
+function listeningSockets() {
+  const byInode = new Map();
+  for (const line of readText("/proc/net/tcp").split("\n").slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    if (cols[3] !== "0A") continue; // LISTEN
+    byInode.set(cols[9], parseInt(cols[1].split(":")[1], 16));
+  }
+  return byInode;
+}
+
+const pids = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+
+function socketInodes(pid) {
+  const inodes = [];
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: "utf8" }) ?? "");
+      if (m) inodes.push(m[1]);
+    }
+  } catch {}
+  return inodes;
+}
+
+const groupOf = (pid) => readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ")[2];
+
+/** The inspector WebSocket URL of the user Worker behind the server on `port`, or undefined. */
+export async function findInspector(port) {
+  const listening = listeningSockets();
+  const all = pids();
+  const owner = all.find((pid) => socketInodes(pid).some((inode) => listening.get(inode) === port));
+  if (!owner) return undefined;
+  const group = groupOf(owner);
+  for (const pid of all) {
+    if (groupOf(pid) !== group || !readText(`/proc/${pid}/cmdline`).includes("workerd")) continue;
+    const ports = socketInodes(pid).map((inode) => listening.get(inode)).filter(Boolean);
+    for (const candidate of ports) {
+      try {
+        const targets = await (await fetch(`http://127.0.0.1:${candidate}/json`, { signal: AbortSignal.timeout(2000) })).json();
+        const worker = targets.find((t) => String(t.id).startsWith("core:user:"));
+        if (worker) return worker.webSocketDebuggerUrl;
+      } catch {}
+    }
+  }
+  return undefined;
+}
+
+/** Starts profiling; `stop()` answers the summary. */
+export async function startProfile(wsUrl, { intervalUs = 500 } = {}) {
+  const ws = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let nextId = 1;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(data.toString());
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: intervalUs });
+  await send("Profiler.start");
+  return {
+    async stop() {
+      try {
+        const { profile } = await send("Profiler.stop");
+        return summarizeProfile(profile);
+      } finally {
+        ws.close();
+      }
+    },
+  };
+}
+
+/** Busy share of the isolate, and the top functions by self time and by inclusive time. */
+export function summarizeProfile(profile, top = 12) {
+  const totalMs = (profile.endTime - profile.startTime) / 1000;
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const nameOf = (node) => {
+    const f = node.callFrame;
+    // V8's pseudo-frames: (idle), (program), (garbage collector), (root).
+    if (!f.url && f.functionName.startsWith("(")) return f.functionName;
+    return `${f.functionName || "(anonymous)"}${f.url ? ` ${f.url.split("/").pop()}:${f.lineNumber + 1}` : ""}`;
+  };
+  const selfMs = new Map();
+  const inclusiveMs = new Map();
+  profile.samples.forEach((nodeId, i) => {
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const name = nameOf(byNode.get(nodeId));
+    selfMs.set(name, (selfMs.get(name) ?? 0) + ms);
+    if (name === "(idle)") return;
+    const seen = new Set();
+    for (let id = nodeId; id !== undefined; id = parent.get(id)) {
+      const n = nameOf(byNode.get(id));
+      if (n.startsWith("(") && !n.startsWith("(anonymous)")) continue;
+      if (!seen.has(n)) {
+        seen.add(n);
+        inclusiveMs.set(n, (inclusiveMs.get(n) ?? 0) + ms);
+      }
+    }
+  });
+  const idle = selfMs.get("(idle)") ?? 0;
+  const busy = [...selfMs].reduce((sum, [name, ms]) => (name === "(idle)" ? sum : sum + ms), 0);
+  const rank = (map) =>
+    [...map].filter(([name]) => name !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms, share: ms / (busy || 1) }));
+  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs) };
+}
+
+export function formatProfile(label, summary) {
+  const lines = [`profile of the Worker isolate during "${label}": busy ${(summary.busyShare * 100).toFixed(0)}% of ${(summary.totalMs / 1000).toFixed(1)} s`];
+  const row = (f) => `  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.ms.toFixed(0).padStart(6)} ms  ${f.name}`;
+  lines.push(" self time:", ...summary.self.map(row), " inclusive time:", ...summary.inclusive.map(row));
+  return lines.join("\n");
+}

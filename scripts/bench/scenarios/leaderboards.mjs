@@ -1,0 +1,179 @@
+// Leaderboard reads at 10k, 100k and 1M members: rank of a member, the top page and a page in the
+// middle of the board, against the trivial route with the same access token and concurrency.
+// Boards are created through the admin API and filled straight into local D1 with the
+// leaderboards area's own seeding code (src/leaderboards/seed.ts) while the server is stopped.
+import path from "node:path";
+import { projectRoot } from "../../lib/wrangler.mjs";
+import { measureCeiling } from "../ceiling.mjs";
+import { runLoad, warmUp } from "../http.mjs";
+import { createApp, mintTokens, missingFor } from "../api.mjs";
+import { importTs } from "../import-ts.mjs";
+import { d1DatabaseFile, d1Files, tableBytes } from "../storage.mjs";
+
+const SCENARIO = "leaderboard";
+/** Member i scores (i × MULTIPLIER) mod MODULUS: a prime above every size, so all scores differ. */
+const MULTIPLIER = 7919;
+const MODULUS = 1_000_003;
+const PAGE_SIZE = 25;
+const PREFIX = "m";
+
+const sizeLabel = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+
+export async function run(ctx) {
+  const why = missingFor(ctx.features, "leaderboards", "check");
+  if (why) return ctx.report.missing(SCENARIO, why);
+  if (!ctx.server.local) return ctx.report.missing(SCENARIO, "seeding needs the benchmark's own local server: unset BENCH_URL");
+  const { leaderboards: cfg } = ctx.config;
+  if (cfg.sizes.some((n) => n >= MODULUS)) throw new Error(`board sizes must stay below ${MODULUS}`);
+
+  const app = await createApp(ctx.client, ctx.adminToken, "Bench leaderboards");
+  const boards = [];
+  for (const size of cfg.sizes) {
+    const r = await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
+      token: ctx.adminToken,
+      body: { name: `Bench ${sizeLabel(size)}`, event_name: "achieve-score", value_field: "score", aggregation: "max", sort_order_ascending: false },
+    });
+    boards.push({ id: r.body.leaderboard_id, size });
+  }
+  const [token] = await mintTokens(ctx.client, app.apiKey, ["lb-reader"]);
+
+  const t0 = Date.now();
+  const seeded = await ctx.withServerStopped(() => seedBoards(ctx, boards));
+  ctx.log(`seeded ${boards.map((b) => sizeLabel(b.size)).join(" + ")} members in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  reportStorage(ctx, seeded);
+
+  const { concurrency, requests, seconds } = cfg;
+  const ceiling = await measureCeiling(ctx, { token, concurrency, requests, seconds });
+  ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "latency (ms)", value: ceiling.p50, unit: "ms", p50: ceiling.p50, p99: ceiling.p99 });
+
+  const rankP50 = new Map();
+  for (const board of boards) {
+    const expectedRank = rankerOf(board.size);
+    await checkAnswers(ctx, token, board, expectedRank);
+    const label = `${SCENARIO} ${sizeLabel(board.size)} members`;
+    const reads = {
+      "rank of a member": (i) => `/api/v1/leaderboards-members/user/${PREFIX}${1 + ((i * 104_729) % board.size)}/${board.id}`,
+      "top page": () => `/api/v1/leaderboards/${board.id}?currentPage=1&pageSize=${PAGE_SIZE}`,
+      "middle page": () => `/api/v1/leaderboards/${board.id}?currentPage=${middlePage(board.size)}&pageSize=${PAGE_SIZE}`,
+    };
+    for (const [what, pathOf] of Object.entries(reads)) {
+      const make = (i) => ({ method: "GET", path: pathOf(i), token });
+      await warmUp(ctx.client, { concurrency, make, count: 50 });
+      const result = await ctx.measured(`${label}, ${what}`, () => runLoad(ctx.client, { concurrency, maxRequests: requests, maxMs: seconds * 1000, make }));
+      if (result.ok !== result.sent) throw new Error(`${label} ${what}: ${JSON.stringify(result.failures)}`);
+      const ratio = result.p50 / ceiling.p50;
+      const isRank = what === "rank of a member";
+      if (isRank) rankP50.set(board.size, result.p50);
+      const targeted = isRank && board.size === Math.max(...cfg.sizes);
+      ctx.report.add({
+        scenario: label,
+        metric: `${what} (p50 ms; ${Math.round(result.rps)} req/s)`,
+        value: result.p50,
+        unit: "ms",
+        ceiling: ceiling.p50,
+        ratio,
+        p50: result.p50,
+        p99: result.p99,
+        ...(targeted ? { target: "≤ 2× trivial", pass: ratio <= 2 } : {}),
+      });
+    }
+  }
+  const sizes = [...rankP50.keys()];
+  if (sizes.length > 1) {
+    const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+    const growth = rankP50.get(large) / rankP50.get(small);
+    ctx.report.add({
+      scenario: `${SCENARIO} growth ${sizeLabel(small)} → ${sizeLabel(large)}`,
+      metric: "rank of a member, p50 ratio",
+      value: rankP50.get(large),
+      unit: "ms",
+      ceiling: rankP50.get(small),
+      ratio: growth,
+      target: "≤ 1.5×",
+      pass: growth <= 1.5,
+    });
+  }
+}
+
+const middlePage = (size) => Math.max(1, Math.floor(size / PAGE_SIZE / 2));
+
+/** Fills every board through a platform proxy on the stopped server's state; answers sizes and rows. */
+async function seedBoards(ctx, boards) {
+  const { seedBoard } = await importTs("src/leaderboards/seed.ts");
+  const { getPlatformProxy } = await import("wrangler");
+  const d1Before = d1Files(ctx.server.persistTo);
+  const proxy = await getPlatformProxy({
+    configPath: path.join(projectRoot, "wrangler.toml"),
+    // wrangler dev --persist-to X keeps its state under X/v3.
+    persist: { path: path.join(ctx.server.persistTo, "v3") },
+  });
+  try {
+    const db = proxy.env.DB;
+    for (const board of boards) {
+      const row = await db.prepare("SELECT season_origin FROM leaderboards WHERE leaderboard_id = ?").bind(Number(board.id)).first();
+      // A board without a reset schedule has one season, starting at its origin.
+      await seedBoard(db, { boardId: board.id, season: row.season_origin, ascending: false, prefix: PREFIX, count: board.size, multiplier: MULTIPLIER, modulus: MODULUS });
+    }
+    const count = async (table) => (await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first()).n;
+    return { d1Before, members: boards.reduce((n, b) => n + b.size, 0), scoreRows: await count("leaderboard_scores"), countRows: await count("leaderboard_rank_counts") };
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+function reportStorage(ctx, seeded) {
+  const scenario = "storage per leaderboard member (D1)";
+  const { members } = seeded;
+  ctx.report.add({ scenario, metric: "rows per member (score row + rank-index rows)", value: (seeded.scoreRows + seeded.countRows) / members });
+  const file = d1DatabaseFile(ctx.server.persistTo);
+  const tables = file && tableBytes(file, "leaderboard");
+  if (tables) {
+    const total = Object.values(tables).reduce((a, b) => a + b, 0);
+    const part = (name) => `${name.replace("leaderboard_", "")} ${((tables[name] ?? 0) / members).toFixed(0)}`;
+    ctx.report.add({
+      scenario,
+      metric: `bytes per member, pages of tables + indexes (${["leaderboard_scores", "leaderboard_scores_order", "leaderboard_rank_counts"].map(part).join(", ")})`,
+      value: total / members,
+      unit: "B",
+    });
+  } else {
+    const after = d1Files(ctx.server.persistTo);
+    ctx.report.add({ scenario, metric: "bytes per member, growth of the D1 files incl. WAL (no sqlite3 tool for dbstat)", value: (after.bytes - seeded.d1Before.bytes) / members, unit: "B" });
+  }
+}
+
+/** Expected rank of member i on a board of `size` (descending, all scores distinct). */
+function rankerOf(size) {
+  const scores = new Float64Array(size);
+  for (let i = 1; i <= size; i++) scores[i - 1] = (i * MULTIPLIER) % MODULUS;
+  scores.sort();
+  return (i) => {
+    const score = (i * MULTIPLIER) % MODULUS;
+    let lo = 0;
+    let hi = size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scores[mid] <= score) lo = mid + 1;
+      else hi = mid;
+    }
+    return 1 + (size - lo);
+  };
+}
+
+/** The figures are only worth something if the answers are right: spot checks of ranks and pages. */
+async function checkAnswers(ctx, token, board, expectedRank) {
+  for (const i of [1, 2, Math.ceil(board.size / 3), board.size]) {
+    const r = await ctx.client.json("GET", `/api/v1/leaderboards-members/user/${PREFIX}${i}/${board.id}`, { token });
+    const member = r.body.member;
+    if (member?.rank !== expectedRank(i) || member?.score !== (i * MULTIPLIER) % MODULUS) {
+      throw new Error(`board ${board.size}: member ${PREFIX}${i} answered ${JSON.stringify(member)}, expected rank ${expectedRank(i)}`);
+    }
+  }
+  const page = middlePage(board.size);
+  const r = await ctx.client.json("GET", `/api/v1/leaderboards/${board.id}?currentPage=${page}&pageSize=${PAGE_SIZE}`, { token });
+  const rows = r.body.grouped_by_users ?? [];
+  const firstRank = (page - 1) * PAGE_SIZE + 1;
+  if (rows.length !== PAGE_SIZE || rows[0].rank !== firstRank || rows[0].rank !== expectedRank(Number(rows[0].member_id.slice(PREFIX.length)))) {
+    throw new Error(`board ${board.size}: page ${page} starts with ${JSON.stringify(rows[0])}, expected rank ${firstRank}`);
+  }
+}

@@ -1,0 +1,279 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
+import { dispatchChanges } from "../changes/dispatch";
+import type { Change } from "../changes/types";
+import { badRequest, conflict, notFound } from "../shared/errors";
+import { createRouter, type AppEnv } from "../shared/http";
+import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
+import { userObject } from "../user/user-do";
+import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
+import { challengeChanges, rewardClaimedChange } from "./changes";
+import { hasEnded, isTracking, type PassProgress } from "./core/progress";
+import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./present";
+import { BattlePass, BattlePassForUser, BattlePassLevel, LanguageQuery, UnlockBody } from "./schemas";
+import type { BattlePassAction } from "./user-progress";
+
+/**
+ * The battle-pass endpoints: the spec's paths (with their odd `v1/api/...` and `v1/...` prefixes)
+ * and SCILL's `/api/v1/battle-passes/...` and `/api/v1/battle-pass-levels/...`, served by the
+ * same handlers. Reads and level actions take an access token; unlocking takes an access token or
+ * an API key (then `user_id` in the body names the user).
+ */
+
+const tags = ["Battle passes"];
+type Ctx = Context<AppEnv>;
+
+async function readContext(c: Ctx, pathAppId: string | undefined, language: string | undefined) {
+  const appId = callerApp(c, pathAppId);
+  const catalog = await battlePassCatalog(c.env.DB, appId);
+  const presentation: Presentation = { language, defaultLanguage: catalog.defaultLanguage, now: c.get("now") };
+  return { appId, catalog, presentation };
+}
+
+/** The user of an access token (reads and level actions are per user). */
+function tokenUser(c: Ctx): string {
+  const caller = c.get("caller");
+  if (caller.kind !== "access-token") throw new Error("route requires an access token");
+  return caller.userId;
+}
+
+const progressOf = (c: Ctx, appId: string, userId: string): Promise<Record<string, PassProgress>> =>
+  userObject(c.env, appId, userId).battlePassProgress();
+
+function requirePass(catalog: BattlePassCatalog, battlePassId: string): CatalogPass {
+  const pass = catalog.passes.find((p) => p.battlePassId === battlePassId);
+  if (!pass) throw notFound(`Battle pass ${battlePassId} not found`);
+  return pass;
+}
+
+function requireLevel(catalog: BattlePassCatalog, levelId: string) {
+  const found = findLevel(catalog, levelId);
+  if (!found) throw notFound(`Level ${levelId} not found`);
+  return found;
+}
+
+/** Runs an action in the user's object; a refused transition is a 409. Answers the progress before and after. */
+async function act(c: Ctx, appId: string, userId: string, pass: CatalogPass, action: BattlePassAction) {
+  const outcome = await userObject(c.env, appId, userId).battlePassAction(pass, action, c.get("now"));
+  if (!outcome.ok) throw conflict(outcome.conflict);
+  return outcome.value;
+}
+
+type PassFilter = (pass: CatalogPass, progress: PassProgress | undefined, now: number) => boolean;
+
+/** Offered: switched on and not ended (upcoming passes can be sold before their season starts). */
+const available: PassFilter = (pass, _progress, now) => pass.enabled && !hasEnded(pass, now);
+const active: PassFilter = (pass, _progress, now) => isTracking(pass, now);
+const unlocked: PassFilter = (_pass, progress) => progress !== undefined;
+
+async function listPasses(c: Ctx, pathAppId: string, language: string | undefined, filter: PassFilter) {
+  const { appId, catalog, presentation } = await readContext(c, pathAppId, language);
+  const progress = await progressOf(c, appId, tokenUser(c));
+  const passes = catalog.passes.filter((pass) => filter(pass, progress[pass.battlePassId], presentation.now));
+  return c.json(passes.map((pass) => presentPass(pass, progress[pass.battlePassId] ?? null, presentation)), 200);
+}
+
+const ok = (c: Ctx) => c.json({ status: 200, message: "OK" }, 200);
+
+const AppParams = z.object({ appId: pathId("appId") });
+const PassParams = AppParams.extend({ battlePassId: pathId("battlePassId") });
+const LevelParams = AppParams.extend({ levelId: pathId("levelId") });
+const PassLevelParams = z.object({ battlePassId: pathId("battlePassId"), levelId: pathId("levelId") });
+const security = bearerSecurity.accessToken;
+const passList = jsonResponse(z.array(BattlePass), "Battle passes, by battle_pass_priority then id");
+const levelList = jsonResponse(z.array(BattlePassLevel), "Levels in position order, with the user's progress");
+const actionDone = jsonResponse(StatusMessageSchema, "Done: status 200, message OK");
+
+const availableRoute = (path: string) =>
+  createRoute({
+    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    summary: "Battle passes on offer",
+    description: "Switched-on passes that have not ended (including those whose season has not started yet), with the user's unlocked_at.",
+    request: { params: AppParams, query: LanguageQuery },
+    responses: { 200: passList, ...errorResponses },
+  });
+
+const unlockedRoute = (path: string) =>
+  createRoute({
+    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    summary: "Battle passes the user unlocked",
+    description: "Including passes that ended: progress stays as achieved.",
+    request: { params: AppParams, query: LanguageQuery },
+    responses: { 200: passList, ...errorResponses },
+  });
+
+const singleRoute = (path: string) =>
+  createRoute({
+    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    summary: "One battle pass with the user's status",
+    request: { params: PassParams, query: LanguageQuery },
+    responses: { 200: jsonResponse(BattlePassForUser, "The battle pass, enriched with the user's purchase and completion"), ...errorResponses },
+  });
+
+const levelsRoute = (path: string) =>
+  createRoute({
+    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    summary: "The levels of a battle pass",
+    request: { params: PassParams, query: LanguageQuery },
+    responses: { 200: levelList, ...errorResponses },
+  });
+
+const unlockRoute = (path: string) =>
+  createRoute({
+    method: "post", path, tags,
+    security: [...bearerSecurity.accessToken, ...bearerSecurity.apiKey],
+    middleware: [requireTokenOrKey] as const,
+    summary: "Unlock a battle pass for a user",
+    description:
+      "Records purchase_price and purchase_currency and sets unlocked_at; the first level is activated. Unlocking again changes nothing and answers the pass. " +
+      "With an access token the token names the user; with an API key (from the customer's backend, after validating a purchase) `user_id` in the body does. " +
+      "A pass that is switched off or has ended cannot be unlocked (409).",
+    request: {
+      params: PassParams,
+      query: LanguageQuery,
+      body: { required: false, description: "Purchase info", content: { "application/json": { schema: UnlockBody } } },
+    },
+    responses: { 200: jsonResponse(BattlePassForUser, "The unlocked pass"), ...errorResponses, ...conflictResponse },
+  });
+
+const claimRoute = (path: string) =>
+  createRoute({
+    method: "post", path, tags, security, middleware: [requireAccessToken] as const,
+    summary: "Claim the reward of a completed level",
+    description:
+      "Only once, and only when level_completed is true (409 otherwise). Moves the level's challenges from unclaimed to finished and sends battlepass-level-reward-claimed (to the level's own reward URL when one is set).",
+    request: { params: LevelParams, query: LanguageQuery },
+    responses: { 200: actionDone, ...errorResponses, ...conflictResponse },
+  });
+
+const activateDescription =
+  "For a pass with is_unlocked_incrementally false any level may be activated; its challenges start tracking. In an incremental pass levels activate one after the other as the previous completes: activating a later level is refused (409). Activating a level that is already active answers OK; a pass not unlocked or ended answers 409.";
+
+async function unlock(c: Ctx, params: z.infer<typeof PassParams>, language: string | undefined, body: z.infer<typeof UnlockBody>) {
+  const { appId, catalog, presentation } = await readContext(c, params.appId, language);
+  const caller = c.get("caller");
+  let userId: string;
+  if (caller.kind === "access-token") {
+    if (body.user_id !== undefined) throw badRequest("user_id must not be sent with an access token: the token names the user", [{ field: "user_id", problem: "not allowed with an access token" }]);
+    userId = caller.userId;
+  } else {
+    if (body.user_id === undefined) throw badRequest("user_id is required when unlocking with an API key", [{ field: "user_id", problem: "required with an API key" }]);
+    userId = body.user_id;
+  }
+  const pass = requirePass(catalog, params.battlePassId);
+  const purchase = { price: body.purchase_price ?? 0, currency: body.purchase_currency ?? "" };
+  const { before, after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
+  await dispatchChanges(c.env, challengeChanges(pass, userId, before, after, presentation.now));
+  return c.json(presentPassForUser(pass, after, userId, presentation), 200);
+}
+
+async function claim(c: Ctx, pathAppId: string, levelId: string) {
+  const appId = callerApp(c, pathAppId);
+  const userId = tokenUser(c);
+  const { pass } = requireLevel(await battlePassCatalog(c.env.DB, appId), levelId);
+  const now = c.get("now");
+  const { before, after } = await act(c, appId, userId, pass, { kind: "claim", levelId });
+  const changes: Change[] = [...challengeChanges(pass, userId, before, after, now), rewardClaimedChange(pass, userId, levelId)];
+  await dispatchChanges(c.env, changes);
+  return ok(c);
+}
+
+async function activate(c: Ctx, pathAppId: string | undefined, battlePassId: string | undefined, levelId: string) {
+  const appId = callerApp(c, pathAppId);
+  const userId = tokenUser(c);
+  const { pass } = requireLevel(await battlePassCatalog(c.env.DB, appId), levelId);
+  if (battlePassId !== undefined && pass.battlePassId !== battlePassId) throw notFound(`Level ${levelId} not found in battle pass ${battlePassId}`);
+  const { before, after } = await act(c, appId, userId, pass, { kind: "activate", levelId });
+  await dispatchChanges(c.env, challengeChanges(pass, userId, before, after, c.get("now")));
+  return ok(c);
+}
+
+const router = createRouter();
+
+for (const path of ["/v1/api/battle-passes/{appId}", "/api/v1/battle-passes/{appId}"]) {
+  router.openapi(availableRoute(path), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, available));
+}
+
+router.openapi(
+  createRoute({
+    method: "get", path: "/api/v1/battle-passes/{appId}/active", tags, security, middleware: [requireAccessToken] as const,
+    summary: "Battle passes whose season runs now",
+    description: "Switched on and between start_date and end_date.",
+    request: { params: AppParams, query: LanguageQuery },
+    responses: { 200: passList, ...errorResponses },
+  }),
+  (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, active),
+);
+
+for (const path of ["/v1/api/battle-passes/{appId}/unlocked", "/api/v1/battle-passes/{appId}/unlocked"]) {
+  router.openapi(unlockedRoute(path), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, unlocked));
+}
+
+for (const path of ["/v1/battle-passes/{appId}/{battlePassId}", "/api/v1/battle-passes/{appId}/single/{battlePassId}"]) {
+  router.openapi(singleRoute(path), async (c) => {
+    const params = c.req.valid("param");
+    const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
+    const pass = requirePass(catalog, params.battlePassId);
+    const userId = tokenUser(c);
+    const progress = (await progressOf(c, appId, userId))[pass.battlePassId] ?? null;
+    return c.json(presentPassForUser(pass, progress, userId, presentation), 200);
+  });
+}
+
+for (const path of ["/v1/battle-pass-levels/{appId}/{battlePassId}", "/api/v1/battle-pass-levels/{appId}/{battlePassId}"]) {
+  router.openapi(levelsRoute(path), async (c) => {
+    const params = c.req.valid("param");
+    const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
+    const pass = requirePass(catalog, params.battlePassId);
+    const progress = (await progressOf(c, appId, tokenUser(c)))[pass.battlePassId] ?? null;
+    return c.json(presentLevels(pass, progress, presentation), 200);
+  });
+}
+
+router.openapi(
+  createRoute({
+    method: "get", path: "/api/v1/battle-pass-levels/{appId}", tags, security, middleware: [requireAccessToken] as const,
+    summary: "The levels of every battle pass of the app",
+    description: "Passes by priority then id, each pass's levels in position order.",
+    request: { params: AppParams, query: LanguageQuery },
+    responses: { 200: levelList, ...errorResponses },
+  }),
+  async (c) => {
+    const { appId, catalog, presentation } = await readContext(c, c.req.valid("param").appId, c.req.valid("query").language);
+    const progress = await progressOf(c, appId, tokenUser(c));
+    return c.json(catalog.passes.flatMap((pass) => presentLevels(pass, progress[pass.battlePassId] ?? null, presentation)), 200);
+  },
+);
+
+for (const path of ["/v1/battle-pass/{appId}/unlock/{battlePassId}", "/api/v1/battle-passes/{appId}/unlock/{battlePassId}"]) {
+  router.openapi(unlockRoute(path), (c) => unlock(c, c.req.valid("param"), c.req.valid("query").language, c.req.valid("json")));
+}
+
+for (const path of ["/v1/api/battle-pass-levels/{appId}/claim/{levelId}", "/api/v1/battle-pass-levels/{appId}/claim/{levelId}"]) {
+  router.openapi(claimRoute(path), (c) => claim(c, c.req.valid("param").appId, c.req.valid("param").levelId));
+}
+
+router.openapi(
+  createRoute({
+    method: "post", path: "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    summary: "Activate a level (spec path: the pass id, not the app id, comes first)",
+    description: activateDescription,
+    request: { params: PassLevelParams, query: LanguageQuery },
+    responses: { 200: actionDone, ...errorResponses, ...conflictResponse },
+  }),
+  (c) => activate(c, undefined, c.req.valid("param").battlePassId, c.req.valid("param").levelId),
+);
+
+router.openapi(
+  createRoute({
+    method: "post", path: "/api/v1/battle-pass-levels/{appId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    summary: "Activate a level (SCILL path)",
+    description: activateDescription,
+    request: { params: LevelParams, query: LanguageQuery },
+    responses: { 200: actionDone, ...errorResponses, ...conflictResponse },
+  }),
+  (c) => activate(c, c.req.valid("param").appId, undefined, c.req.valid("param").levelId),
+);
+
+export const battlePassRoutes = router;

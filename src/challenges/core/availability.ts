@@ -1,0 +1,25 @@
+import { dailyPick } from "./daily";
+import type { ChallengeCatalog, ChallengeDef } from "./model";
+import { utcDateKey } from "./schedule";
+
+/**
+ * Whether a challenge is offered at `now`: its live date has passed and, in a daily category, it
+ * is among the challenges picked for the current UTC date.
+ */
+export function availability(catalog: ChallengeCatalog, appId: string, now: number): (def: ChallengeDef) => boolean {
+  const dateKey = utcDateKey(now);
+  const picks = new Map<string, Set<string>>();
+  return (def) => {
+    if (def.liveDate !== null && Date.parse(def.liveDate) > now) return false;
+    const category = catalog.byId.get(def.challengeId)?.category;
+    if (!category) return false;
+    if (!category.isDaily) return true;
+    let pick = picks.get(category.categoryId);
+    if (!pick) {
+      const pool = category.challenges.map((c) => c.challengeId);
+      pick = dailyPick(pool, category.dailyChallengeCount, appId, category.categoryId, dateKey);
+      picks.set(category.categoryId, pick);
+    }
+    return pick.has(def.challengeId);
+  };
+}

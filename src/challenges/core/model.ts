@@ -1,0 +1,62 @@
+import type { Localized } from "../../shared/localize";
+import type { CounterDef } from "./counter";
+import type { PeriodSchedule } from "./schedule";
+
+/** A challenge of the catalog, as the lifecycle and the presentation read it. */
+export interface ChallengeDef {
+  challengeId: string;
+  categoryId: string;
+  name: Localized;
+  description: Localized | null;
+  goal: number;
+  goalCondition: 0 | 1;
+  /** Seconds after activation; -1: never times out. */
+  durationSeconds: number;
+  /** ISO instant from which the challenge is offered; null: always. */
+  liveDate: string | null;
+  price: number;
+  reward: string;
+  rewardType: string;
+  xp: number;
+  icon: string;
+  iconHd: string;
+  repeatable: boolean;
+  autoActivated: boolean;
+  period: PeriodSchedule;
+  counter: CounterDef;
+}
+
+export interface CategoryDef {
+  categoryId: string;
+  slug: string;
+  name: Localized;
+  position: number;
+  isDaily: boolean;
+  dailyChallengeCount: number;
+  /** Ordered by challenge id. */
+  challenges: ChallengeDef[];
+}
+
+/** An app's challenge configuration, loaded once per catalog version. */
+export interface ChallengeCatalog {
+  defaultLanguage: string;
+  /** Ordered by category_position, then id. */
+  categories: CategoryDef[];
+  byId: Map<string, { challenge: ChallengeDef; category: CategoryDef }>;
+  /** The challenges that listen to each event name. */
+  byEventName: Map<string, ChallengeDef[]>;
+}
+
+export function indexCatalog(defaultLanguage: string, categories: CategoryDef[]): ChallengeCatalog {
+  const byId = new Map<string, { challenge: ChallengeDef; category: CategoryDef }>();
+  const byEventName = new Map<string, ChallengeDef[]>();
+  for (const category of categories) {
+    for (const challenge of category.challenges) {
+      byId.set(challenge.challengeId, { challenge, category });
+      const listeners = byEventName.get(challenge.counter.eventName) ?? [];
+      listeners.push(challenge);
+      byEventName.set(challenge.counter.eventName, listeners);
+    }
+  }
+  return { defaultLanguage, categories, byId, byEventName };
+}

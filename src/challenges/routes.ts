@@ -1,0 +1,134 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { callerApp, callerUser, requireAccessToken, requireApiKey } from "../auth/middleware";
+import { ApiError, notFound } from "../shared/errors";
+import { createRouter, type AppEnv } from "../shared/http";
+import { StatusMessageSchema, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../shared/openapi";
+import { userObject } from "../user/user-do";
+import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
+import type { ChallengeAction, ListFilter } from "./user-challenges";
+
+/**
+ * The player endpoints of personal challenges: the spec's methods and paths and SCILL's (POST
+ * unlock; PUT activate, cancel and claim; `personal/get/...`; POST reset), served by the same
+ * handlers. Everything per user runs in that user's Durable Object.
+ */
+
+type Ctx = Context<AppEnv>;
+const tags = ["Challenges"];
+const prefix = "/api/v1/challenges/personal";
+
+const Language = z.string().max(20).optional().openapi({ description: "Language code such as en or de; default: the app's language" });
+/** SCILL sends lists as comma-separated values (`style: form, explode: false`). */
+const CategoryList = z.string().max(2000).optional().openapi({ description: "Comma-separated category slugs or ids" });
+const ListQuery = z.object({ language: Language, include_categories: CategoryList, exclude_categories: CategoryList });
+const LanguageQuery = z.object({ language: Language });
+const csv = (value: string | undefined) => value?.split(",").map((s) => s.trim()).filter(Boolean);
+
+const AppParams = z.object({ appId: pathId("appId") });
+const ChallengeParams = AppParams.extend({ challengeId: pathId("challengeId") });
+
+/** requireAccessToken guarantees a user. */
+const tokenUser = (c: Ctx) => callerUser(c)!;
+
+const categoriesResponse = jsonResponse(z.array(ChallengeCategorySchema), "Categories ordered by category_position, with the user's challenges");
+
+function listRoute(path: string, filter: ListFilter, summary: string) {
+  return [
+    createRoute({
+      method: "get", path, tags, summary, security: bearerSecurity.accessToken,
+      middleware: [requireAccessToken] as const,
+      request: { params: AppParams, query: ListQuery },
+      responses: { 200: categoriesResponse, ...errorResponses },
+    }),
+    async (c: Ctx) => {
+      const appId = callerApp(c, c.req.param("appId"));
+      const query = c.req.query();
+      const userId = tokenUser(c);
+      const categories = await userObject(c.env, appId, userId).listChallenges(appId, userId, c.get("now"), {
+        filter,
+        language: query.language,
+        include: csv(query.include_categories),
+        exclude: csv(query.exclude_categories),
+      });
+      return c.json(categories, 200);
+    },
+  ] as const;
+}
+
+const envelopeResponse = jsonResponse(ChallengeEnvelope, "{status: 200, message: 'OK', challenge}: the challenge after the action");
+
+function actionRoute(method: "get" | "post" | "put" | "delete", verb: string, action: ChallengeAction, summary: string) {
+  return [
+    createRoute({
+      method, path: `${prefix}/${verb}/{appId}/{challengeId}`, tags, summary, security: bearerSecurity.accessToken,
+      middleware: [requireAccessToken] as const,
+      request: { params: ChallengeParams, query: LanguageQuery },
+      responses: { 200: envelopeResponse, ...errorResponses, ...conflictResponse },
+    }),
+    async (c: Ctx) => {
+      const appId = callerApp(c, c.req.param("appId"));
+      const userId = tokenUser(c);
+      const result = await userObject(c.env, appId, userId).challengeAction(
+        appId, userId, c.get("now"), action, c.req.param("challengeId")!, c.req.query("language"),
+      );
+      if (!result.ok) throw new ApiError(result.status, result.message);
+      return c.json({ status: 200, message: "OK", challenge: result.challenge }, 200);
+    },
+  ] as const;
+}
+
+function resetRoute(method: "delete" | "post") {
+  return [
+    createRoute({
+      method, path: "/api/v1/reset-challenges/{appId}/{userId}", tags, security: bearerSecurity.apiKey,
+      summary: "Reset all challenges of one user in the app (API key)",
+      middleware: [requireApiKey] as const,
+      request: {
+        params: AppParams.extend({ userId: z.string().min(1).max(256).openapi({ param: { name: "userId", in: "path" } }) }),
+      },
+      responses: { 200: jsonResponse(StatusMessageSchema, "{status: 200, message: 'OK'}"), ...errorResponses },
+    }),
+    async (c: Ctx) => {
+      const appId = callerApp(c, c.req.param("appId"));
+      const userId = c.req.param("userId")!;
+      await userObject(c.env, appId, userId).resetChallenges(appId, userId, c.get("now"));
+      return c.json({ status: 200, message: "OK" }, 200);
+    },
+  ] as const;
+}
+
+const getOne = [
+  createRoute({
+    method: "get", path: `${prefix}/get/{appId}/{challengeId}`, tags, security: bearerSecurity.accessToken,
+    summary: "Get one of the user's challenges (SCILL getPersonalChallengeById)",
+    middleware: [requireAccessToken] as const,
+    request: { params: ChallengeParams, query: LanguageQuery },
+    responses: { 200: jsonResponse(ChallengeSchema, "The challenge"), ...errorResponses },
+  }),
+  async (c: Ctx) => {
+    const appId = callerApp(c, c.req.param("appId"));
+    const userId = tokenUser(c);
+    const challengeId = c.req.param("challengeId")!;
+    const challenge = await userObject(c.env, appId, userId).getChallenge(appId, userId, c.get("now"), challengeId, c.req.query("language"));
+    if (!challenge) throw notFound(`Challenge ${challengeId} not found`);
+    return c.json(challenge, 200);
+  },
+] as const;
+
+export const challengeRoutes = createRouter()
+  .openapi(...listRoute(`${prefix}/all/{appId}`, "all", "All of the user's challenges, finished ones included"))
+  .openapi(...listRoute(`${prefix}/unresolved/{appId}`, "unresolved", "The user's challenges that are not finished"))
+  .openapi(...listRoute(`${prefix}/get/{appId}`, "unresolved", "The user's challenges that are not finished (SCILL getPersonalChallenges)"))
+  .openapi(...listRoute(`${prefix}/get-in-progress-challenges/{appId}`, "in-progress", "The user's challenges in progress"))
+  .openapi(...getOne)
+  .openapi(...actionRoute("get", "unlock", "unlock", "Unlock a challenge"))
+  .openapi(...actionRoute("post", "unlock", "unlock", "Unlock a challenge (SCILL method)"))
+  .openapi(...actionRoute("get", "activate", "activate", "Activate an unlocked challenge; cid is the challenge_id or the user_challenge_id"))
+  .openapi(...actionRoute("put", "activate", "activate", "Activate an unlocked challenge (SCILL method)"))
+  .openapi(...actionRoute("delete", "cancel", "cancel", "Cancel a challenge in progress"))
+  .openapi(...actionRoute("put", "cancel", "cancel", "Cancel a challenge in progress (SCILL method)"))
+  .openapi(...actionRoute("get", "claim", "claim", "Claim the reward of an unclaimed challenge"))
+  .openapi(...actionRoute("put", "claim", "claim", "Claim the reward of an unclaimed challenge (SCILL method)"))
+  .openapi(...resetRoute("delete"))
+  .openapi(...resetRoute("post"));

@@ -1,0 +1,345 @@
+import { mintAccessToken } from "../auth/access-tokens";
+import type { BackgroundMessage } from "../background/messages";
+import type { Change } from "../changes/types";
+import { dispatchChanges } from "../changes/dispatch";
+import type { UserEvent } from "../events/types";
+import { getNow, toIso } from "../shared/clock";
+import { challengeCatalog } from "./catalog";
+import { challengeChange } from "./changes";
+import { availability } from "./core/availability";
+import {
+  ChallengeStateError,
+  activate,
+  cancel,
+  claim,
+  countEvent,
+  refresh,
+  snapshotOf,
+  unlock,
+  type Instance,
+  type Outcome,
+  type TouchContext,
+} from "./core/lifecycle";
+import type { ChallengeCatalog, ChallengeDef } from "./core/model";
+import { presentCategory, presentChallenge, shortChallenge, type CategoryView, type ChallengeView } from "./core/present";
+import { utcMonthKey } from "./core/schedule";
+import {
+  challengeIdOfInstance,
+  deleteAllInstances,
+  dueInstanceIds,
+  nextExpiry,
+  readAllInstances,
+  readInstance,
+  readOwner,
+  writeInstance,
+  writeOwner,
+  type Owner,
+} from "./user-store";
+
+/**
+ * The challenge part of the user's Durable Object: UserDO's challenge RPC methods, its alarm and
+ * its event hook delegate here. Each operation loads what needs I/O first (catalog, token), then
+ * reads and writes the user's rows synchronously so that no other request interleaves, then does
+ * its side effects (notifications, usage, the time-out alarm).
+ */
+
+export type ListFilter = "all" | "unresolved" | "in-progress";
+
+export interface ListQuery {
+  filter: ListFilter;
+  language?: string;
+  /** Category slugs or ids; empty: all. */
+  include?: string[];
+  exclude?: string[];
+}
+
+export type ChallengeAction = "unlock" | "activate" | "cancel" | "claim";
+
+export type ActionResult =
+  | { ok: true; challenge: ChallengeView | ReturnType<typeof shortChallenge> }
+  | { ok: false; status: 404 | 409; message: string };
+
+/** One user's challenge state at one instant, prepared before the synchronous part. */
+export interface ChallengeTouch {
+  appId: string;
+  userId: string;
+  now: number;
+  catalog: ChallengeCatalog;
+  userToken: string;
+  isAvailable: (def: ChallengeDef) => boolean;
+  changes: Change[];
+  unlocks: number;
+  /** A state changed: the time-out alarm may need to move. */
+  stateChanged: boolean;
+}
+
+/** The raw stored state of one challenge of the user, for support (admin API). */
+export interface StoredChallengeState {
+  challenge_id: string;
+  user_challenge_id: string;
+  type: string;
+  score: number;
+  last_session_id: string | null;
+  unlocked_at: string | null;
+  activated_at: string | null;
+  expires_at: string | null;
+  is_claimed: boolean;
+  period_start: string | null;
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
+
+export class UserChallenges {
+  private owner: Owner | null = null;
+  private token: { value: string; mintedAt: number } | null = null;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly env: Env,
+  ) {}
+
+  private get sql() {
+    return this.storage.sql;
+  }
+
+  /**
+   * Loads the catalog and a user token; call before the synchronous part. For an event
+   * (`eventName`), the token is only needed when some challenge listens to that name.
+   */
+  async prepare(appId: string, userId: string, now: number, eventName?: string): Promise<ChallengeTouch> {
+    this.owner ??= readOwner(this.sql);
+    if (!this.owner) {
+      this.owner = { appId, userId, lastUserChallengeId: 0 };
+      writeOwner(this.sql, this.owner);
+    }
+    const catalog = await challengeCatalog(this.env.DB, appId);
+    return {
+      appId,
+      userId,
+      now,
+      catalog,
+      userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
+      isAvailable: availability(catalog, appId, now),
+      changes: [],
+      unlocks: 0,
+      stateChanged: false,
+    };
+  }
+
+  /** Re-minted when half its lifetime is gone, so a notification never carries a stale token. */
+  private async userToken(appId: string, userId: string, now: number): Promise<string> {
+    const halfLife = (Number(this.env.ACCESS_TOKEN_TTL_SECONDS) * 1000) / 2;
+    if (!this.token || now - this.token.mintedAt > halfLife || now < this.token.mintedAt) {
+      this.token = { value: await mintAccessToken(this.env, { appId, userId }, now), mintedAt: now };
+    }
+    return this.token.value;
+  }
+
+  /** Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous. */
+  private newId(now: number): string {
+    const owner = this.owner!;
+    owner.lastUserChallengeId = Math.max(owner.lastUserChallengeId + 1, now * 1000);
+    writeOwner(this.sql, owner);
+    return String(owner.lastUserChallengeId);
+  }
+
+  private context(touch: ChallengeTouch, def: ChallengeDef, autoStart = true): TouchContext {
+    return { now: touch.now, newId: () => this.newId(touch.now), available: touch.isAvailable(def), autoStart };
+  }
+
+  /** Stores an outcome and records what it changed. */
+  private record(touch: ChallengeTouch, def: ChallengeDef, outcome: Outcome): Instance | null {
+    writeInstance(this.sql, def.challengeId, outcome.next);
+    touch.unlocks += outcome.unlocks;
+    if (outcome.transitions.length > 0) touch.stateChanged = true;
+    for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
+    return outcome.next;
+  }
+
+  private touchOne(touch: ChallengeTouch, def: ChallengeDef, instance: Instance | null, autoStart = true): Instance | null {
+    const outcome = refresh(def, instance, this.context(touch, def, autoStart));
+    return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, outcome) : instance;
+  }
+
+  /** Counting usage, moving the alarm. Notifications are dispatched by the caller. */
+  async settle(touch: ChallengeTouch): Promise<void> {
+    if (touch.unlocks > 0) {
+      const message: BackgroundMessage = {
+        kind: "usage",
+        appId: touch.appId,
+        metric: "unlocked_challenges",
+        month: utcMonthKey(touch.now),
+        count: touch.unlocks,
+      };
+      try {
+        await this.env.BACKGROUND.send(message);
+      } catch (err) {
+        console.error("usage count lost", touch.appId, touch.unlocks, err);
+      }
+    }
+    if (touch.stateChanged) await this.scheduleAlarm();
+  }
+
+  /**
+   * The alarm fires at the next time-out. It runs on the real clock while time-outs are in service
+   * time, which the development clock may put ahead by an offset.
+   */
+  private async scheduleAlarm(): Promise<void> {
+    const next = nextExpiry(this.sql);
+    if (next === null) {
+      await this.storage.deleteAlarm();
+      return;
+    }
+    const wallNow = Date.now();
+    const offset = (await getNow(this.env)) - wallNow;
+    await this.storage.setAlarm(Math.max(next - offset, wallNow));
+  }
+
+  private async finish(touch: ChallengeTouch): Promise<void> {
+    await dispatchChanges(this.env, touch.changes);
+    await this.settle(touch);
+  }
+
+  /**
+   * The challenge part of one event, inside the event's transaction. The event touches the
+   * challenges that listen to its name: time-outs and resets are applied, automatic ones start,
+   * and every `in-progress` one that is offered counts the event.
+   */
+  applyEvent(touch: ChallengeTouch, event: UserEvent): Change[] {
+    const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
+    for (const def of listeners) {
+      const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
+      if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
+      this.record(touch, def, countEvent(def, instance, event));
+    }
+    return touch.changes;
+  }
+
+  async list(appId: string, userId: string, now: number, query: ListQuery): Promise<CategoryView[]> {
+    const touch = await this.prepare(appId, userId, now);
+    const lang = { language: query.language, defaultLanguage: touch.catalog.defaultLanguage };
+    const wanted = (slug: string, id: string) =>
+      (!query.include?.length || query.include.includes(slug) || query.include.includes(id)) &&
+      !(query.exclude?.includes(slug) || query.exclude?.includes(id));
+    const result = this.storage.transactionSync(() => {
+      const rows = readAllInstances(this.sql);
+      return touch.catalog.categories
+        .filter((category) => wanted(category.slug, category.categoryId))
+        .map((category) => {
+          const views: ChallengeView[] = [];
+          for (const def of category.challenges) {
+            const instance = this.touchOne(touch, def, rows.get(def.challengeId) ?? null);
+            if (!touch.isAvailable(def) || instance?.type === "gone") continue;
+            const snapshot = snapshotOf(instance);
+            if (query.filter === "unresolved" && snapshot.type === "finished") continue;
+            if (query.filter === "in-progress" && snapshot.type !== "in-progress") continue;
+            views.push(presentChallenge(def, snapshot, lang));
+          }
+          return presentCategory(category, views, lang);
+        });
+    });
+    await this.finish(touch);
+    return result;
+  }
+
+  /** Finds a challenge by challenge_id, or by the user_challenge_id of the user's instance. */
+  private resolve(touch: ChallengeTouch, cid: string): ChallengeDef | null {
+    const direct = touch.catalog.byId.get(cid);
+    if (direct) return direct.challenge;
+    const viaInstance = challengeIdOfInstance(this.sql, cid);
+    return viaInstance ? (touch.catalog.byId.get(viaInstance)?.challenge ?? null) : null;
+  }
+
+  async get(appId: string, userId: string, now: number, cid: string, language?: string): Promise<ChallengeView | null> {
+    const touch = await this.prepare(appId, userId, now);
+    const result = this.storage.transactionSync(() => {
+      const def = this.resolve(touch, cid);
+      if (!def) return null;
+      const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
+      if (!touch.isAvailable(def) || instance?.type === "gone") return null;
+      const lang = { language, defaultLanguage: touch.catalog.defaultLanguage };
+      return presentChallenge(def, snapshotOf(instance), lang);
+    });
+    await this.finish(touch);
+    return result;
+  }
+
+  async act(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string): Promise<ActionResult> {
+    const touch = await this.prepare(appId, userId, now);
+    const result = this.storage.transactionSync((): ActionResult => {
+      const def = this.resolve(touch, cid);
+      if (!def) return { ok: false, status: 404, message: `Challenge ${cid} not found` };
+      const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
+      if (!touch.isAvailable(def) || instance?.type === "gone") {
+        return { ok: false, status: 404, message: `Challenge ${cid} is not available for this user` };
+      }
+      let outcome: Outcome;
+      try {
+        const ctx = this.context(touch, def);
+        outcome =
+          action === "unlock" ? unlock(def, instance, ctx)
+          : action === "activate" ? activate(def, instance, ctx)
+          : action === "cancel" ? cancel(def, instance)
+          : claim(def, instance);
+      } catch (err) {
+        if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
+        throw err;
+      }
+      this.record(touch, def, outcome);
+      const view = presentChallenge(def, outcome.transitions[0].after, {
+        language,
+        defaultLanguage: touch.catalog.defaultLanguage,
+      });
+      return { ok: true, challenge: action === "unlock" || action === "activate" ? shortChallenge(view) : view };
+    });
+    await this.finish(touch);
+    return result;
+  }
+
+  /** Every challenge of the user in this app back to its initial state (API-key reset). */
+  async reset(appId: string, userId: string, now: number): Promise<void> {
+    const touch = await this.prepare(appId, userId, now);
+    this.storage.transactionSync(() => {
+      for (const [challengeId, instance] of readAllInstances(this.sql)) {
+        if (instance.type === "gone" || !touch.catalog.byId.has(challengeId)) continue;
+        touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
+      }
+      deleteAllInstances(this.sql);
+    });
+    touch.stateChanged = true;
+    await this.finish(touch);
+  }
+
+  /** The stored rows as they are: nothing is refreshed or started by looking. */
+  state(): StoredChallengeState[] {
+    return [...readAllInstances(this.sql)].map(([challengeId, i]) => ({
+      challenge_id: challengeId,
+      user_challenge_id: i.userChallengeId,
+      type: i.type,
+      score: i.score,
+      last_session_id: i.lastSessionId,
+      unlocked_at: isoOrNull(i.unlockedAt),
+      activated_at: isoOrNull(i.activatedAt),
+      expires_at: isoOrNull(i.expiresAt),
+      is_claimed: i.isClaimed,
+      period_start: isoOrNull(i.periodStart),
+    }));
+  }
+
+  /** Time-outs of users who may never come back: `lost` notifications without a touch. */
+  async alarm(): Promise<void> {
+    const owner = (this.owner ??= readOwner(this.sql));
+    if (!owner) return;
+    const touch = await this.prepare(owner.appId, owner.userId, await getNow(this.env));
+    this.storage.transactionSync(() => {
+      for (const challengeId of dueInstanceIds(this.sql, touch.now)) {
+        const def = touch.catalog.byId.get(challengeId)?.challenge;
+        // A challenge deleted from the catalog has nobody to notify about.
+        if (!def) writeInstance(this.sql, challengeId, null);
+        else this.touchOne(touch, def, readInstance(this.sql, challengeId), false);
+      }
+    });
+    touch.stateChanged = true;
+    await this.finish(touch);
+  }
+}

@@ -1,0 +1,145 @@
+import type { AreaSchema } from "../user/schema";
+import type { Instance, StoredType } from "./core/lifecycle";
+
+/**
+ * A user's challenge instances in their Durable Object's SQLite. A challenge the user never
+ * unlocked has no row. The owner row lets the alarm, which gets no arguments, know whose object
+ * this is.
+ */
+export const challengesSchema: AreaSchema = {
+  area: "challenges",
+  migrations: [
+    `CREATE TABLE ch_instances (
+       challenge_id TEXT PRIMARY KEY,
+       user_challenge_id TEXT NOT NULL,
+       type TEXT NOT NULL,
+       score INTEGER NOT NULL,
+       last_session_id TEXT,
+       unlocked_at INTEGER,
+       activated_at INTEGER,
+       expires_at INTEGER,
+       is_claimed INTEGER NOT NULL,
+       period_start INTEGER
+     );
+     CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL;
+     CREATE TABLE ch_owner (
+       id INTEGER PRIMARY KEY CHECK (id = 1),
+       app_id TEXT NOT NULL,
+       user_id TEXT NOT NULL,
+       last_user_challenge_id INTEGER NOT NULL
+     );`,
+  ],
+};
+
+interface InstanceRow {
+  challenge_id: string;
+  user_challenge_id: string;
+  type: string;
+  score: number;
+  last_session_id: string | null;
+  unlocked_at: number | null;
+  activated_at: number | null;
+  expires_at: number | null;
+  is_claimed: number;
+  period_start: number | null;
+  [key: string]: SqlStorageValue;
+}
+
+const toInstance = (row: InstanceRow): Instance => ({
+  userChallengeId: row.user_challenge_id,
+  type: row.type as StoredType,
+  score: row.score,
+  lastSessionId: row.last_session_id,
+  unlockedAt: row.unlocked_at,
+  activatedAt: row.activated_at,
+  expiresAt: row.expires_at,
+  isClaimed: row.is_claimed === 1,
+  periodStart: row.period_start,
+});
+
+export function readAllInstances(sql: SqlStorage): Map<string, Instance> {
+  const rows = sql.exec<InstanceRow>("SELECT * FROM ch_instances").toArray();
+  return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
+}
+
+export function readInstance(sql: SqlStorage, challengeId: string): Instance | null {
+  const row = sql.exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id = ?", challengeId).toArray()[0];
+  return row ? toInstance(row) : null;
+}
+
+/** The challenge whose current instance has this user_challenge_id, if any. */
+export function challengeIdOfInstance(sql: SqlStorage, userChallengeId: string): string | null {
+  const row = sql
+    .exec<{ challenge_id: string }>("SELECT challenge_id FROM ch_instances WHERE user_challenge_id = ?", userChallengeId)
+    .toArray()[0];
+  return row?.challenge_id ?? null;
+}
+
+/** Stores the instance, or deletes the row for `null` (the challenge shows as `unlock` again). */
+export function writeInstance(sql: SqlStorage, challengeId: string, instance: Instance | null): void {
+  if (instance === null) {
+    sql.exec("DELETE FROM ch_instances WHERE challenge_id = ?", challengeId);
+    return;
+  }
+  sql.exec(
+    `INSERT OR REPLACE INTO ch_instances
+       (challenge_id, user_challenge_id, type, score, last_session_id, unlocked_at, activated_at, expires_at, is_claimed, period_start)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    challengeId,
+    instance.userChallengeId,
+    instance.type,
+    instance.score,
+    instance.lastSessionId,
+    instance.unlockedAt,
+    instance.activatedAt,
+    instance.expiresAt,
+    instance.isClaimed ? 1 : 0,
+    instance.periodStart,
+  );
+}
+
+export function deleteAllInstances(sql: SqlStorage): void {
+  sql.exec("DELETE FROM ch_instances");
+}
+
+/** Ids of the in-progress instances whose time-out is due. */
+export function dueInstanceIds(sql: SqlStorage, now: number): string[] {
+  return sql
+    .exec<{ challenge_id: string }>(
+      "SELECT challenge_id FROM ch_instances WHERE expires_at IS NOT NULL AND expires_at <= ? AND type = 'in-progress'",
+      now,
+    )
+    .toArray()
+    .map((r) => r.challenge_id);
+}
+
+/** The next time-out of any in-progress instance, in service time. */
+export function nextExpiry(sql: SqlStorage): number | null {
+  const row = sql
+    .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM ch_instances WHERE expires_at IS NOT NULL AND type = 'in-progress'")
+    .toArray()[0];
+  return row?.at ?? null;
+}
+
+export interface Owner {
+  appId: string;
+  userId: string;
+  lastUserChallengeId: number;
+}
+
+export function readOwner(sql: SqlStorage): Owner | null {
+  const row = sql
+    .exec<{ app_id: string; user_id: string; last_user_challenge_id: number }>("SELECT * FROM ch_owner WHERE id = 1")
+    .toArray()[0];
+  return row ? { appId: row.app_id, userId: row.user_id, lastUserChallengeId: row.last_user_challenge_id } : null;
+}
+
+export function writeOwner(sql: SqlStorage, owner: Owner): void {
+  sql.exec(
+    `INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id) VALUES (1, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET last_user_challenge_id = excluded.last_user_challenge_id`,
+    owner.appId,
+    owner.userId,
+    owner.lastUserChallengeId,
+  );
+}

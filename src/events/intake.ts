@@ -1,0 +1,65 @@
+import type { BackgroundMessage } from "../background/messages";
+import { userObject } from "../user/user-do";
+import { chunkBySize } from "./core/chunks";
+import type { ApplyEventResult, UserEvent } from "./types";
+
+/** Queue sendBatch limits: 100 messages and 256 KB; the size is kept well below. */
+const SEND_BATCH_MESSAGES = 100;
+const SEND_BATCH_CHARS = 192 * 1024;
+/** Users whose events of one batch are applied at the same time. */
+const USER_CONCURRENCY = 6;
+
+const backgroundMessage = (event: UserEvent): BackgroundMessage => ({ kind: "event", event });
+
+/**
+ * The event flow: the user's object applies the event (exactly once per event_id), then, unless it
+ * was a duplicate, the event goes to the background queue for analytics, usage and leaderboards.
+ */
+export async function ingestEvent(env: Env, event: UserEvent): Promise<ApplyEventResult> {
+  const result = await userObject(env, event.appId, event.userId).applyEvent(event);
+  if (!result.duplicate) await env.BACKGROUND.send(backgroundMessage(event));
+  return result;
+}
+
+export type IngestOutcome = ApplyEventResult | { failed: true };
+
+/**
+ * Applies many events: each user's events one after the other in the order given (a `group`
+ * event replaces what the `single` events before it added), different users concurrently.
+ * The applied events go to the background queue in as few sends as its limits allow.
+ */
+export async function ingestEvents(env: Env, events: UserEvent[]): Promise<IngestOutcome[]> {
+  const outcomes: IngestOutcome[] = new Array(events.length);
+  const byUser = new Map<string, number[]>();
+  events.forEach((event, index) => {
+    const key = `${event.appId}\u0000${event.userId}`;
+    const sameUser = byUser.get(key);
+    if (sameUser) sameUser.push(index);
+    else byUser.set(key, [index]);
+  });
+
+  const queue = [...byUser.values()];
+  const worker = async () => {
+    for (let indexes = queue.shift(); indexes; indexes = queue.shift()) {
+      const stub = userObject(env, events[indexes[0]].appId, events[indexes[0]].userId);
+      for (const index of indexes) {
+        try {
+          outcomes[index] = await stub.applyEvent(events[index]);
+        } catch (err) {
+          console.error("applying an event of a batch failed", events[index].eventName, err);
+          outcomes[index] = { failed: true };
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(USER_CONCURRENCY, queue.length) }, worker));
+
+  const applied = events.filter((_, index) => {
+    const outcome = outcomes[index];
+    return !("failed" in outcome) && !outcome.duplicate;
+  });
+  for (const chunk of chunkBySize(applied.map(backgroundMessage), SEND_BATCH_MESSAGES, SEND_BATCH_CHARS)) {
+    await env.BACKGROUND.sendBatch(chunk.map((body) => ({ body })));
+  }
+  return outcomes;
+}

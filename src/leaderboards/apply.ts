@@ -1,0 +1,94 @@
+import { readUserInfos } from "../auth/user-info";
+import { dispatchChanges } from "../changes/dispatch";
+import type { Change } from "../changes/types";
+import { getNow } from "../shared/clock";
+import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
+import { leaderboardChange, type ScoreChange } from "./core/changes";
+import { contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
+import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
+
+export type { QueuedEvent } from "./core/contributions";
+
+/** Bounds the JSON bound into one transaction (a queue batch holds at most 100 events). */
+const MAX_CONTRIBUTIONS_PER_TRANSACTION = 500;
+
+/** Contributions in chunks that never split one event: an event is claimed whole or not at all. */
+function chunksByEvent(contributions: Contribution[]): Contribution[][] {
+  const chunks: Contribution[][] = [];
+  let current: Contribution[] = [];
+  contributions.forEach((c, i) => {
+    const startsEvent = i === 0 || contributions[i - 1].k !== c.k;
+    if (startsEvent && current.length >= MAX_CONTRIBUTIONS_PER_TRANSACTION) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(c);
+  });
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** D1 wants exactly as many bindings as a statement numbers (?1 .. ?N). */
+const highestParam = (sql: string) => Math.max(0, ...[...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
+
+interface ApplyResultRow {
+  leaderboard_id: number;
+  member_type: MemberType;
+  member_id: string;
+  old_score: number | null;
+  old_rank: number | null;
+  new_score: number;
+  new_rank: number;
+}
+
+/**
+ * Applies accepted events to the leaderboards, off the request path (called by the background
+ * queue consumer with each batch). Each chunk is one D1 transaction that claims its events, so a
+ * redelivered batch, or the same event_id resent in another message, is not counted twice for
+ * 24 hours (see maintenance.ts); `max`, `min` and `last` are idempotent anyway. Then one change
+ * per member whose score moved is handed to the change hook; a replay sends none again.
+ */
+export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const catalogs = new Map<string, AppLeaderboards>();
+  for (const appId of new Set(events.map((e) => e.event.appId))) catalogs.set(appId, await appLeaderboards(env.DB, appId));
+  const contributions = contributionsOf(events, (appId) => catalogs.get(appId)?.boards ?? []);
+  if (contributions.length === 0) return;
+
+  const now = await getNow(env);
+  const changed: ScoreChange[] = [];
+  for (const chunk of chunksByEvent(contributions)) {
+    const json = JSON.stringify(chunk);
+    const claim = crypto.randomUUID();
+    const params = [json, claim, now];
+    const results = await env.DB.batch(APPLY_SQL.map((sql) => env.DB.prepare(sql).bind(...params.slice(0, highestParam(sql)))));
+    for (const row of results[APPLY_RESULT_INDEX].results as ApplyResultRow[]) {
+      changed.push({
+        boardId: String(row.leaderboard_id),
+        memberType: row.member_type,
+        memberId: row.member_id,
+        oldScore: row.old_score,
+        oldRank: row.old_rank,
+        newScore: row.new_score,
+        newRank: row.new_rank,
+      });
+    }
+  }
+  await dispatchChanges(env, await toChanges(env.DB, catalogs, changed));
+}
+
+async function toChanges(db: D1Database, catalogs: Map<string, AppLeaderboards>, changed: ScoreChange[]): Promise<Change[]> {
+  const changes: Change[] = [];
+  for (const [appId, catalog] of catalogs) {
+    const boards = new Map(catalog.boards.map((b) => [b.id, b]));
+    const mine = changed.filter((c) => boards.has(c.boardId));
+    if (mine.length === 0) continue;
+    const userIds = [...new Set(mine.filter((c) => c.memberType === "user").map((c) => c.memberId))];
+    const infos = await readUserInfos(db, appId, userIds);
+    for (const c of mine) {
+      const info = c.memberType === "user" ? (infos.get(c.memberId) ?? null) : null;
+      changes.push(leaderboardChange(boards.get(c.boardId)!, catalog.defaultLanguage, c, info));
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,7 @@
+import type { BackgroundMessagesOf } from "../background/messages";
+import { applyLeaderboardEvents } from "./apply";
+
+/** Background handler of "event" messages: scores of the leaderboards the events match. */
+export async function applyLeaderboardEventMessages(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
+  await applyLeaderboardEvents(env, messages.map((m) => ({ messageId: m.id, event: m.body.event })));
+}

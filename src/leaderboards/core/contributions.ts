@@ -1,0 +1,77 @@
+import { eventAmount, matchesEvent } from "../../challenges/core/counter";
+import type { UserEvent } from "../../events/types";
+import type { Aggregation, LeaderboardDef, MemberType } from "../catalog";
+import { clampScore } from "./rank-key";
+import { seasonAt } from "./season";
+
+/** An accepted event as the background queue delivered it. */
+export interface QueuedEvent {
+  /** The queue message id: stable across redeliveries of the same message. */
+  messageId: string;
+  event: UserEvent;
+}
+
+/** What one event brings to one member row of one board. Short keys: this travels as JSON into SQL. */
+export interface Contribution {
+  /** Dedup key of the event: a replayed event is not applied twice. */
+  k: string;
+  /** Board id. */
+  b: number;
+  /** Season (its start, ms) the event was received in. */
+  s: number;
+  t: MemberType;
+  /** Member id. */
+  i: string;
+  /** Amount (an integer). */
+  v: number;
+  /** received_at (ms): orders `last`. */
+  a: number;
+  /** Position in the batch: orders `last` among events of the same millisecond. */
+  q: number;
+  g: Aggregation;
+  /** 1 for ascending boards. */
+  o: 0 | 1;
+}
+
+/**
+ * The event's identity for replay protection: its event_id when the sender gave one (a resend
+ * of the same event through another message is then recognised too), else the queue message.
+ */
+export const dedupKey = ({ messageId, event }: QueuedEvent) =>
+  event.eventId !== null ? `e:${event.appId}:${event.userId}:${event.eventId}` : `m:${messageId}`;
+
+/**
+ * Every (board, member) row the events move: the user's row and, when the event names a team,
+ * the team's row, on each board of the event's app whose event name and filters match. An event
+ * counts in the season it was received in; an event received before the board's current series
+ * of seasons began (before a reset) counts nowhere.
+ */
+export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string) => LeaderboardDef[]): Contribution[] {
+  const out: Contribution[] = [];
+  const seen = new Set<string>();
+  events.forEach((queued, q) => {
+    const { event } = queued;
+    const k = dedupKey(queued);
+    // The same event twice in one batch (a resend through a second message) counts once.
+    if (seen.has(k)) return;
+    seen.add(k);
+    for (const board of boardsOf(event.appId)) {
+      if (!matchesEvent(board.matcher, event)) continue;
+      const season = seasonAt(board, event.receivedAt);
+      if (season === null) continue;
+      const base = {
+        k,
+        b: Number(board.id),
+        s: season,
+        v: clampScore(eventAmount(board.matcher, event)!),
+        a: event.receivedAt,
+        q,
+        g: board.aggregation,
+        o: board.ascending ? (1 as const) : (0 as const),
+      };
+      out.push({ ...base, t: "user", i: event.userId });
+      if (event.teamId) out.push({ ...base, t: "team", i: event.teamId });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,56 @@
+import { toDef, type LeaderboardRow } from "./catalog";
+import { currentSeason } from "./core/season";
+import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
+
+/** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
+export const APPLIED_EVENTS_TTL_MS = 24 * 3600 * 1000;
+/** Rows one cron run deletes at most, so that a run stays short whatever was left behind. */
+const PURGE_BUDGET = 50_000;
+const PURGE_CHUNK = 10_000;
+
+/**
+ * Cron's part (every minute). A new season needs no work at its start: seasons are computed from
+ * the clock (core/season.ts), so readers and writers switch at the reset instant. What remains
+ * is removing the rows of past seasons and of deleted boards, in bounded chunks, and forgetting
+ * replay claims after their TTL.
+ */
+export async function runLeaderboardMaintenance(env: Env, now: number): Promise<void> {
+  const db = env.DB;
+  const seasons = await db
+    .prepare(
+      `SELECT s.leaderboard_id AS sid, s.season AS season, l.* FROM leaderboard_seasons s
+       LEFT JOIN leaderboards l ON l.leaderboard_id = s.leaderboard_id`,
+    )
+    .all<Partial<LeaderboardRow> & { sid: number; season: number }>();
+  let budget = PURGE_BUDGET;
+  for (const row of seasons.results) {
+    if (budget <= 0) break;
+    const board = row.leaderboard_id == null ? null : toDef(row as LeaderboardRow);
+    if (board && currentSeason(board, now) === row.season) continue;
+    budget -= await purgeSeason(db, row.sid, row.season, Math.min(PURGE_CHUNK, budget));
+  }
+  await db
+    .prepare(
+      `DELETE FROM leaderboard_applied_events WHERE dedup_key IN (
+         SELECT dedup_key FROM leaderboard_applied_events WHERE applied_at < ? ORDER BY applied_at LIMIT ?)`,
+    )
+    .bind(now - APPLIED_EVENTS_TTL_MS, PURGE_CHUNK)
+    .run();
+}
+
+/** Deletes up to `limit` rows and counts of a season; forgets the season once it is empty. */
+async function purgeSeason(db: D1Database, boardId: number, season: number, limit: number): Promise<number> {
+  const [rows, counts] = await db.batch(PURGE_SEASON_SQL.map((sql) => db.prepare(sql).bind(boardId, season, limit)));
+  const deleted = rows.meta.changes + counts.meta.changes;
+  if (rows.meta.changes < limit && counts.meta.changes < limit) {
+    await db.prepare("DELETE FROM leaderboard_seasons WHERE leaderboard_id = ? AND season = ?").bind(boardId, season).run();
+  }
+  return deleted;
+}
+
+/** Removes a member from the given boards, in every season (SCILL's member reset). */
+export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<void> {
+  if (boardIds.length === 0) return;
+  const boards = JSON.stringify(boardIds.map(Number));
+  await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
+}

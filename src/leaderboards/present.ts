@@ -1,0 +1,85 @@
+import type { UserInfo } from "../auth/user-info";
+import { toIso } from "../shared/clock";
+import { localize } from "../shared/localize";
+import type { LeaderboardDef, LeaderboardRow, MemberType } from "./catalog";
+import { UNRANKED, type RankedRow } from "./core/ranking";
+import { currentSeason, nextReset } from "./core/season";
+import type { MemberMetadata } from "./schemas";
+
+/** Turns board rows into SCILL's v1 and v2 shapes. */
+
+const NO_INFO: UserInfo = { username: null, avatarImage: null };
+
+export interface Presentation {
+  language: string | undefined;
+  defaultLanguage: string;
+  now: number;
+  /** User info of the users on the rows being presented (teams have none). */
+  infos: Map<string, UserInfo>;
+}
+
+/** A member's row; `null` standing: the member has no score yet (score 0, rank -1). */
+export interface MemberRow {
+  memberType: MemberType;
+  memberId: string;
+  score: number;
+  rank: number;
+}
+
+export const rowOf = (memberType: MemberType, row: RankedRow): MemberRow => ({ memberType, ...row });
+export const unrankedRow = (memberType: MemberType, memberId: string): MemberRow => ({ memberType, memberId, score: 0, rank: UNRANKED });
+
+export function presentRanking(row: MemberRow, p: Presentation) {
+  return {
+    member_id: row.memberId,
+    member_type: row.memberType,
+    score: row.score,
+    rank: row.rank,
+    additional_info: row.memberType === "user" ? (p.infos.get(row.memberId) ?? NO_INFO) : NO_INFO,
+  };
+}
+
+export const presentRankingV2 = (row: MemberRow, p: Presentation) => {
+  const { additional_info, ...rest } = presentRanking(row, p);
+  const metadata_results: MemberMetadata[] = [];
+  return { ...rest, metadata_results, additional_info };
+};
+
+const boardName = (board: LeaderboardDef, p: Presentation) => localize(board.name, p.language, p.defaultLanguage);
+
+function nextResetOf(board: LeaderboardDef, now: number): { nextReset?: string } {
+  const next = nextReset(board, now);
+  return next === null ? {} : { nextReset: toIso(next) };
+}
+
+export const v1Head = (board: LeaderboardDef, p: Presentation) => ({ leaderboard_id: board.id, name: boardName(board, p) });
+
+export const v2Head = (board: LeaderboardDef, p: Presentation) => ({
+  leaderboard_id: board.id,
+  leaderboard_name: boardName(board, p),
+  leaderboard_sort_order_ascending: board.ascending,
+});
+
+export const withNextReset = <T extends object>(head: T, board: LeaderboardDef, now: number) => ({ ...head, ...nextResetOf(board, now) });
+
+/** The admin view of a board. */
+export function presentAdmin(row: LeaderboardRow, board: LeaderboardDef, now: number) {
+  const next = nextReset(board, now);
+  return {
+    leaderboard_id: board.id,
+    app_id: board.appId,
+    name: board.name,
+    event_name: board.eventName,
+    value_field: board.valueField,
+    filters: board.filters,
+    aggregation: board.aggregation,
+    sort_order_ascending: board.ascending,
+    period_range: board.periodRange,
+    period_range_reset_at_time: row.period_range_reset_at_time,
+    period_range_time_zone: row.period_range_time_zone,
+    season_started_at: toIso(currentSeason(board, now)),
+    nextReset: next === null ? null : toIso(next),
+    created_at: board.createdAt,
+    updated_at: board.updatedAt,
+  };
+}

@@ -1,0 +1,207 @@
+import { keySql, LEVELS, RADIX_BITS } from "./core/rank-key";
+
+/**
+ * SQL of the rank index (tables in migrations/0004_leaderboards.sql).
+ *
+ * A `COUNT(*) WHERE score > ?` costs time in proportion to the members ahead, and `OFFSET` in
+ * proportion to the page's depth. Instead, `leaderboard_rank_counts` is a sparse radix tree of
+ * member counts over `rank_key` (7 levels, 256-way): level L counts members per `rank_key >> 8L`.
+ *
+ * - Members ahead of a key: on each level, the sum over the key's lower siblings, at most 255
+ *   rows per level found by one primary-key range each, whatever the board's size (AHEAD).
+ * - The member at any 0-based position: descend from the top level, keeping the running count
+ *   of members ahead (PAGE). The page is then read by keyset from that member on.
+ * - A score change moves one count per level from the old key to the new one.
+ *
+ * The one cost that still grows with the data: positions inside one group of equal scores are
+ * found by walking that group in member-id order, so a page deep inside a tie of 100k members
+ * walks up to 100k index entries (boards of distinct scores never do).
+ */
+
+const LEVELS_CTE = `rank_levels(level, shift) AS (VALUES ${Array.from(
+  { length: LEVELS },
+  (_, level) => `(${level}, ${level * RADIX_BITS})`,
+).join(", ")})`;
+const FANOUT = 2 ** RADIX_BITS;
+
+/** Members of (board, season, type) with a key lower than `key` (all SQL expressions). Needs LEVELS_CTE. */
+const aheadSql = (board: string, season: string, type: string, key: string) => `(
+  SELECT COALESCE(SUM(rc.n), 0) FROM rank_levels lv JOIN leaderboard_rank_counts rc
+    ON rc.leaderboard_id = ${board} AND rc.season = ${season} AND rc.member_type = ${type} AND rc.level = lv.level
+   AND rc.node >= (((${key}) >> lv.shift) >> ${RADIX_BITS}) << ${RADIX_BITS} AND rc.node < ((${key}) >> lv.shift))`;
+
+/**
+ * One page: ?1 board, ?2 season, ?3 member type, ?4 0-based offset, ?5 limit. Answers the rows
+ * (member_id, score) in board order and, on each, `ahead`: the members strictly better than the
+ * first row. No rows when the offset is past the end.
+ */
+export const PAGE_SQL = (() => {
+  const ctes = ["top(node, acc) AS (SELECT 0, 0)"];
+  let parent = "top";
+  for (let level = LEVELS - 1; level >= 0; level--) {
+    // The parent's bounds as scalar subqueries, not a join: the planner must not make the counts
+    // the outer loop, or it scans the whole level instead of the parent's 256 children.
+    ctes.push(`l${level} AS (
+      SELECT c.node, c.n, (SELECT acc FROM ${parent}) + SUM(c.n) OVER (ORDER BY c.node ROWS UNBOUNDED PRECEDING) - c.n AS before
+      FROM leaderboard_rank_counts c
+      WHERE c.leaderboard_id = ?1 AND c.season = ?2 AND c.member_type = ?3 AND c.level = ${level}
+        AND c.node BETWEEN (SELECT node FROM ${parent}) * ${FANOUT} AND (SELECT node FROM ${parent}) * ${FANOUT} + ${FANOUT - 1})`);
+    ctes.push(`p${level} AS (SELECT node, before AS acc FROM l${level} WHERE before <= ?4 AND before + n > ?4)`);
+    parent = `p${level}`;
+  }
+  // p0: the key of the member at the offset and the members ahead of that key. The member is the
+  // (offset - ahead)th of its group of equal keys, in member-id order.
+  ctes.push(`anchor AS (
+    SELECT s.rank_key, s.member_id FROM leaderboard_scores s
+    WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3 AND s.rank_key = (SELECT node FROM p0)
+    ORDER BY s.rank_key, s.member_id LIMIT 1 OFFSET COALESCE((SELECT CAST(?4 AS INTEGER) - acc FROM p0), 0))`);
+  return `WITH ${ctes.join(",\n")}
+    SELECT s.member_id, s.score, (SELECT acc FROM p0) AS ahead FROM leaderboard_scores s
+    WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3
+      AND (s.rank_key, s.member_id) >= (SELECT rank_key, member_id FROM anchor)
+    ORDER BY s.rank_key, s.member_id LIMIT CAST(?5 AS INTEGER)`;
+})();
+
+/**
+ * One member: ?1 board, ?2 season, ?3 member type, ?4 member id. Answers score, `ahead` (members
+ * strictly better) and `tied_before` (equal scores listed before this member: its position is
+ * ahead + tied_before), or no row.
+ */
+export const MEMBER_SQL = `WITH ${LEVELS_CTE},
+  me AS (SELECT score, rank_key FROM leaderboard_scores WHERE leaderboard_id = ?1 AND member_type = ?3 AND member_id = ?4 AND season = ?2)
+  SELECT me.score, ${aheadSql("?1", "?2", "?3", "me.rank_key")} AS ahead,
+    (SELECT COUNT(*) FROM leaderboard_scores x
+      WHERE x.leaderboard_id = ?1 AND x.season = ?2 AND x.member_type = ?3 AND x.rank_key = me.rank_key AND x.member_id < ?4) AS tied_before
+  FROM me`;
+
+/** MEMBER_SQL without the walk over equal scores, for rank-only reads. */
+export const MEMBER_RANK_SQL = `WITH ${LEVELS_CTE},
+  me AS (SELECT score, rank_key FROM leaderboard_scores WHERE leaderboard_id = ?1 AND member_type = ?3 AND member_id = ?4 AND season = ?2)
+  SELECT me.score, ${aheadSql("?1", "?2", "?3", "me.rank_key")} AS ahead FROM me`;
+
+/** Members per type of one season: ?1 board, ?2 season. The top level has at most 64 nodes. */
+export const COUNTS_SQL = `SELECT member_type, SUM(n) AS n FROM leaderboard_rank_counts
+  WHERE leaderboard_id = ?1 AND season = ?2 AND member_type IN ('user', 'team') AND level = ${LEVELS - 1}
+  GROUP BY member_type`;
+
+/** Adds `delta` for every key of `moves` (b, s, t, k, d) at every level, in one upsert. */
+const countMovesSql = (moves: string) => `WITH ${LEVELS_CTE}, moves(b, s, t, k, d) AS (${moves})
+  INSERT INTO leaderboard_rank_counts (leaderboard_id, season, member_type, level, node, n)
+  SELECT b, s, t, lv.level, k >> lv.shift, SUM(d) FROM moves, rank_levels lv WHERE true
+  GROUP BY b, s, t, lv.level, k >> lv.shift HAVING SUM(d) <> 0
+  ON CONFLICT (leaderboard_id, season, member_type, level, node) DO UPDATE SET n = n + excluded.n`;
+
+/** Removes nodes that reached zero among the nodes of `keys` (b, s, t, k), keeping the tree sparse. */
+const dropEmptyNodesSql = (keys: string) => `WITH ${LEVELS_CTE}, keys(b, s, t, k) AS (${keys})
+  DELETE FROM leaderboard_rank_counts WHERE n <= 0
+    AND (leaderboard_id, season, member_type, level, node) IN (SELECT b, s, t, lv.level, k >> lv.shift FROM keys, rank_levels lv)`;
+
+/**
+ * Applying a batch of contributions (core/contributions.ts) as one D1 transaction. Binds: ?1 the
+ * contributions as JSON, ?2 a claim token unique to this transaction, ?3 the service time.
+ *
+ * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
+ * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
+ *    and rank (before any count moves) and the new score and key.
+ * 3-4. Move the counts of changed members from the old key to the new one.
+ * 5-6. Write the scores and register the season for cron.
+ * 7. Answer the changed members with old and new score and rank (the change hook's payload).
+ * 8. Empty the scratch table.
+ */
+export const APPLY_SQL: readonly string[] = [
+  `INSERT INTO leaderboard_applied_events (dedup_key, claim, applied_at)
+   SELECT DISTINCT value ->> 'k', ?2, ?3 FROM json_each(?1) WHERE true
+   ON CONFLICT (dedup_key) DO NOTHING`,
+
+  `WITH ${LEVELS_CTE},
+   c AS (SELECT value ->> 'k' AS k, value ->> 'b' AS b, value ->> 's' AS s, value ->> 't' AS t, value ->> 'i' AS i,
+                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o
+         FROM json_each(?1)),
+   fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest
+             FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2),
+   folded AS (SELECT b, s, t, i, MAX(g) AS g, MAX(o) AS o, SUM(v) AS total, MAX(v) AS hi, MIN(v) AS lo,
+                     MAX(CASE WHEN newest = 1 THEN v END) AS last_v, MAX(a) AS last_at
+              FROM fresh GROUP BY b, s, t, i),
+   next AS (SELECT f.*, cur.score AS old_score, cur.rank_key AS old_key, cur.last_at AS old_last_at,
+              MIN(MAX(CASE
+                WHEN cur.score IS NULL THEN (CASE f.g WHEN 'sum' THEN f.total WHEN 'max' THEN f.hi WHEN 'min' THEN f.lo ELSE f.last_v END)
+                WHEN f.g = 'sum' THEN cur.score + f.total
+                WHEN f.g = 'max' THEN MAX(cur.score, f.hi)
+                WHEN f.g = 'min' THEN MIN(cur.score, f.lo)
+                WHEN f.last_at >= cur.last_at THEN f.last_v
+                ELSE cur.score END, -${Number.MAX_SAFE_INTEGER}), ${Number.MAX_SAFE_INTEGER}) AS new_score
+            FROM folded f LEFT JOIN leaderboard_scores cur
+              ON cur.leaderboard_id = f.b AND cur.member_type = f.t AND cur.member_id = f.i AND cur.season = f.s)
+   INSERT INTO leaderboard_apply_scratch
+     (leaderboard_id, season, member_type, member_id, old_score, old_key, old_rank, old_last_at, new_score, new_key, new_last_at)
+   SELECT b, s, t, i, old_score, old_key,
+     CASE WHEN old_key IS NULL THEN NULL ELSE 1 + ${aheadSql("next.b", "next.s", "next.t", "next.old_key")} END,
+     old_last_at, new_score, ${keySql("new_score", "o")}, MAX(COALESCE(old_last_at, 0), last_at)
+   FROM next WHERE true`,
+
+  countMovesSql(`
+    SELECT leaderboard_id, season, member_type, old_key, -1 FROM leaderboard_apply_scratch WHERE old_key <> new_key
+    UNION ALL
+    SELECT leaderboard_id, season, member_type, new_key, 1 FROM leaderboard_apply_scratch WHERE old_key IS NULL OR old_key <> new_key`),
+
+  dropEmptyNodesSql(`SELECT leaderboard_id, season, member_type, old_key FROM leaderboard_apply_scratch WHERE old_key <> new_key`),
+
+  `INSERT INTO leaderboard_scores (leaderboard_id, member_type, member_id, season, score, rank_key, last_at)
+   SELECT leaderboard_id, member_type, member_id, season, new_score, new_key, new_last_at FROM leaderboard_apply_scratch
+   WHERE old_key IS NULL OR old_key <> new_key OR old_last_at <> new_last_at
+   ON CONFLICT (leaderboard_id, member_type, member_id, season)
+   DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key, last_at = excluded.last_at`,
+
+  `INSERT INTO leaderboard_seasons (leaderboard_id, season)
+   SELECT DISTINCT leaderboard_id, season FROM leaderboard_apply_scratch WHERE true
+   ON CONFLICT (leaderboard_id, season) DO NOTHING`,
+
+  `WITH ${LEVELS_CTE}
+   SELECT leaderboard_id, season, member_type, member_id, old_score, old_rank, new_score,
+     1 + ${aheadSql("x.leaderboard_id", "x.season", "x.member_type", "x.new_key")} AS new_rank
+   FROM leaderboard_apply_scratch x WHERE old_score IS NULL OR old_score <> new_score`,
+
+  `DELETE FROM leaderboard_apply_scratch`,
+];
+export const APPLY_RESULT_INDEX = 6;
+
+/**
+ * Removing one member from boards, in every season: ?1 JSON array of board ids, ?2 member type,
+ * ?3 member id. Counts first (they read the rows), then the rows.
+ */
+const memberRows = `SELECT leaderboard_id, season, member_type, rank_key FROM leaderboard_scores
+  WHERE leaderboard_id IN (SELECT value FROM json_each(?1)) AND member_type = ?2 AND member_id = ?3`;
+export const DELETE_MEMBER_SQL: readonly string[] = [
+  countMovesSql(`SELECT leaderboard_id, season, member_type, rank_key, -1 FROM (${memberRows})`),
+  dropEmptyNodesSql(memberRows),
+  `DELETE FROM leaderboard_scores WHERE leaderboard_id IN (SELECT value FROM json_each(?1)) AND member_type = ?2 AND member_id = ?3`,
+];
+
+/** Deleting up to ?3 rows of a past season or a deleted board: ?1 board, ?2 season. */
+export const PURGE_SEASON_SQL: readonly string[] = [
+  `DELETE FROM leaderboard_scores WHERE (leaderboard_id, member_type, member_id, season) IN (
+     SELECT leaderboard_id, member_type, member_id, season FROM leaderboard_scores WHERE leaderboard_id = ?1 AND season = ?2 LIMIT CAST(?3 AS INTEGER))`,
+  `DELETE FROM leaderboard_rank_counts WHERE (leaderboard_id, season, member_type, level, node) IN (
+     SELECT leaderboard_id, season, member_type, level, node FROM leaderboard_rank_counts WHERE leaderboard_id = ?1 AND season = ?2 LIMIT CAST(?3 AS INTEGER))`,
+];
+
+/**
+ * Seeding a board directly, for tests and benchmarks: members `<prefix><i>` for i in ?5..?6 with
+ * score (i * ?7) % ?8, on ?1 board, ?2 season, ?3 type, ?4 prefix, ?9 ascending (0/1), ?10 time.
+ * Run REBUILD_COUNTS_SQL afterwards.
+ */
+export const SEED_SQL = `WITH RECURSIVE
+  seq(i) AS (SELECT CAST(?5 AS INTEGER) UNION ALL SELECT i + 1 FROM seq WHERE i < CAST(?6 AS INTEGER)),
+  seeded(i, score) AS (SELECT i, (i * CAST(?7 AS INTEGER)) % CAST(?8 AS INTEGER) FROM seq)
+  INSERT INTO leaderboard_scores (leaderboard_id, member_type, member_id, season, score, rank_key, last_at)
+  SELECT CAST(?1 AS INTEGER), ?3, ?4 || i, CAST(?2 AS INTEGER), score, ${keySql("score", "?9")}, CAST(?10 AS INTEGER) FROM seeded WHERE true
+  ON CONFLICT (leaderboard_id, member_type, member_id, season)
+  DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key, last_at = excluded.last_at`;
+
+/** Recomputes the counts of one level (?4) of ?1 board, ?2 season, ?3 type from the rows. */
+export const REBUILD_COUNTS_SQL: readonly string[] = [
+  `DELETE FROM leaderboard_rank_counts WHERE leaderboard_id = ?1 AND season = ?2 AND member_type = ?3 AND level = ?4`,
+  `INSERT INTO leaderboard_rank_counts (leaderboard_id, season, member_type, level, node, n)
+   SELECT ?1, ?2, ?3, CAST(?4 AS INTEGER), rank_key >> CAST(?4 * ${RADIX_BITS} AS INTEGER), COUNT(*) FROM leaderboard_scores
+   WHERE leaderboard_id = ?1 AND season = ?2 AND member_type = ?3 GROUP BY rank_key >> CAST(?4 * ${RADIX_BITS} AS INTEGER)`,
+];

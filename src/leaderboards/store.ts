@@ -1,0 +1,63 @@
+import type { MemberType } from "./catalog";
+import { rankRun, type RankedRow } from "./core/ranking";
+import { COUNTS_SQL, MEMBER_RANK_SQL, MEMBER_SQL, PAGE_SQL } from "./rank-index";
+
+/** One season of one board, for one member type: the unit every read works on. */
+export interface BoardSlice {
+  boardId: string;
+  season: number;
+  memberType: MemberType;
+}
+
+const bindSlice = (stmt: D1PreparedStatement, slice: BoardSlice, ...rest: unknown[]) =>
+  stmt.bind(Number(slice.boardId), slice.season, slice.memberType, ...rest);
+
+export const pageStatement = (db: D1Database, slice: BoardSlice, offset: number, limit: number) =>
+  bindSlice(db.prepare(PAGE_SQL), slice, offset, limit);
+
+export function pageRows(result: D1Result, offset: number): RankedRow[] {
+  const rows = result.results as { member_id: string; score: number; ahead: number }[];
+  if (rows.length === 0) return [];
+  return rankRun(
+    rows.map((r) => ({ memberId: r.member_id, score: r.score })),
+    offset,
+    rows[0].ahead,
+  );
+}
+
+/** Rows at 0-based positions offset .. offset + limit - 1, ranked; empty past the end. */
+export async function readPage(db: D1Database, slice: BoardSlice, offset: number, limit: number): Promise<RankedRow[]> {
+  return pageRows(await pageStatement(db, slice, offset, limit).run(), offset);
+}
+
+export interface MemberStanding {
+  score: number;
+  rank: number;
+}
+
+export const memberStatement = (db: D1Database, slice: BoardSlice, memberId: string) =>
+  bindSlice(db.prepare(MEMBER_RANK_SQL), slice, memberId);
+
+export function memberStanding(result: D1Result): MemberStanding | null {
+  const row = result.results[0] as { score: number; ahead: number } | undefined;
+  return row ? { score: row.score, rank: row.ahead + 1 } : null;
+}
+
+/** The member's score and rank, and its 0-based position in board order; null without a score. */
+export async function readMemberPosition(
+  db: D1Database,
+  slice: BoardSlice,
+  memberId: string,
+): Promise<(MemberStanding & { position: number }) | null> {
+  const row = await bindSlice(db.prepare(MEMBER_SQL), slice, memberId).first<{ score: number; ahead: number; tied_before: number }>();
+  return row ? { score: row.score, rank: row.ahead + 1, position: row.ahead + row.tied_before } : null;
+}
+
+export const countsStatement = (db: D1Database, boardId: string, season: number) =>
+  db.prepare(COUNTS_SQL).bind(Number(boardId), season);
+
+export function memberCounts(result: D1Result): Record<MemberType, number> {
+  const counts: Record<MemberType, number> = { user: 0, team: 0 };
+  for (const row of result.results as { member_type: MemberType; n: number }[]) counts[row.member_type] = row.n;
+  return counts;
+}

@@ -1,0 +1,85 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createRouter, type AppEnv } from "../shared/http";
+import { bearerSecurity, errorResponses, jsonResponse } from "../shared/openapi";
+import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
+import { topicName, type RealtimeTopicRef } from "./topics";
+
+const NotificationTopic = z
+  .object({ topic: z.string().openapi({ example: "gamification/challenges/3ea785c6d0ce23e67beff0a1b2c3d4e5f6a7b8c9d0e1f2a3" }) })
+  .openapi("NotificationTopic");
+
+/**
+ * An id in the query. Existence is not checked: a topic is only a name to listen on, and the
+ * topic of an id that does not exist simply never carries a message.
+ */
+const queryId = <N extends string>(name: N) => {
+  const id = z
+    .string()
+    .regex(/^\d{1,15}$/, "must be a string of digits")
+    .openapi({ param: { name, in: "query", required: true }, example: "1" });
+  return z.object({ [name]: id } as Record<N, typeof id>);
+};
+
+const tags = ["Realtime"];
+const description =
+  "Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; " +
+  "`npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, " +
+  "as the matching webhook carries it. Topics are capabilities: the broker refuses any topic it did not hand out.";
+const tokenOrKeySecurity: Record<string, string[]>[] = [{ AccessToken: [] }, { ApiKey: [] }];
+const answer = { 200: jsonResponse(NotificationTopic, "The MQTT topic to subscribe to"), ...errorResponses };
+
+/** `ref` gets the caller's app and, with an access token, its user. */
+async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) => RealtimeTopicRef) {
+  return c.json({ topic: await topicName(c.env, ref(callerApp(c), callerUser(c)!)) }, 200);
+}
+
+export const realtimeRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/auth/user-challenges-topic-link", tags, description, security: bearerSecurity.accessToken,
+      summary: "The MQTT topic on which every change of the token user's challenges is pushed",
+      middleware: [requireAccessToken] as const,
+      responses: answer,
+    }),
+    (c) => topicOf(c, (appId, userId) => ({ kind: "user-challenges", appId, userId })),
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/auth/user-challenge-topic-link", tags, description, security: bearerSecurity.accessToken,
+      summary: "The MQTT topic on which changes of one challenge of the token user are pushed (SCILL)",
+      middleware: [requireAccessToken] as const,
+      request: { query: queryId("challenge_id") },
+      responses: answer,
+    }),
+    (c) => {
+      const challengeId = c.req.valid("query").challenge_id;
+      return topicOf(c, (appId, userId) => ({ kind: "user-challenge", appId, userId, challengeId }));
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/auth/user-battle-pass-topic-link", tags, description, security: bearerSecurity.accessToken,
+      summary: "The MQTT topic on which changes of the token user's progress in one battle pass are pushed (SCILL)",
+      middleware: [requireAccessToken] as const,
+      request: { query: queryId("battle_pass_id") },
+      responses: answer,
+    }),
+    (c) => {
+      const battlePassId = c.req.valid("query").battle_pass_id;
+      return topicOf(c, (appId, userId) => ({ kind: "user-battle-pass", appId, userId, battlePassId }));
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: tokenOrKeySecurity,
+      summary: "The MQTT topic on which changes of one leaderboard are pushed (SCILL)",
+      middleware: [requireTokenOrKey] as const,
+      request: { query: queryId("leaderboard_id") },
+      responses: answer,
+    }),
+    (c) => {
+      const leaderboardId = c.req.valid("query").leaderboard_id;
+      return topicOf(c, (appId) => ({ kind: "leaderboard", appId, leaderboardId }));
+    },
+  );

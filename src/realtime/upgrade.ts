@@ -1,0 +1,34 @@
+import { verifyAccessToken } from "../auth/access-tokens";
+import { ApiError, errorBody } from "../shared/errors";
+import { getNow } from "../shared/clock";
+import { brokerShard, randomShard } from "./shards";
+
+export const MQTT_PATH = "/mqtt";
+
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json(errorBody(status, message), { status, headers });
+
+/**
+ * `/mqtt`: hands a WebSocket upgrade to a broker object. Served before the Hono app because a
+ * 101 answer must reach the client untouched by response middlewares. Anonymous connections are
+ * allowed (the SCILL SDK sends no credentials); a `?token=` must be a valid access token.
+ */
+export async function connectMqtt(request: Request, env: Env): Promise<Response> {
+  if (request.method !== "GET" || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    return refuse(426, "MQTT is served over WebSocket here: connect with subprotocol mqtt", { Upgrade: "websocket" });
+  }
+  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  if (offered.length > 0 && !offered.includes("mqtt")) {
+    return refuse(400, `Unsupported WebSocket subprotocol ${offered.join(", ")}: use mqtt`);
+  }
+  const token = new URL(request.url).searchParams.get("token");
+  if (token !== null) {
+    try {
+      await verifyAccessToken(env, token, await getNow(env));
+    } catch (err) {
+      if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
+      throw err;
+    }
+  }
+  return brokerShard(env, randomShard()).fetch(request);
+}

@@ -1,0 +1,112 @@
+import type { WebhookType } from "../changes/types";
+import { bumpCatalogVersion, cachedCatalog } from "../catalog/cache";
+import { notFound } from "../shared/errors";
+import { parseId } from "../shared/ids";
+
+export interface EndpointRow {
+  webhook_id: number;
+  app_id: number;
+  webhook_type: WebhookType;
+  url: string;
+  secret_key: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An endpoint as delivery needs it. */
+export interface Endpoint {
+  webhookId: string;
+  webhookType: WebhookType;
+  url: string;
+  secret: string;
+  enabled: boolean;
+}
+
+export interface EndpointInput {
+  webhook_type: WebhookType;
+  url: string;
+  secret_key: string;
+}
+
+const toEndpoint = (row: EndpointRow): Endpoint => ({
+  webhookId: String(row.webhook_id),
+  webhookType: row.webhook_type,
+  url: row.url,
+  secret: row.secret_key,
+  enabled: row.disabled_at === null,
+});
+
+export const presentEndpoint = (row: EndpointRow) => ({
+  webhook_id: String(row.webhook_id),
+  app_id: String(row.app_id),
+  webhook_type: row.webhook_type,
+  url: row.url,
+  secret_key: row.secret_key,
+  enabled: row.disabled_at === null,
+  disabled_at: row.disabled_at,
+  disabled_reason: row.disabled_reason,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+async function loadEndpoints(db: D1Database, appId: string): Promise<Endpoint[]> {
+  const rows = await db.prepare("SELECT * FROM webhooks WHERE app_id = ? ORDER BY webhook_id").bind(Number(appId)).all<EndpointRow>();
+  return rows.results.map(toEndpoint);
+}
+
+/** The app's endpoints from the catalog cache: no D1 read per change while they are unchanged. */
+export const appEndpoints = (db: D1Database, appId: string) => cachedCatalog(db, "webhooks", appId, loadEndpoints);
+
+/**
+ * One endpoint for delivery. Another isolate may have created it within the cache's revalidation
+ * window, so a miss is confirmed in D1 before the endpoint counts as deleted.
+ */
+export async function endpointForDelivery(db: D1Database, appId: string, webhookId: string): Promise<Endpoint | null> {
+  const cached = (await appEndpoints(db, appId)).find((e) => e.webhookId === webhookId);
+  if (cached) return cached;
+  const row = await db.prepare("SELECT * FROM webhooks WHERE app_id = ? AND webhook_id = ?").bind(Number(appId), Number(webhookId)).first<EndpointRow>();
+  return row ? toEndpoint(row) : null;
+}
+
+export async function requireEndpoint(db: D1Database, appId: number, webhookId: string): Promise<EndpointRow> {
+  const id = parseId(webhookId);
+  const row = id === null ? null : await db.prepare("SELECT * FROM webhooks WHERE app_id = ? AND webhook_id = ?").bind(appId, id).first<EndpointRow>();
+  if (!row) throw notFound(`Webhook ${webhookId} not found`);
+  return row;
+}
+
+export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+  const row = await db
+    .prepare("INSERT INTO webhooks (app_id, webhook_type, url, secret_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *")
+    .bind(appId, input.webhook_type, input.url, input.secret_key, nowIso, nowIso)
+    .first<EndpointRow>();
+  await bumpCatalogVersion(db, appId);
+  return row!;
+}
+
+/** Replaces the endpoint's settings; this also re-enables an endpoint disabled by a 410. */
+export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+  const updated = await db
+    .prepare(
+      `UPDATE webhooks SET webhook_type = ?, url = ?, secret_key = ?, disabled_at = NULL, disabled_reason = NULL, updated_at = ?
+       WHERE webhook_id = ? RETURNING *`,
+    )
+    .bind(input.webhook_type, input.url, input.secret_key, nowIso, row.webhook_id)
+    .first<EndpointRow>();
+  await bumpCatalogVersion(db, row.app_id);
+  return updated!;
+}
+
+export async function deleteEndpoint(db: D1Database, row: EndpointRow): Promise<void> {
+  await db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(row.webhook_id).run();
+  await bumpCatalogVersion(db, row.app_id);
+}
+
+/** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone. */
+export function disableEndpointStatement(db: D1Database, webhookId: string, reason: string, nowIso: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE webhooks SET disabled_at = COALESCE(disabled_at, ?), disabled_reason = ?, updated_at = ? WHERE webhook_id = ?")
+    .bind(nowIso, reason, nowIso, Number(webhookId));
+}

@@ -1,0 +1,84 @@
+import { ChallengesApi, Configuration, EventsApi } from "@scillgame/scill-js";
+import { describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, baseUrl, http, newStudioApp } from "./support";
+
+/** What the SDK throws for a non-2xx answer: the fetch Response itself. */
+async function rejection(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
+  try {
+    await promise;
+  } catch (err) {
+    const response = err as Response;
+    return { status: response.status, body: await response.json() };
+  }
+  throw new Error("expected the SDK call to fail");
+}
+
+async function admin(path: string, body: unknown) {
+  const r = await http("POST", path, { token: ADMIN_TOKEN, body });
+  if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+describe("personal challenges through the SCILL JS SDK", () => {
+  it("lists, unlocks, activates, counts events until unclaimed, claims and reads finished", async () => {
+    const studio = await newStudioApp("Challenge studio");
+    const category = await admin(`/api/v1/admin/apps/${studio.appId}/challenge-categories`, {
+      category_slug: "weekly",
+      category_name: { en: "Weekly", de: "Wöchentlich" },
+    });
+    const challenge = await admin(`/api/v1/admin/apps/${studio.appId}/challenges`, {
+      category_id: category.category_id,
+      challenge_name: { en: "Collect 5 gems", de: "Sammle 5 Edelsteine" },
+      challenge_goal: 5,
+      event_name: "collect-item",
+      filters: [{ field: "item_type", op: "eq", value: "gem" }],
+      challenge_reward: "gold",
+      challenge_reward_type: "item",
+    });
+    const cid: string = challenge.challenge_id;
+
+    const token = await studio.tokenFor("sdk-player");
+    const basePath = baseUrl();
+    const challenges = new ChallengesApi(new Configuration({ accessToken: token, basePath }));
+    const events = new EventsApi(new Configuration({ accessToken: token, apiKey: "access_token", basePath }));
+    const send = async (meta_data: Record<string, string | number>) =>
+      expect(await events.sendEvent({ event_name: "collect-item", event_type: "single", session_id: "match-1", meta_data })).toEqual({
+        status: 200,
+        message: "OK",
+      });
+    const current = async () => (await challenges.getPersonalChallengeById(studio.appId, cid)) as any;
+
+    const listed = await challenges.getAllPersonalChallenges(studio.appId, undefined, undefined, "de");
+    expect(listed.map((c) => [c.category_id, c.category_slug, c.category_name, c.category_position])).toEqual([
+      [category.category_id, "weekly", "Wöchentlich", 0],
+    ]);
+    expect(listed[0].challenges!.map((c) => [c.challenge_id, c.challenge_name, c.type, c.user_challenge_current_score])).toEqual([
+      [cid, "Sammle 5 Edelsteine", "unlock", 0],
+    ]);
+    expect(await challenges.getActivePersonalChallenges(studio.appId)).toEqual([{ ...listed[0], category_name: "Weekly", challenges: [] }]);
+    expect((await rejection(challenges.activatePersonalChallenge(studio.appId, cid))).status).toBe(409);
+
+    const unlocked = await challenges.unlockPersonalChallenge(studio.appId, cid);
+    expect(unlocked).toMatchObject({ status: 200, message: "OK", challenge: { challenge_id: cid, type: "unlocked" } });
+    expect(unlocked.challenge).not.toHaveProperty("challenge_description");
+    const activated = await challenges.activatePersonalChallenge(studio.appId, cid);
+    expect(activated).toMatchObject({ status: 200, challenge: { type: "in-progress", user_challenge_current_score: 0 } });
+    expect((await rejection(challenges.claimPersonalChallengeReward(studio.appId, cid))).body).toEqual({
+      status: 409,
+      message: `Challenge ${cid} is in state in-progress; only a challenge in state unclaimed can be claimed`,
+    });
+
+    await send({ amount: 3, item_type: "gem" });
+    await send({ amount: 9, item_type: "coin" });
+    expect(await current()).toMatchObject({ type: "in-progress", user_challenge_current_score: 3 });
+    await send({ amount: 2, item_type: "gem" });
+    expect(await current()).toMatchObject({ type: "unclaimed", user_challenge_current_score: 5, challenge_current_score: 5 });
+    expect((await challenges.getUnresolvedPersonalChallenges(studio.appId))[0].challenges!.map((c) => c.type)).toEqual(["unclaimed"]);
+
+    const claimed = await challenges.claimPersonalChallengeReward(studio.appId, cid);
+    expect(claimed).toMatchObject({ status: 200, message: "OK", challenge: { type: "finished", is_claimed: true, challenge_reward: "gold" } });
+    expect(await current()).toMatchObject({ type: "finished", is_claimed: true, user_challenge_is_claimed: true, user_challenge_current_score: 5 });
+    expect((await challenges.getPersonalChallenges(studio.appId))[0].challenges).toEqual([]);
+    expect((await challenges.getAllPersonalChallenges(studio.appId))[0].challenges!.map((c) => c.type)).toEqual(["finished"]);
+  });
+});

@@ -1,0 +1,102 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import worker from "../../../src/index";
+import { ADMIN, call } from "../helpers";
+
+/** The service clock now, as the dev clock reports it. */
+export async function serviceNow(): Promise<number> {
+  const r = await call("GET", "/api/v1/admin/dev/clock", { token: ADMIN });
+  return Date.parse(r.body.now);
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const HOUR = 3600_000;
+export const DAY = 24 * HOUR;
+
+export async function createPass(appId: string, fields: Record<string, unknown>) {
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/battle-passes`, { token: ADMIN, body: fields });
+  if (r.status !== 201) throw new Error(`create pass: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as { battle_pass_id: string } & Record<string, any>;
+}
+
+export async function createLevel(appId: string, battlePassId: string, fields: Record<string, unknown>) {
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/battle-passes/${battlePassId}/levels`, { token: ADMIN, body: fields });
+  if (r.status !== 201) throw new Error(`create level: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as { level_id: string; challenges: { challenge_id: string }[] } & Record<string, any>;
+}
+
+/** A level with one challenge per (event_name, goal). */
+export const levelOf = (...challenges: [string, number][]) => ({
+  reward_amount: "100",
+  level_reward_type: "coin",
+  challenges: challenges.map(([event_name, challenge_goal]) => ({
+    challenge_name: { en: `Do ${event_name}`, de: `Mach ${event_name}` },
+    challenge_goal,
+    event_name,
+  })),
+});
+
+/** A pass of three levels: kill-enemy ×2 and collect-item ×3, then kill-enemy ×1, then earn-points ×10. */
+export async function threeLevelPass(appId: string, pass: Record<string, unknown>) {
+  const created = await createPass(appId, { battle_pass_name: { en: "Season", de: "Saison" }, ...pass });
+  const levels = [
+    await createLevel(appId, created.battle_pass_id, levelOf(["kill-enemy", 2], ["collect-item", 3])),
+    await createLevel(appId, created.battle_pass_id, levelOf(["kill-enemy", 1])),
+    await createLevel(appId, created.battle_pass_id, levelOf(["earn-points", 10])),
+  ];
+  return { pass: created, levels };
+}
+
+/** Sends one event for a user from the customer's backend. */
+export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown>) {
+  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta } });
+  if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+export async function addWebhook(appId: string, webhookType: string, url = "http://127.0.0.1:9/hook") {
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/webhooks`, { token: ADMIN, body: { webhook_type: webhookType, url, secret_key: "test-secret-1234" } });
+  if (r.status !== 201) throw new Error(`webhook: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/** A webhook queue that keeps what is sent to it: the webhook payloads (parsed) and their override URLs. */
+export function capturingWebhooks() {
+  const sent: { webhookType: string; overrideUrl: string | null; payload: any }[] = [];
+  const keep = (body: { webhookType: string; overrideUrl: string | null; body: string }) =>
+    sent.push({ webhookType: body.webhookType, overrideUrl: body.overrideUrl, payload: JSON.parse(body.body) });
+  const queue = {
+    async send(body: any) {
+      keep(body);
+    },
+    async sendBatch(messages: Iterable<{ body: any }>) {
+      for (const m of messages) keep(m.body);
+    },
+  } as unknown as Queue;
+  return { sent, queue };
+}
+
+/** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */
+export async function callCapturing(webhooks: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const request = new Request(`https://gamification.test${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, WEBHOOKS: webhooks }, ctx);
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** One cron run, with the webhook queue replaced. */
+export async function runCron(webhooks: Queue) {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *" }), { ...env, WEBHOOKS: webhooks }, ctx);
+  await waitOnExecutionContext(ctx);
+}

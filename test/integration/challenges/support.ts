@@ -1,0 +1,68 @@
+import { ADMIN, call } from "../helpers";
+
+/** Helpers of the challenge integration tests: configuration through the admin API, players through the API. */
+
+export const HOUR = 3600_000;
+export const DAY = 24 * HOUR;
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The service clock now, as the dev clock reports it. */
+export async function serviceNow(): Promise<number> {
+  const r = await call("GET", "/api/v1/admin/dev/clock", { token: ADMIN });
+  return Date.parse(r.body.now);
+}
+
+export async function createCategory(appId: string, fields: Record<string, unknown> = {}) {
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/challenge-categories`, {
+    token: ADMIN,
+    body: { category_slug: `cat-${Math.random().toString(36).slice(2, 10)}`, category_name: { en: "Category", de: "Kategorie" }, ...fields },
+  });
+  if (r.status !== 201) throw new Error(`create category: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as { category_id: string } & Record<string, any>;
+}
+
+export async function createChallenge(appId: string, categoryId: string, fields: Record<string, unknown> = {}) {
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/challenges`, { token: ADMIN, body: challengeBody(categoryId, fields) });
+  if (r.status !== 201) throw new Error(`create challenge: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as { challenge_id: string } & Record<string, any>;
+}
+
+export const challengeBody = (categoryId: string, fields: Record<string, unknown> = {}) => ({
+  category_id: categoryId,
+  challenge_name: { en: "Kill 3 enemies", de: "Besiege 3 Gegner" },
+  challenge_description: { en: "Any weapon", de: "Jede Waffe" },
+  challenge_goal: 3,
+  event_name: "kill-enemy",
+  ...fields,
+});
+
+/** Sends one event for a user from the customer's backend. */
+export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra } });
+  if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+const personal = "/api/v1/challenges/personal";
+
+/** The player's view: lists and actions with an access token. */
+export function player(appId: string, token: string) {
+  const list = (kind: string, query = "") => call("GET", `${personal}/${kind}/${appId}${query}`, { token });
+  return {
+    all: (query = "") => list("all", query),
+    unresolved: (query = "") => list("unresolved", query),
+    inProgress: (query = "") => list("get-in-progress-challenges", query),
+    get: (query = "") => list("get", query),
+    one: (cid: string, query = "") => call("GET", `${personal}/get/${appId}/${cid}${query}`, { token }),
+    unlock: (cid: string, method = "GET") => call(method, `${personal}/unlock/${appId}/${cid}`, { token }),
+    activate: (cid: string, method = "GET") => call(method, `${personal}/activate/${appId}/${cid}`, { token }),
+    cancel: (cid: string, method = "DELETE") => call(method, `${personal}/cancel/${appId}/${cid}`, { token }),
+    claim: (cid: string, method = "GET") => call(method, `${personal}/claim/${appId}/${cid}`, { token }),
+    /** The challenge as the "all" list shows it, or undefined. */
+    async find(cid: string) {
+      const r = await list("all");
+      if (r.status !== 200) throw new Error(`list: ${r.status} ${JSON.stringify(r.body)}`);
+      for (const category of r.body) for (const c of category.challenges) if (c.challenge_id === cid) return c;
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../../src/index";
+import type { BackgroundMessage } from "../../../src/background/messages";
+
+/**
+ * A background queue that keeps what the intake sends, so a test sees exactly which events went
+ * to analytics (the real queue would deliver them to the consumer at some later moment).
+ */
+export function capturingQueue() {
+  const sent: BackgroundMessage[] = [];
+  const queue = {
+    async send(body: BackgroundMessage) {
+      sent.push(structuredClone(body));
+    },
+    async sendBatch(messages: Iterable<{ body: BackgroundMessage }>) {
+      for (const m of messages) sent.push(structuredClone(m.body));
+    },
+  } as unknown as Queue;
+  return { sent, queue };
+}
+
+/** Calls the Worker's fetch handler with the test env and the capturing background queue. */
+export async function callCapturing(
+  background: Queue,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  const request: Parameters<typeof worker.fetch>[0] = new Request(`https://gamification.test${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, { ...env, BACKGROUND: background }, ctx);
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+let nextMessage = 0;
+
+/** Runs the Worker's queue handler on these background messages, as the queue would deliver them. */
+export async function consume(bodies: BackgroundMessage[], ids = bodies.map(() => `msg-${++nextMessage}`)) {
+  const batch = createMessageBatch<BackgroundMessage>(
+    "gamification-background",
+    bodies.map((body, i) => ({ id: ids[i], timestamp: new Date(), attempts: 1, body })),
+  );
+  await worker.queue(batch, env);
+  return { ids, result: await getQueueResult(batch, createExecutionContext()) };
+}

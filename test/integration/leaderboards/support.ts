@@ -1,0 +1,82 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import worker from "../../../src/index";
+import type { BackgroundMessage } from "../../../src/background/messages";
+import type { UserEvent } from "../../../src/events/types";
+import { getNow } from "../../../src/shared/clock";
+import { ADMIN, call } from "../helpers";
+
+export const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
+
+/** Creates a board through the admin API; answers its admin view. */
+export async function createBoard(appId: string, body: Record<string, unknown>) {
+  const r = await admin("POST", `/apps/${appId}/leaderboards`, { name: "Board", event_name: "achieve-score", value_field: "score", ...body });
+  if (r.status !== 201) throw new Error(`board creation failed: ${JSON.stringify(r.body)}`);
+  return r.body as { leaderboard_id: string; nextReset: string | null; season_started_at: string };
+}
+
+export interface EventSpec {
+  user: string;
+  team?: string;
+  name?: string;
+  meta?: Record<string, number | string>;
+  eventId?: string;
+  /** Service time of receipt; default: the service clock now. */
+  at?: number;
+}
+
+export async function userEvent(appId: string, spec: EventSpec): Promise<UserEvent> {
+  return {
+    appId,
+    userId: spec.user,
+    teamId: spec.team ?? null,
+    eventName: spec.name ?? "achieve-score",
+    eventType: "single",
+    sessionId: "persistent",
+    metaData: spec.meta ?? {},
+    eventId: spec.eventId ?? null,
+    receivedAt: spec.at ?? (await getNow(env)),
+  };
+}
+
+let nextMessage = 0;
+
+/**
+ * Delivers events to the Worker's queue handler as one background batch, as the queue would
+ * (the real consumer runs: analytics and leaderboards). `ids` replays earlier messages.
+ */
+export async function deliver(appId: string, specs: EventSpec[], ids?: string[], overrides: Partial<Env> = {}) {
+  const bodies: BackgroundMessage[] = [];
+  for (const spec of specs) bodies.push({ kind: "event", event: await userEvent(appId, spec) });
+  const messageIds = ids ?? bodies.map(() => `lb-msg-${++nextMessage}`);
+  const batch = createMessageBatch<BackgroundMessage>(
+    "gamification-background",
+    bodies.map((body, i) => ({ id: messageIds[i], timestamp: new Date(), attempts: 1, body })),
+  );
+  await worker.queue(batch, { ...env, ...overrides });
+  const result = await getQueueResult(batch, createExecutionContext());
+  if (result.retryMessages.length > 0) throw new Error(`background batch retried: ${JSON.stringify(result)}`);
+  return messageIds;
+}
+
+/** Scores of the `amount`-less achieve-score event: meta `score`. */
+export const score = (user: string, value: number, extra: Partial<EventSpec> = {}): EventSpec => ({ user, meta: { score: value }, ...extra });
+
+/** GET as a client with the given credential; answers status and body. */
+export const get = (token: string, path: string) => call("GET", path, { token });
+
+/** The (member_id, score, rank) triples of rows, for compact assertions. */
+export const triples = (rows: { member_id: string; score: number; rank: number }[]) => rows.map((r) => [r.member_id, r.score, r.rank]);
+
+/** A queue that keeps what is sent to it (the webhooks queue, to see the change hook's output). */
+export function capturingQueue() {
+  const sent: unknown[] = [];
+  const queue = {
+    async send(body: unknown) {
+      sent.push(structuredClone(body));
+    },
+    async sendBatch(messages: Iterable<{ body: unknown }>) {
+      for (const m of messages) sent.push(structuredClone(m.body));
+    },
+  } as unknown as Queue;
+  return { sent, queue };
+}

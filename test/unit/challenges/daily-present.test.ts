@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { availability } from "../../../src/challenges/core/availability";
+import { dailyPick } from "../../../src/challenges/core/daily";
+import { indexCatalog, type CategoryDef, type ChallengeDef } from "../../../src/challenges/core/model";
+import { presentCategory, presentChallenge, shortChallenge } from "../../../src/challenges/core/present";
+
+const challenge = (id: string, over: Partial<ChallengeDef> = {}): ChallengeDef => ({
+  challengeId: id,
+  categoryId: "1",
+  name: { en: `Challenge ${id}`, de: `Herausforderung ${id}` },
+  description: { en: "Text", de: "Text DE" },
+  goal: 5,
+  goalCondition: 0,
+  durationSeconds: -1,
+  liveDate: null,
+  price: 0,
+  reward: "r",
+  rewardType: "t",
+  xp: 1,
+  icon: "i",
+  iconHd: "ih",
+  repeatable: false,
+  autoActivated: false,
+  period: { period: "never", resetAtTime: "00:00:00", timeZone: "UTC" },
+  counter: { eventName: "kill-enemy", valueField: null, filters: [], goal: 5, goalCondition: 0, counterScope: "session" },
+  ...over,
+});
+
+const category = (id: string, challenges: ChallengeDef[], over: Partial<CategoryDef> = {}): CategoryDef => ({
+  categoryId: id,
+  slug: `slug-${id}`,
+  name: { en: "Daily", de: "Täglich" },
+  position: 0,
+  isDaily: false,
+  dailyChallengeCount: 1,
+  challenges,
+  ...over,
+});
+
+describe("daily pick", () => {
+  const pool = ["1", "2", "3", "4", "5", "6", "7", "8"];
+  it("is deterministic per app, category and date, and picks the requested count", () => {
+    const a = dailyPick(pool, 3, "9", "1", "2024-05-06");
+    expect(a.size).toBe(3);
+    expect(dailyPick(pool, 3, "9", "1", "2024-05-06")).toEqual(a);
+    for (const id of a) expect(pool).toContain(id);
+  });
+  it("changes with the date and the app", () => {
+    const days = new Set(["2024-05-06", "2024-05-07", "2024-05-08", "2024-05-09"].map((d) => [...dailyPick(pool, 3, "9", "1", d)].sort().join()));
+    expect(days.size).toBeGreaterThan(1);
+    const apps = new Set(["1", "2", "3", "4"].map((app) => [...dailyPick(pool, 3, app, "1", "2024-05-06")].sort().join()));
+    expect(apps.size).toBeGreaterThan(1);
+  });
+  it("shows the whole pool when it is not larger than the count", () => {
+    expect(dailyPick(["1", "2"], 3, "9", "1", "2024-05-06")).toEqual(new Set(["1", "2"]));
+  });
+});
+
+describe("availability", () => {
+  const now = Date.parse("2024-05-06T12:00:00Z");
+  it("waits for the live date", () => {
+    const future = challenge("1", { liveDate: "2024-05-06T12:00:01.000Z" });
+    const past = challenge("2", { liveDate: "2024-05-06T12:00:00.000Z" });
+    const catalog = indexCatalog("en", [category("1", [future, past])]);
+    const isAvailable = availability(catalog, "9", now);
+    expect(isAvailable(future)).toBe(false);
+    expect(isAvailable(past)).toBe(true);
+  });
+  it("offers only today's pick of a daily category", () => {
+    const defs = ["1", "2", "3", "4"].map((id) => challenge(id));
+    const catalog = indexCatalog("en", [category("5", defs, { isDaily: true, dailyChallengeCount: 2 })]);
+    const picked = dailyPick(["1", "2", "3", "4"], 2, "9", "5", "2024-05-06");
+    const isAvailable = availability(catalog, "9", now);
+    expect(defs.filter(isAvailable).map((d) => d.challengeId)).toEqual(["1", "2", "3", "4"].filter((id) => picked.has(id)));
+  });
+  it("indexes challenges by event name", () => {
+    const catalog = indexCatalog("en", [category("1", [challenge("1"), challenge("2", { counter: { ...challenge("2").counter, eventName: "x" } })])]);
+    expect(catalog.byEventName.get("kill-enemy")!.map((d) => d.challengeId)).toEqual(["1"]);
+    expect(catalog.byEventName.get("x")!.map((d) => d.challengeId)).toEqual(["2"]);
+  });
+});
+
+describe("presentation", () => {
+  it("localizes and maps the type to user_challenge_status", () => {
+    const view = presentChallenge(challenge("3"), { type: "unclaimed", instance: null }, { language: "de", defaultLanguage: "en" });
+    expect(view).toMatchObject({ challenge_name: "Herausforderung 3", challenge_description: "Text DE", user_challenge_status: 3, user_challenge_id: "0" });
+    const statuses = (["unlock", "unlocked", "in-progress", "unclaimed", "finished", "lost", "cancelled"] as const).map(
+      (type) => presentChallenge(challenge("3"), { type, instance: null }, { defaultLanguage: "en" }).user_challenge_status,
+    );
+    expect(statuses).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+  it("unlock and activate answers lack the description and the auto flag", () => {
+    const short = shortChallenge(presentChallenge(challenge("3"), { type: "unlocked", instance: null }, { defaultLanguage: "en" }));
+    expect(short).not.toHaveProperty("challenge_description");
+    expect(short).not.toHaveProperty("challenge_auto_activated");
+    expect(short).toHaveProperty("can_be_auto_activated");
+  });
+  it("carries scores and dates of the instance", () => {
+    const instance = {
+      userChallengeId: "77",
+      type: "in-progress" as const,
+      score: 4,
+      lastSessionId: "s",
+      unlockedAt: Date.parse("2024-05-06T10:00:00Z"),
+      activatedAt: Date.parse("2024-05-06T11:00:00Z"),
+      expiresAt: null,
+      isClaimed: false,
+      periodStart: null,
+    };
+    expect(presentChallenge(challenge("3"), { type: "in-progress", instance }, { defaultLanguage: "en" })).toMatchObject({
+      user_challenge_id: "77",
+      challenge_current_score: 4,
+      user_challenge_current_score: 4,
+      user_challenge_unlocked_at: "2024-05-06T10:00:00.000Z",
+      user_challenge_activated_at: "2024-05-06T11:00:00.000Z",
+    });
+  });
+  it("presents a category", () => {
+    expect(presentCategory(category("4", [], { position: 2, isDaily: true }), [], { language: "de", defaultLanguage: "en" })).toEqual({
+      is_daily_category: true,
+      category_position: 2,
+      category_slug: "slug-4",
+      category_name: "Täglich",
+      category_id: "4",
+      challenges: [],
+    });
+  });
+});

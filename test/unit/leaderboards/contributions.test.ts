@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
+import { contributionsOf, dedupKey } from "../../../src/leaderboards/core/contributions";
+import type { UserEvent } from "../../../src/events/types";
+
+const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
+
+const board = (over: Partial<LeaderboardRow> = {}) =>
+  toDef({
+    leaderboard_id: 7,
+    app_id: 1,
+    name: "B",
+    event_name: "kill-enemy",
+    value_field: null,
+    filters: "[]",
+    aggregation: "sum",
+    sort_order_ascending: 0,
+    period_range: null,
+    period_range_reset_at_time: null,
+    period_range_time_zone: null,
+    season_origin: ORIGIN,
+    created_at: "",
+    updated_at: "",
+    ...over,
+  });
+
+const event = (over: Partial<UserEvent> = {}): UserEvent => ({
+  appId: "1",
+  userId: "ann",
+  teamId: null,
+  eventName: "kill-enemy",
+  eventType: "single",
+  sessionId: "persistent",
+  metaData: { amount: 3 },
+  eventId: null,
+  receivedAt: ORIGIN + 1000,
+  ...over,
+});
+
+const queued = (e: UserEvent, messageId = "m1") => ({ messageId, event: e });
+
+describe("contributionsOf", () => {
+  it("gives the user's row and, with a team, the team's row", () => {
+    const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()]);
+    expect(out).toEqual([
+      { k: "m:m1", b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
+      { k: "m:m1", b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
+    ]);
+  });
+
+  it("skips other event names, failing filters, a missing value field and events before the season", () => {
+    const filtered = board({ value_field: "damage", filters: JSON.stringify([{ field: "weapon_used", op: "eq", value: "bow" }]) });
+    const events = [
+      event({ eventName: "match-start" }),
+      event({ metaData: { damage: 5, weapon_used: "axe" } }),
+      event({ metaData: { weapon_used: "bow" } }),
+      event({ metaData: { damage: 5, weapon_used: "bow" }, receivedAt: ORIGIN - 1 }),
+      event({ metaData: { damage: 5, weapon_used: "bow" } }),
+    ];
+    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered]);
+    expect(out.map((c) => [c.k, c.v])).toEqual([["m:m4", 5]]);
+  });
+
+  it("counts an event_id once per batch and keys it by app, user and event id", () => {
+    const e = event({ eventId: "e-1" });
+    expect(dedupKey(queued(e))).toBe("e:1:ann:e-1");
+    expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()])).toHaveLength(1);
+  });
+
+  it("places an event in the season it was received in and marks ascending boards", () => {
+    const daily = board({ period_range: "d", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC", sort_order_ascending: 1, aggregation: "min" });
+    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily]);
+    expect(out[0]).toMatchObject({ s: Date.parse("2025-05-03T00:00:00Z"), o: 1, g: "min" });
+  });
+});

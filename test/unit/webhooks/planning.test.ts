@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { chunkForSendBatch } from "../../../src/webhooks/core/chunks";
+import { deliveryTargets, type EndpointRef } from "../../../src/webhooks/core/targets";
+import { canonicalWebhookType } from "../../../src/webhooks/core/webhook-types";
+
+const endpoints: EndpointRef[] = [
+  { webhookId: "12", webhookType: "challenge-changed", enabled: true },
+  { webhookId: "3", webhookType: "battlepass-level-reward-claimed", enabled: false },
+  { webhookId: "7", webhookType: "battlepass-level-reward-claimed", enabled: true },
+  { webhookId: "9", webhookType: "challenge-changed", enabled: false },
+  { webhookId: "15", webhookType: "challenge-changed", enabled: true },
+];
+
+describe("delivery targets", () => {
+  it("are the enabled endpoints of the change's type", () => {
+    expect(deliveryTargets(endpoints, "challenge-changed")).toEqual([
+      { webhookId: "12", overrideUrl: null },
+      { webhookId: "15", overrideUrl: null },
+    ]);
+  });
+
+  it("are none when the app has no endpoint for the type", () => {
+    expect(deliveryTargets(endpoints, "battlepass-expired")).toEqual([]);
+    expect(deliveryTargets(endpoints, "battlepass-expired", "https://level.example/reward")).toEqual([]);
+  });
+
+  it("are the per-level URL alone, signed by the first endpoint of the type", () => {
+    expect(deliveryTargets(endpoints, "battlepass-level-reward-claimed", "https://level.example/reward")).toEqual([
+      { webhookId: "3", overrideUrl: "https://level.example/reward" },
+    ]);
+    expect(deliveryTargets(endpoints, "battlepass-level-reward-claimed", null)).toEqual([{ webhookId: "7", overrideUrl: null }]);
+  });
+});
+
+describe("sendBatch chunks", () => {
+  it("hold at most 100 messages", () => {
+    const chunks = chunkForSendBatch(Array.from({ length: 250 }, (_, i) => i), () => 10);
+    expect(chunks.map((c) => c.length)).toEqual([100, 100, 50]);
+    expect(chunks.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
+  });
+
+  it("stay within the byte limit", () => {
+    const chunks = chunkForSendBatch(["a", "b", "c", "d", "e"], () => 100, 100, 250);
+    expect(chunks).toEqual([["a", "b"], ["c", "d"], ["e"]]);
+  });
+
+  it("are none for no messages", () => {
+    expect(chunkForSendBatch([], () => 1)).toEqual([]);
+  });
+});
+
+describe("webhook types", () => {
+  it("store the spec's spelling for the leaderboard alias", () => {
+    expect(canonicalWebhookType("leaderboard-updated")).toBe("leaderoard-updated");
+    expect(canonicalWebhookType("leaderoard-updated")).toBe("leaderoard-updated");
+    expect(canonicalWebhookType("challenge-changed")).toBe("challenge-changed");
+  });
+});
