@@ -18,12 +18,14 @@ export interface DeliveryMessage {
 
 export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 
+const isDigits = (value: unknown) => typeof value === "string" && /^\d{1,15}$/.test(value);
+
 /** Guards the consumer against foreign or outdated message shapes. */
 export function isDeliveryMessage(value: unknown): value is DeliveryMessage {
   if (typeof value !== "object" || value === null) return false;
   const m = value as Record<string, unknown>;
   return (
-    typeof m.messageId === "string" && typeof m.appId === "string" && typeof m.webhookId === "string" &&
+    typeof m.messageId === "string" && isDigits(m.appId) && isDigits(m.webhookId) &&
     (WEBHOOK_TYPES as readonly unknown[]).includes(m.webhookType) &&
     (m.overrideUrl === null || typeof m.overrideUrl === "string") &&
     typeof m.body === "string" && typeof m.createdAt === "number"

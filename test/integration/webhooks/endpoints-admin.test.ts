@@ -107,4 +107,19 @@ describe("webhook endpoints admin", () => {
     expect((await call("GET", `/api/v1/admin/apps/${appId}/webhooks`, { token: apiKey })).status).toBe(401);
     expect((await call("GET", `/api/v1/admin/apps/${appId}/webhook-deliveries`)).status).toBe(401);
   });
+
+  it("are described in the OpenAPI document", async () => {
+    const doc = await call("GET", "/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining([
+      "/api/v1/admin/apps/{appId}/webhooks",
+      "/api/v1/admin/apps/{appId}/webhooks/{webhookId}",
+      "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test",
+      "/api/v1/admin/apps/{appId}/webhook-deliveries",
+      "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}",
+      "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver",
+      "/api/v1/admin/dev/apps/{appId}/changes",
+    ]));
+    expect(doc.body.components.schemas.WebhookInput.properties.webhook_type.enum).toContain("leaderboard-updated");
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkForSendBatch } from "../../../src/webhooks/core/chunks";
 import { deliveryTargets, type EndpointRef } from "../../../src/webhooks/core/targets";
 import { canonicalWebhookType } from "../../../src/webhooks/core/webhook-types";
+import { isDeliveryMessage } from "../../../src/webhooks/messages";
 
 const endpoints: EndpointRef[] = [
   { webhookId: "12", webhookType: "challenge-changed", enabled: true },
@@ -54,5 +55,20 @@ describe("webhook types", () => {
     expect(canonicalWebhookType("leaderboard-updated")).toBe("leaderoard-updated");
     expect(canonicalWebhookType("leaderoard-updated")).toBe("leaderoard-updated");
     expect(canonicalWebhookType("challenge-changed")).toBe("challenge-changed");
+  });
+});
+
+describe("queue message shape", () => {
+  const valid = {
+    messageId: "msg_1", appId: "1", webhookId: "2", webhookType: "challenge-changed", overrideUrl: null, body: "{}", createdAt: 0,
+  };
+  it("accepts what enqueue sends and refuses anything else", () => {
+    expect(isDeliveryMessage(valid)).toBe(true);
+    expect(isDeliveryMessage({ ...valid, overrideUrl: "https://a.example/x" })).toBe(true);
+    expect(isDeliveryMessage({ ...valid, webhookId: "abc" })).toBe(false);
+    expect(isDeliveryMessage({ ...valid, webhookType: "leaderboard-updated" })).toBe(false);
+    expect(isDeliveryMessage({ ...valid, body: {} })).toBe(false);
+    expect(isDeliveryMessage(null)).toBe(false);
+    expect(isDeliveryMessage("msg")).toBe(false);
   });
 });
