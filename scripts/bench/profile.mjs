@@ -39,7 +39,11 @@ function socketInodes(pid) {
 
 const groupOf = (pid) => readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ")[2];
 
-/** The inspector WebSocket URL of the user Worker behind the server on `port`, or undefined. */
+/**
+ * The inspector WebSocket URL of the user Worker behind the server on `port`, or undefined.
+ * wrangler keeps the runtime's own inspector connection for itself and offers devtools clients
+ * its inspector proxy (a "Cloudflare Worker" target), so that is the one to use.
+ */
 export async function findInspector(port) {
   const listening = listeningSockets();
   const all = pids();
@@ -52,7 +56,7 @@ export async function findInspector(port) {
     for (const candidate of ports) {
       try {
         const targets = await (await fetch(`http://127.0.0.1:${candidate}/json`, { signal: AbortSignal.timeout(2000) })).json();
-        const worker = targets.find((t) => String(t.id).startsWith("core:user:"));
+        const worker = targets.find((t) => t.title === "Cloudflare Worker");
         if (worker) return worker.webSocketDebuggerUrl;
       } catch {}
     }

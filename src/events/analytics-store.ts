@@ -1,6 +1,6 @@
 import type { UserEvent } from "./types";
 import { monthOf } from "./core/periods";
-import { chunkByJsonSize } from "./core/chunks";
+import { chunkByJsonSize } from "../shared/chunks";
 
 /** An accepted event as the background queue delivered it; `id` is the queue message's id. */
 export interface EventRecord {

@@ -1,11 +1,8 @@
 import type { BackgroundMessage } from "../background/messages";
 import { userObject } from "../user/user-do";
-import { chunkBySize } from "./core/chunks";
+import { sendAll } from "../shared/chunks";
 import type { ApplyEventResult, UserEvent } from "./types";
 
-/** Queue sendBatch limits: 100 messages and 256 KB; the size is kept well below. */
-const SEND_BATCH_MESSAGES = 100;
-const SEND_BATCH_CHARS = 192 * 1024;
 /** Users whose events of one batch are applied at the same time. */
 const USER_CONCURRENCY = 6;
 
@@ -58,8 +55,6 @@ export async function ingestEvents(env: Env, events: UserEvent[]): Promise<Inges
     const outcome = outcomes[index];
     return !("failed" in outcome) && !outcome.duplicate;
   });
-  for (const chunk of chunkBySize(applied.map(backgroundMessage), SEND_BATCH_MESSAGES, SEND_BATCH_CHARS)) {
-    await env.BACKGROUND.sendBatch(chunk.map((body) => ({ body })));
-  }
+  await sendAll(env.BACKGROUND, applied.map(backgroundMessage));
   return outcomes;
 }

@@ -1,7 +1,7 @@
 import type { BackgroundMessage } from "../background/messages";
 import type { Paging } from "../shared/paging";
 import { pageOffset } from "../shared/paging";
-import { chunkByJsonSize } from "./core/chunks";
+import { chunkByJsonSize } from "../shared/chunks";
 
 type UsageMessage = Extract<BackgroundMessage, { kind: "usage" }>;
 

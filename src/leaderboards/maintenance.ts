@@ -29,13 +29,19 @@ export async function runLeaderboardMaintenance(env: Env, now: number): Promise<
     if (board && currentSeason(board, now) === row.season) continue;
     budget -= await purgeSeason(db, row.sid, row.season, Math.min(PURGE_CHUNK, budget));
   }
-  await db
-    .prepare(
-      `DELETE FROM leaderboard_applied_events WHERE dedup_key IN (
-         SELECT dedup_key FROM leaderboard_applied_events WHERE applied_at < ? ORDER BY applied_at LIMIT ?)`,
-    )
-    .bind(now - APPLIED_EVENTS_TTL_MS, PURGE_CHUNK)
-    .run();
+  await forgetOldClaims(db, now);
+}
+
+/** Up to PURGE_BUDGET expired claims per run: keeps up with about 70 million events a day. */
+async function forgetOldClaims(db: D1Database, now: number): Promise<void> {
+  const expire = db.prepare(
+    `DELETE FROM leaderboard_applied_events WHERE dedup_key IN (
+       SELECT dedup_key FROM leaderboard_applied_events WHERE applied_at < ? ORDER BY applied_at LIMIT ?)`,
+  );
+  for (let deleted = 0; deleted < PURGE_BUDGET; deleted += PURGE_CHUNK) {
+    const result = await expire.bind(now - APPLIED_EVENTS_TTL_MS, PURGE_CHUNK).run();
+    if (result.meta.changes < PURGE_CHUNK) break;
+  }
 }
 
 /** Deletes up to `limit` rows and counts of a season; forgets the season once it is empty. */

@@ -83,3 +83,36 @@ export function presentAdmin(row: LeaderboardRow, board: LeaderboardDef, now: nu
     updated_at: board.updatedAt,
   };
 }
+
+/** One page of a board's users and teams, with its member counts. */
+export interface BoardPage {
+  board: LeaderboardDef;
+  rows: Record<MemberType, MemberRow[]>;
+  counts: Record<MemberType, number>;
+}
+
+export const presentV1 = ({ board, rows, counts }: BoardPage, p: Presentation) =>
+  withNextReset(
+    {
+      ...v1Head(board, p),
+      grouped_by_users: rows.user.map((r) => presentRanking(r, p)),
+      grouped_by_teams: rows.team.map((r) => presentRanking(r, p)),
+      num_users: counts.user,
+      num_teams: counts.team,
+    },
+    board,
+    p.now,
+  );
+
+export const presentV2 = ({ board, rows, counts }: BoardPage, p: Presentation) =>
+  withNextReset(
+    {
+      ...v2Head(board, p),
+      leaderboard_results_by_member_type: {
+        user: { count: counts.user, members: rows.user.map((r) => presentRankingV2(r, p)) },
+        team: { count: counts.team, members: rows.team.map((r) => presentRankingV2(r, p)) },
+      },
+    },
+    board,
+    p.now,
+  );

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireApiKey, requireTokenOrKey } from "../auth/middleware";
-import { readUserInfos } from "../auth/user-info";
 import { bumpCatalogVersion } from "../catalog/cache";
 import { toIso } from "../shared/clock";
 import { notFound } from "../shared/errors";
@@ -9,21 +8,20 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { pageOffset } from "../shared/paging";
 import { requireBoard, restartBoard } from "./admin-repo";
-import { appLeaderboards, MEMBER_TYPES, type LeaderboardDef, type MemberType } from "./catalog";
-import type { RankedRow } from "./core/ranking";
-import { currentSeason } from "./core/season";
+import { appLeaderboards, type LeaderboardDef, type MemberType } from "./catalog";
 import { deleteMemberScores } from "./maintenance";
 import {
   presentRanking,
   presentRankingV2,
-  rowOf,
-  unrankedRow,
+  presentV1,
+  presentV2,
   v1Head,
   v2Head,
   withNextReset,
   type MemberRow,
   type Presentation,
 } from "./present";
+import { readAround, readBoardPages, readMemberRows } from "./reads";
 import {
   AroundQuery,
   BoardQuery,
@@ -38,17 +36,6 @@ import {
   MemberQueryV2,
   MemberTypeParam,
 } from "./schemas";
-import {
-  countsStatement,
-  memberCounts,
-  memberStanding,
-  memberStatement,
-  pageRows,
-  pageStatement,
-  readMemberPosition,
-  readPage,
-  type BoardSlice,
-} from "./store";
 
 /**
  * The leaderboard reads of the spec (v1) and SCILL's v2 shapes of the same data, the member's
@@ -78,94 +65,6 @@ function findBoard(boards: LeaderboardDef[], leaderboardId: string): Leaderboard
   return board;
 }
 
-const sliceOf = (board: LeaderboardDef, memberType: MemberType, now: number): BoardSlice => ({
-  boardId: board.id,
-  season: currentSeason(board, now),
-  memberType,
-});
-
-async function loadInfos(db: D1Database, appId: string, rows: MemberRow[], p: Presentation) {
-  const userIds = [...new Set(rows.filter((r) => r.memberType === "user").map((r) => r.memberId))];
-  p.infos = await readUserInfos(db, appId, userIds);
-}
-
-interface BoardPage {
-  board: LeaderboardDef;
-  rows: Record<MemberType, MemberRow[]>;
-  counts: Record<MemberType, number>;
-}
-
-/** One page of users and of teams of each board, with member counts: one D1 batch, then user info. */
-async function readBoardPages(c: Ctx, appId: string, boards: LeaderboardDef[], p: Presentation, offset: number, limit: number) {
-  const db = c.env.DB;
-  const statements = boards.flatMap((board) => [
-    ...MEMBER_TYPES.map((type) => pageStatement(db, sliceOf(board, type, p.now), offset, limit)),
-    countsStatement(db, board.id, currentSeason(board, p.now)),
-  ]);
-  const results = statements.length > 0 ? await db.batch(statements) : [];
-  const pages: BoardPage[] = boards.map((board, i) => {
-    const [users, teams, counts] = results.slice(i * 3, i * 3 + 3);
-    const rowsOf = (type: MemberType, result: D1Result) => pageRows(result, offset).map((r) => rowOf(type, r));
-    return { board, rows: { user: rowsOf("user", users), team: rowsOf("team", teams) }, counts: memberCounts(counts) };
-  });
-  await loadInfos(db, appId, pages.flatMap((page) => [...page.rows.user, ...page.rows.team]), p);
-  return pages;
-}
-
-const presentV1 = ({ board, rows, counts }: BoardPage, p: Presentation) =>
-  withNextReset(
-    {
-      ...v1Head(board, p),
-      grouped_by_users: rows.user.map((r) => presentRanking(r, p)),
-      grouped_by_teams: rows.team.map((r) => presentRanking(r, p)),
-      num_users: counts.user,
-      num_teams: counts.team,
-    },
-    board,
-    p.now,
-  );
-
-const presentV2 = ({ board, rows, counts }: BoardPage, p: Presentation) =>
-  withNextReset(
-    {
-      ...v2Head(board, p),
-      leaderboard_results_by_member_type: {
-        user: { count: counts.user, members: rows.user.map((r) => presentRankingV2(r, p)) },
-        team: { count: counts.team, members: rows.team.map((r) => presentRankingV2(r, p)) },
-      },
-    },
-    board,
-    p.now,
-  );
-
-/** The member's row on each board: score and rank, or score 0 and rank -1 without a score. */
-async function readMemberRows(c: Ctx, appId: string, boards: LeaderboardDef[], memberType: MemberType, memberId: string, p: Presentation) {
-  const db = c.env.DB;
-  const results = boards.length > 0 ? await db.batch(boards.map((b) => memberStatement(db, sliceOf(b, memberType, p.now), memberId))) : [];
-  const rows = boards.map((_, i): MemberRow => {
-    const standing = memberStanding(results[i]);
-    return standing ? { memberType, memberId, ...standing } : unrankedRow(memberType, memberId);
-  });
-  await loadInfos(db, appId, rows.slice(0, 1), p);
-  return rows;
-}
-
-/** The member and `range` rows on each side of it, in board order. */
-async function readAround(c: Ctx, appId: string, board: LeaderboardDef, memberType: MemberType, memberId: string, range: number, p: Presentation) {
-  const slice = sliceOf(board, memberType, p.now);
-  const me = await readMemberPosition(c.env.DB, slice, memberId);
-  let member: MemberRow = unrankedRow(memberType, memberId);
-  let members: MemberRow[] = [];
-  if (me) {
-    member = { memberType, memberId, score: me.score, rank: me.rank };
-    const offset = Math.max(0, me.position - range);
-    const rows: RankedRow[] = await readPage(c.env.DB, slice, offset, me.position - offset + range + 1);
-    members = rows.map((r) => rowOf(memberType, r));
-  }
-  await loadInfos(c.env.DB, appId, [member, ...members], p);
-  return { member, members };
-}
-
 const NO_SCORE_NOTE = "A member without a score in the current season gets a row with score 0 and rank -1 (not an error).";
 const RANKING_NOTE = "Equal scores share a rank, the next score skips the shared places (1, 1, 3); equal scores are listed by member id.";
 const PAGING_NOTE =
@@ -180,32 +79,32 @@ const offsetOf = (query: { currentPage: number; pageSize: number; currentPositio
 async function oneBoard(c: Ctx, leaderboardId: string, query: { language?: string; currentPage: number; pageSize: number; currentPosition?: number }) {
   const { appId, boards, p } = await readContext(c, query.language);
   const board = findBoard(boards, leaderboardId);
-  const [page] = await readBoardPages(c, appId, [board], p, offsetOf(query), query.pageSize);
+  const [page] = await readBoardPages(c.env.DB, appId, [board], p, offsetOf(query), query.pageSize);
   return { page, p };
 }
 
 async function allBoards(c: Ctx, query: { language?: string; currentPage: number; pageSize: number; currentPosition?: number }) {
   const { appId, boards, p } = await readContext(c, query.language);
-  return { pages: await readBoardPages(c, appId, boards, p, offsetOf(query), query.pageSize), p };
+  return { pages: await readBoardPages(c.env.DB, appId, boards, p, offsetOf(query), query.pageSize), p };
 }
 
 async function memberOnAll(c: Ctx, memberType: MemberType, memberId: string, language: string | undefined) {
   const { appId, boards, p } = await readContext(c, language);
-  const rows = await readMemberRows(c, appId, boards, memberType, memberId, p);
+  const rows = await readMemberRows(c.env.DB, appId, boards, memberType, memberId, p);
   return { entries: boards.map((board, i) => ({ board, row: rows[i] })), p };
 }
 
 async function memberOnOne(c: Ctx, memberType: MemberType, memberId: string, leaderboardId: string, language: string | undefined) {
   const { appId, boards, p } = await readContext(c, language);
   const board = findBoard(boards, leaderboardId);
-  const [row] = await readMemberRows(c, appId, [board], memberType, memberId, p);
+  const [row] = await readMemberRows(c.env.DB, appId, [board], memberType, memberId, p);
   return { board, row, p };
 }
 
 async function around(c: Ctx, params: { memberType: MemberType; memberId: string; leaderboardId: string }, query: { language?: string; range: number }) {
   const { appId, boards, p } = await readContext(c, query.language);
   const board = findBoard(boards, params.leaderboardId);
-  return { board, ...(await readAround(c, appId, board, params.memberType, params.memberId, query.range, p)), p };
+  return { board, ...(await readAround(c.env.DB, appId, board, params.memberType, params.memberId, query.range, p)), p };
 }
 
 const memberV1 = (board: LeaderboardDef, row: MemberRow, p: Presentation) =>

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { UserInfoSchema } from "../auth/routes";
 import { ChallengeFilterInput } from "../challenges/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../challenges/core/schedule";
 import { PagingQuery } from "../shared/paging";
@@ -22,7 +23,9 @@ export const LeaderboardInput = z
     }),
     filters: z.array(ChallengeFilterInput).max(20).default([]),
     aggregation: z.enum(AGGREGATIONS).default("sum").openapi({
-      description: "How a member's events make the score: sum adds, max keeps the highest, min the lowest, last the newest (by receipt time)",
+      description:
+        "How a member's events make the score: sum adds, max keeps the highest, min the lowest, last the newest (by receipt time). " +
+        "An event's event_type (single or group) does not matter to leaderboards",
     }),
     sort_order_ascending: z.boolean().default(false).openapi({
       description: "false: higher scores rank first; true: lower scores rank first (e.g. lap times). Changing it starts a new season",
@@ -87,9 +90,6 @@ export const AroundQuery = LanguageQuery.extend({
   }),
 });
 
-const UserInfo = z
-  .object({ username: z.string().nullable(), avatarImage: z.string().nullable() })
-  .openapi("UserInfo");
 
 const NO_SCORE =
   "A member without a score in the current season is answered, not refused: score 0 and rank -1 (SCILL's convention).";
@@ -106,7 +106,7 @@ const rankingFields = {
 };
 
 export const LeaderboardRanking = z
-  .object({ ...rankingFields, additional_info: UserInfo })
+  .object({ ...rankingFields, additional_info: UserInfoSchema })
   .openapi("LeaderboardRanking", { description: RANKING_DESCRIPTION });
 
 const nextResetField = {
@@ -148,7 +148,7 @@ export const LeaderboardV2Member = z
   .object({
     ...rankingFields,
     metadata_results: z.array(MemberMetadata).openapi({ description: "Always empty: boards have no secondary rankings" }),
-    additional_info: UserInfo,
+    additional_info: UserInfoSchema,
   })
   .openapi("LeaderboardV2Member", { description: RANKING_DESCRIPTION });
 

@@ -10,7 +10,7 @@ import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "./core/webhook-typ
 import {
   attemptsOf, DELIVERY_STATUSES, listDeliveries, messageOf, presentDelivery, reopenDelivery, requireDelivery, restoreDelivery,
 } from "./deliveries-repo";
-import { sendDeliveryMessages } from "./enqueue";
+import { sendAll } from "../shared/chunks";
 import { endpointForDelivery } from "./endpoints-repo";
 
 export const Delivery = z
@@ -113,7 +113,7 @@ export const deliveriesAdmin = createRouter()
       const reopened = await reopenDelivery(c.env.DB, row, toIso(c.get("now")));
       if (!reopened) throw conflict(`Webhook delivery ${deliveryId} is still pending`);
       try {
-        await sendDeliveryMessages(c.env.WEBHOOKS, [messageOf(row)]);
+        await sendAll(c.env.WEBHOOKS, [messageOf(row)]);
       } catch (err) {
         await restoreDelivery(c.env.DB, row);
         throw err;

@@ -1,11 +1,9 @@
 import type { Change } from "../changes/types";
 import { getNow } from "../shared/clock";
-import { chunkForSendBatch } from "./core/chunks";
+import { sendAll } from "../shared/chunks";
 import { deliveryTargets } from "./core/targets";
 import { appEndpoints } from "./endpoints-repo";
 import { type DeliveryMessage, newMessageId } from "./messages";
-
-const encoder = new TextEncoder();
 
 /**
  * Queues one message per (change, endpoint) before resolving, so that nothing is lost between a
@@ -37,11 +35,5 @@ export async function enqueueWebhooks(env: Env, changes: Change[]): Promise<void
       createdAt,
     };
   });
-  await sendDeliveryMessages(env.WEBHOOKS, messages);
-}
-
-/** Sends messages in as few sendBatch calls as the queue's limits allow. */
-export async function sendDeliveryMessages(queue: Queue, messages: DeliveryMessage[]): Promise<void> {
-  const chunks = chunkForSendBatch(messages, (m) => encoder.encode(JSON.stringify(m)).length);
-  await Promise.all(chunks.map((chunk) => queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })))));
+  await sendAll(env.WEBHOOKS, messages);
 }

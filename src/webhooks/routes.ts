@@ -12,7 +12,7 @@ import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "./core/webhook-typ
 import { deliveriesAdmin, Delivery } from "./deliveries-routes";
 import { webhooksDevAdmin } from "./dev-routes";
 import { insertQueuedDelivery, presentDelivery } from "./deliveries-repo";
-import { sendDeliveryMessages } from "./enqueue";
+import { sendAll } from "../shared/chunks";
 import {
   deleteEndpoint, type EndpointInput, type EndpointRow, insertEndpoint, presentEndpoint, replaceEndpoint, requireEndpoint,
 } from "./endpoints-repo";
@@ -172,7 +172,7 @@ const endpointsAdmin = createRouter()
         createdAt: now,
       };
       const row = await insertQueuedDelivery(c.env.DB, message, toIso(now));
-      await sendDeliveryMessages(c.env.WEBHOOKS, [message]);
+      await sendAll(c.env.WEBHOOKS, [message]);
       return c.json(presentDelivery(row), 202);
     },
   );

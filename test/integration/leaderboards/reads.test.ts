@@ -182,3 +182,26 @@ describe("SCILL's resets", () => {
     expect(triples((await get(local.apiKey, `/api/v1/leaderboards/${board}`)).body.grouped_by_users)).toEqual([["bob", 2, 1]]);
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("lists the leaderboard paths and documents the row of a member without a score", async () => {
+    const doc = (await call("GET", "/openapi.json")).body;
+    for (const path of [
+      "/api/v1/leaderboards/{leaderboardId}",
+      "/api/v1/leaderboards",
+      "/api/v1/leaderboards-members/{memberType}/{memberId}",
+      "/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      "/api/v2/leaderboards/{leaderboardId}",
+      "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
+      "/api/v2/leaderboards-reset/{appId}/{leaderboardId}",
+      "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}",
+      "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}",
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    const description = doc.paths["/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}"].get.description;
+    expect(description).toContain("score 0 and rank -1");
+    expect(doc.components.schemas.LeaderboardRanking.description).toContain("1, 1, 3");
+  });
+});

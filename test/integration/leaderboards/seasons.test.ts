@@ -69,6 +69,21 @@ describe("scheduled seasons", () => {
   });
 });
 
+describe("replay claims", () => {
+  it("are forgotten by cron after 24 hours", async () => {
+    const app = await createTestApp("Claims");
+    await createBoard(app.appId, {});
+    const [id] = await deliver(app.appId, [score("ann", 1)]);
+    const claims = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_applied_events WHERE dedup_key = ?").bind(`m:${id}`).first<{ n: number }>())!.n;
+    expect(await claims()).toBe(1);
+    await runScheduled(env, (await getNow(env)) + 23 * 3600_000);
+    expect(await claims()).toBe(1);
+    await runScheduled(env, (await getNow(env)) + 25 * 3600_000);
+    expect(await claims()).toBe(0);
+  });
+});
+
 describe("changing a board", () => {
   it("a new sort order or schedule starts a new season; other changes keep the scores", async () => {
     const app = await createTestApp("Changes");

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { chunkForSendBatch } from "../../../src/webhooks/core/chunks";
 import { deliveryTargets, type EndpointRef } from "../../../src/webhooks/core/targets";
 import { canonicalWebhookType } from "../../../src/webhooks/core/webhook-types";
 import { isDeliveryMessage } from "../../../src/webhooks/messages";
@@ -33,22 +32,6 @@ describe("delivery targets", () => {
   });
 });
 
-describe("sendBatch chunks", () => {
-  it("hold at most 100 messages", () => {
-    const chunks = chunkForSendBatch(Array.from({ length: 250 }, (_, i) => i), () => 10);
-    expect(chunks.map((c) => c.length)).toEqual([100, 100, 50]);
-    expect(chunks.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
-  });
-
-  it("stay within the byte limit", () => {
-    const chunks = chunkForSendBatch(["a", "b", "c", "d", "e"], () => 100, 100, 250);
-    expect(chunks).toEqual([["a", "b"], ["c", "d"], ["e"]]);
-  });
-
-  it("are none for no messages", () => {
-    expect(chunkForSendBatch([], () => 1)).toEqual([]);
-  });
-});
 
 describe("webhook types", () => {
   it("store the spec's spelling for the leaderboard alias", () => {

@@ -1,0 +1,74 @@
+import { readUserInfos } from "../auth/user-info";
+import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "./catalog";
+import type { RankedRow } from "./core/ranking";
+import { currentSeason } from "./core/season";
+import { rowOf, unrankedRow, type BoardPage, type MemberRow, type Presentation } from "./present";
+import {
+  countsStatement,
+  memberCounts,
+  memberStanding,
+  memberStatement,
+  pageRows,
+  pageStatement,
+  readMemberPosition,
+  readPage,
+  type BoardSlice,
+} from "./store";
+
+/** The reads behind the public endpoints, in as few D1 round trips as their answers allow. */
+
+const sliceOf = (board: LeaderboardDef, memberType: MemberType, now: number): BoardSlice => ({
+  boardId: board.id,
+  season: currentSeason(board, now),
+  memberType,
+});
+
+/** Fills `p.infos` with the user info of the users among the rows (teams have none). */
+async function loadInfos(db: D1Database, appId: string, rows: MemberRow[], p: Presentation) {
+  const userIds = [...new Set(rows.filter((r) => r.memberType === "user").map((r) => r.memberId))];
+  p.infos = await readUserInfos(db, appId, userIds);
+}
+
+/** One page of users and of teams of each board, with member counts: one D1 batch, then user info. */
+export async function readBoardPages(db: D1Database, appId: string, boards: LeaderboardDef[], p: Presentation, offset: number, limit: number) {
+  const statements = boards.flatMap((board) => [
+    ...MEMBER_TYPES.map((type) => pageStatement(db, sliceOf(board, type, p.now), offset, limit)),
+    countsStatement(db, board.id, currentSeason(board, p.now)),
+  ]);
+  const results = statements.length > 0 ? await db.batch(statements) : [];
+  const pages: BoardPage[] = boards.map((board, i) => {
+    const [users, teams, counts] = results.slice(i * 3, i * 3 + 3);
+    const rowsOf = (type: MemberType, result: D1Result) => pageRows(result, offset).map((r) => rowOf(type, r));
+    return { board, rows: { user: rowsOf("user", users), team: rowsOf("team", teams) }, counts: memberCounts(counts) };
+  });
+  await loadInfos(db, appId, pages.flatMap((page) => [...page.rows.user, ...page.rows.team]), p);
+  return pages;
+}
+
+/** The member's row on each board: score and rank, or score 0 and rank -1 without a score. */
+export async function readMemberRows(db: D1Database, appId: string, boards: LeaderboardDef[], memberType: MemberType, memberId: string, p: Presentation) {
+  const results = boards.length > 0 ? await db.batch(boards.map((b) => memberStatement(db, sliceOf(b, memberType, p.now), memberId))) : [];
+  const rows = boards.map((_, i): MemberRow => {
+    const standing = memberStanding(results[i]);
+    return standing ? { memberType, memberId, ...standing } : unrankedRow(memberType, memberId);
+  });
+  await loadInfos(db, appId, rows.slice(0, 1), p);
+  return rows;
+}
+
+/** The member and `range` rows on each side of it, in board order. */
+export async function readAround(db: D1Database, appId: string, board: LeaderboardDef, memberType: MemberType, memberId: string, range: number, p: Presentation) {
+  const slice = sliceOf(board, memberType, p.now);
+  const me = await readMemberPosition(db, slice, memberId);
+  let member: MemberRow = unrankedRow(memberType, memberId);
+  let members: MemberRow[] = [];
+  if (me) {
+    member = { memberType, memberId, score: me.score, rank: me.rank };
+    const offset = Math.max(0, me.position - range);
+    const rows: RankedRow[] = await readPage(db, slice, offset, me.position - offset + range + 1);
+    members = rows.map((r) => rowOf(memberType, r));
+  }
+  await loadInfos(db, appId, [member, ...members], p);
+  return { member, members };
+}
+
