@@ -16,7 +16,7 @@ const boards = "/api/v1/admin/apps/{appId}/leaderboards";
 const AppParams = z.object({ appId: pathId("appId") });
 const BoardParams = AppParams.extend({ leaderboardId: pathId("leaderboardId") });
 
-const present = (row: LeaderboardRow, now: number) => presentAdmin(row, toDef(row), now);
+const present = (row: LeaderboardRow, now: number) => presentAdmin(toDef(row), now);
 
 export const leaderboardsAdmin = createRouter()
   .openapi(

@@ -1,7 +1,7 @@
 import type { UserInfo } from "../auth/user-info";
 import { toIso } from "../shared/clock";
 import { localize } from "../shared/localize";
-import type { LeaderboardDef, LeaderboardRow, MemberType } from "./catalog";
+import type { LeaderboardDef, MemberType } from "./catalog";
 import { UNRANKED, type RankedRow } from "./core/ranking";
 import { currentSeason, nextReset } from "./core/season";
 import type { MemberMetadata } from "./schemas";
@@ -18,7 +18,7 @@ export interface Presentation {
   infos: Map<string, UserInfo>;
 }
 
-/** A member's row; `null` standing: the member has no score yet (score 0, rank -1). */
+/** A member's row as the reads make it; a member without a score has score 0 and rank -1 (unrankedRow). */
 export interface MemberRow {
   memberType: MemberType;
   memberId: string;
@@ -63,7 +63,7 @@ export const v2Head = (board: LeaderboardDef, p: Presentation) => ({
 export const withNextReset = <T extends object>(head: T, board: LeaderboardDef, now: number) => ({ ...head, ...nextResetOf(board, now) });
 
 /** The admin view of a board. */
-export function presentAdmin(row: LeaderboardRow, board: LeaderboardDef, now: number) {
+export function presentAdmin(board: LeaderboardDef, now: number) {
   const next = nextReset(board, now);
   return {
     leaderboard_id: board.id,
@@ -75,8 +75,8 @@ export function presentAdmin(row: LeaderboardRow, board: LeaderboardDef, now: nu
     aggregation: board.aggregation,
     sort_order_ascending: board.ascending,
     period_range: board.periodRange,
-    period_range_reset_at_time: row.period_range_reset_at_time,
-    period_range_time_zone: row.period_range_time_zone,
+    period_range_reset_at_time: board.resetAtTime,
+    period_range_time_zone: board.timeZone,
     season_started_at: toIso(currentSeason(board, now)),
     nextReset: next === null ? null : toIso(next),
     created_at: board.createdAt,
