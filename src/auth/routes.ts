@@ -49,7 +49,7 @@ export const authRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/check", tags, security: [...bearerSecurity.accessToken, ...bearerSecurity.apiKey],
+      method: "get", path: "/api/v1/auth/check", tags, security: bearerSecurity.tokenOrKey,
       summary: "Tell whether a credential works, and whose it is (app, and the user of an access token)",
       middleware: [requireTokenOrKey] as const,
       responses: { 200: jsonResponse(CredentialCheck, "The credential is valid"), ...errorResponses },

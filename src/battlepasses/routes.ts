@@ -122,7 +122,7 @@ const levelsRoute = (path: string) =>
 const unlockRoute = (path: string) =>
   createRoute({
     method: "post", path, tags,
-    security: [...bearerSecurity.accessToken, ...bearerSecurity.apiKey],
+    security: bearerSecurity.tokenOrKey,
     middleware: [requireTokenOrKey] as const,
     summary: "Unlock a battle pass for a user",
     description:

@@ -59,7 +59,7 @@ const eventBody = (ref: string, description: string) => ({
 type EventResultBody = z.infer<typeof EventResult>;
 
 const tags = ["Events"];
-const senderSecurity = [...bearerSecurity.apiKey, ...bearerSecurity.accessToken];
+const senderSecurity = bearerSecurity.tokenOrKey;
 
 export const eventsRoutes = createRouter();
 eventsRoutes.openAPIRegistry.register("EventPayload", EventPayload);

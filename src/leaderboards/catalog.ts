@@ -1,5 +1,5 @@
 import { cachedCatalog } from "../catalog/cache";
-import type { CounterDef, CounterFilter } from "../challenges/core/counter";
+import type { CounterFilter } from "../challenges/core/counter";
 import type { Localized } from "../shared/localize";
 import type { PeriodRange, PeriodSchedule } from "../challenges/core/schedule";
 import type { SeasonPolicy } from "./core/season";
@@ -40,8 +40,6 @@ export interface LeaderboardDef extends SeasonPolicy {
   periodRange: PeriodRange | null;
   resetAtTime: string | null;
   timeZone: string | null;
-  /** The challenges' event matcher reads only eventName, valueField and filters of it. */
-  matcher: CounterDef;
   createdAt: string;
   updatedAt: string;
 }
@@ -75,14 +73,6 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
     timeZone: row.period_range_time_zone,
     origin: row.season_origin,
     schedule,
-    matcher: {
-      eventName: row.event_name,
-      valueField: row.value_field,
-      filters,
-      goal: 0,
-      goalCondition: 0,
-      counterScope: "total",
-    },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -46,7 +46,7 @@ import {
 
 type Ctx = Context<AppEnv>;
 const tags = ["Leaderboards"];
-const readSecurity = [...bearerSecurity.accessToken, ...bearerSecurity.apiKey];
+const readSecurity = bearerSecurity.tokenOrKey;
 
 const BoardParams = z.object({ leaderboardId: pathId("leaderboardId") });
 const MemberParams = z.object({ memberType: MemberTypeParam, memberId: z.string().min(1).max(200).openapi({ param: { name: "memberId", in: "path" } }) });

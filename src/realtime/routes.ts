@@ -26,8 +26,9 @@ const description =
   "Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; " +
   "`npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, " +
   "as the matching webhook carries it. Topics are capabilities: the broker refuses any topic it did not hand out.";
-const tokenOrKeySecurity: Record<string, string[]>[] = [{ AccessToken: [] }, { ApiKey: [] }];
 const answer = { 200: jsonResponse(NotificationTopic, "The MQTT topic to subscribe to"), ...errorResponses };
+
+const SocketToken = z.object({ socket_token: z.string() }).openapi("SocketToken");
 
 /** `ref` gets the caller's app and, with an access token, its user. */
 async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) => RealtimeTopicRef) {
@@ -72,7 +73,7 @@ export const realtimeRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: tokenOrKeySecurity,
+      method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: bearerSecurity.tokenOrKey,
       summary: "The MQTT topic on which changes of one leaderboard are pushed (SCILL)",
       middleware: [requireTokenOrKey] as const,
       request: { query: queryId("leaderboard_id") },
@@ -81,5 +82,19 @@ export const realtimeRoutes = createRouter()
     (c) => {
       const leaderboardId = c.req.valid("query").leaderboard_id;
       return topicOf(c, (appId) => ({ kind: "leaderboard", appId, leaderboardId }));
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/challenges/web-socket/generate-token", tags, security: bearerSecurity.accessToken,
+      deprecated: true,
+      summary: "SCILL's deprecated websocket token: the token user's challenge topic, for clients that still ask for it",
+      description,
+      middleware: [requireAccessToken] as const,
+      responses: { 200: jsonResponse(SocketToken, "The user's challenge topic as socket_token"), ...errorResponses },
+    }),
+    async (c) => {
+      const ref = { kind: "user-challenges" as const, appId: callerApp(c), userId: callerUser(c)! };
+      return c.json({ socket_token: await topicName(c.env, ref) }, 200);
     },
   );

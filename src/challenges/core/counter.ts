@@ -86,8 +86,11 @@ export function eventAmount(def: Pick<CounterDef, "valueField">, event: Pick<Cou
   return asNumber(event.metaData[DEFAULT_VALUE_FIELD]);
 }
 
+/** What decides whether an event counts; leaderboards match events with it too. */
+export type EventMatcher = Pick<CounterDef, "eventName" | "valueField" | "filters">;
+
 /** True when the event counts for this definition: same name, every filter passes, an amount. */
-export function matchesEvent(def: CounterDef, event: CounterEvent): boolean {
+export function matchesEvent(def: EventMatcher, event: CounterEvent): boolean {
   return (
     event.eventName === def.eventName &&
     def.filters.every((f) => filterPasses(f, event.metaData)) &&

@@ -56,14 +56,14 @@ export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string)
     if (seen.has(k)) return;
     seen.add(k);
     for (const board of boardsOf(event.appId)) {
-      if (!matchesEvent(board.matcher, event)) continue;
+      if (!matchesEvent(board, event)) continue;
       const season = seasonAt(board, event.receivedAt);
       if (season === null) continue;
       const base = {
         k,
         b: Number(board.id),
         s: season,
-        v: clampScore(eventAmount(board.matcher, event)!),
+        v: clampScore(eventAmount(board, event)!),
         a: event.receivedAt,
         q,
         g: board.aggregation,

@@ -360,6 +360,16 @@ describe("topic endpoints", () => {
     expect(await topicLink(token, "leaderboard-topic-link?leaderboard_id=8")).toBe(await topicName(env, { kind: "leaderboard", appId, leaderboardId: "8" }));
   });
 
+  it("answer SCILL's deprecated websocket token with the user's challenge topic", async () => {
+    const app = await createTestApp();
+    const token = await app.tokenFor("mila");
+    const r = await call("GET", "/api/v1/challenges/web-socket/generate-token", { token });
+    expect(r).toMatchObject({
+      status: 200,
+      body: { socket_token: await topicName(env, { kind: "user-challenges", appId: app.appId, userId: "mila" }) },
+    });
+  });
+
   it("delivers a challenge change on the topic of that challenge too", async () => {
     const app = await createTestApp();
     const token = await app.tokenFor("noah");

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers";
+
+/** Every operation of the spec (service.md), with its exact method and path. */
+const SPEC = [
+  "GET /api/v1/challenges/personal/all/{}",
+  "GET /api/v1/challenges/personal/unresolved/{}",
+  "GET /api/v1/challenges/personal/get-in-progress-challenges/{}",
+  "GET /api/v1/challenges/personal/unlock/{}/{}",
+  "GET /api/v1/challenges/personal/activate/{}/{}",
+  "DELETE /api/v1/challenges/personal/cancel/{}/{}",
+  "GET /api/v1/challenges/personal/claim/{}/{}",
+  "DELETE /api/v1/reset-challenges/{}/{}",
+  "GET /api/v1/auth/user-challenges-topic-link",
+  "GET /api/v1/leaderboards/{}",
+  "GET /api/v1/leaderboards",
+  "GET /api/v1/leaderboards-members/{}/{}",
+  "GET /api/v1/leaderboards-members/{}/{}/{}",
+  "POST /api/v1/events",
+  "GET /v1/api/battle-passes/{}",
+  "GET /v1/api/battle-passes/{}/unlocked",
+  "GET /v1/battle-passes/{}/{}",
+  "GET /v1/battle-pass-levels/{}/{}",
+  "POST /v1/battle-pass/{}/unlock/{}",
+  "POST /v1/api/battle-pass-levels/{}/claim/{}",
+  "POST /v1/api/battle-pass-levels/{}/activate/{}",
+];
+
+/** Every operation of SCILL's OpenAPI document (scill.yaml), which the published SDKs call. */
+const SCILL = [
+  "POST /api/v1/auth/access-token",
+  "GET /api/v1/auth/user-challenge-topic-link",
+  "GET /api/v1/auth/user-challenges-topic-link",
+  "GET /api/v1/auth/user-battle-pass-topic-link",
+  "GET /api/v1/auth/leaderboard-topic-link",
+  "GET /api/v1/user-additional-info",
+  "PUT /api/v1/user-additional-info",
+  "POST /api/v1/events",
+  "GET /api/v1/public/documentation",
+  "GET /api/v1/challenges/personal/get/{}",
+  "GET /api/v1/challenges/personal/unresolved/{}",
+  "GET /api/v1/challenges/personal/all/{}",
+  "GET /api/v1/challenges/personal/get/{}/{}",
+  "GET /api/v1/challenges/personal/get-in-progress-challenges/{}",
+  "POST /api/v1/challenges/personal/unlock/{}/{}",
+  "PUT /api/v1/challenges/personal/activate/{}/{}",
+  "PUT /api/v1/challenges/personal/cancel/{}/{}",
+  "PUT /api/v1/challenges/personal/claim/{}/{}",
+  "GET /api/v1/challenges/web-socket/generate-token",
+  "POST /api/v1/reset-challenges/{}/{}",
+  "GET /api/v1/battle-passes/{}",
+  "GET /api/v1/battle-passes/{}/active",
+  "GET /api/v1/battle-passes/{}/unlocked",
+  "GET /api/v1/battle-passes/{}/single/{}",
+  "GET /api/v1/battle-pass-levels/{}/{}",
+  "GET /api/v1/battle-pass-levels/{}",
+  "POST /api/v1/battle-pass-levels/{}/activate/{}",
+  "POST /api/v1/battle-pass-levels/{}/claim/{}",
+  "GET /api/v2/leaderboards/{}",
+  "GET /api/v2/leaderboards",
+  "GET /api/v2/leaderboards-members/{}/{}",
+  "GET /api/v2/leaderboards-members/{}/{}/{}",
+  "DELETE /api/v2/leaderboards-reset/{}/{}",
+  "POST /api/v1/battle-passes/{}/unlock/{}",
+  "GET /api/v1/leaderboards/{}",
+  "GET /api/v1/leaderboards",
+  "GET /api/v1/leaderboards-members/{}/{}",
+  "GET /api/v1/leaderboards-members/{}/{}/{}",
+  "DELETE /api/v1/reset-leaderboard/{}/{}/{}",
+];
+
+async function documentedOperations(): Promise<Set<string>> {
+  const doc = (await call("GET", "/openapi.json")).body;
+  const operations = new Set<string>();
+  for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    for (const method of Object.keys(item)) operations.add(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`);
+  }
+  return operations;
+}
+
+describe("the interface of the spec and of SCILL", () => {
+  it("documents every operation in the OpenAPI 3.1 document", async () => {
+    const documented = await documentedOperations();
+    expect(SPEC.filter((op) => !documented.has(op))).toEqual([]);
+    expect(SCILL.filter((op) => !documented.has(op))).toEqual([]);
+  });
+
+  it("serves every operation: without a credential each answers 401 (the public catalog 200), never 'no route'", async () => {
+    const PUBLIC = "GET /api/v1/public/documentation";
+    for (const op of new Set([...SPEC, ...SCILL])) {
+      const [method, path] = op.split(" ");
+      const concrete = path.replace(/\{\}/g, "1");
+      const r = await call(method, concrete, method === "GET" || method === "DELETE" ? {} : { body: {} });
+      if (op === PUBLIC) expect(r.status).toBe(200);
+      else expect({ op, status: r.status, message: r.body.message }).toEqual({ op, status: 401, message: "Missing Authorization header" });
+    }
+  });
+
+  it("reads the document and the reference page", async () => {
+    const doc = await call("GET", "/openapi.json");
+    expect(doc.body.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.body.components.securitySchemes).sort()).toEqual(["AccessToken", "AdminToken", "ApiKey"]);
+    const page = await call("GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Type")).toContain("text/html");
+    expect(page.body).toContain("/api/v1/challenges/personal/all/{");
+  });
+});
