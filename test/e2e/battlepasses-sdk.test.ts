@@ -1,23 +1,6 @@
-import { BattlePassesApi, Configuration, EventsApi } from "@scillgame/scill-js";
+import { BattlePassesApi, EventsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, baseUrl, http, newStudioApp } from "./support";
-
-/** What the SDK throws for a non-2xx answer: the fetch Response itself. */
-async function rejection(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (err) {
-    const response = err as Response;
-    return { status: response.status, body: await response.json() };
-  }
-  throw new Error("expected the SDK call to fail");
-}
-
-async function admin(path: string, body: unknown) {
-  const r = await http("POST", path, { token: ADMIN_TOKEN, body });
-  if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+import { ADMIN_TOKEN, adminCreate as admin, http, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
 
 describe("battle passes through the SCILL JS SDK", () => {
   it("unlocks a pass and completes it level by level, ending with the reward claimed", async () => {
@@ -40,10 +23,9 @@ describe("battle passes through the SCILL JS SDK", () => {
     const second = await admin(levelsPath, level("collect-item", 3, "250", { filters: [{ field: "item_type", op: "eq", value: "gem" }] }));
 
     const token = await studio.tokenFor("sdk-player");
-    const basePath = baseUrl();
-    const passes = new BattlePassesApi(new Configuration({ accessToken: token, basePath }));
+    const passes = new BattlePassesApi(sdkConfiguration(token));
     // The SDK's convention for sending from a client: apiKey "access_token" becomes ?auth=access_token.
-    const events = new EventsApi(new Configuration({ accessToken: token, apiKey: "access_token", basePath }));
+    const events = new EventsApi(sdkConfiguration(token));
     const send = async (event_name: string, meta_data: Record<string, string | number>) =>
       expect(await events.sendEvent({ event_name, event_type: "single", session_id: "match-1", meta_data })).toEqual({ status: 200, message: "OK" });
     const scores = async () =>

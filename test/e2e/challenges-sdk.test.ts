@@ -1,23 +1,6 @@
-import { ChallengesApi, Configuration, EventsApi } from "@scillgame/scill-js";
+import { ChallengesApi, EventsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, baseUrl, http, newStudioApp } from "./support";
-
-/** What the SDK throws for a non-2xx answer: the fetch Response itself. */
-async function rejection(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await promise;
-  } catch (err) {
-    const response = err as Response;
-    return { status: response.status, body: await response.json() };
-  }
-  throw new Error("expected the SDK call to fail");
-}
-
-async function admin(path: string, body: unknown) {
-  const r = await http("POST", path, { token: ADMIN_TOKEN, body });
-  if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+import { ADMIN_TOKEN, adminCreate as admin, http, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
 
 describe("personal challenges through the SCILL JS SDK", () => {
   it("lists, unlocks, activates, counts events until unclaimed, claims and reads finished", async () => {
@@ -38,9 +21,8 @@ describe("personal challenges through the SCILL JS SDK", () => {
     const cid: string = challenge.challenge_id;
 
     const token = await studio.tokenFor("sdk-player");
-    const basePath = baseUrl();
-    const challenges = new ChallengesApi(new Configuration({ accessToken: token, basePath }));
-    const events = new EventsApi(new Configuration({ accessToken: token, apiKey: "access_token", basePath }));
+    const challenges = new ChallengesApi(sdkConfiguration(token));
+    const events = new EventsApi(sdkConfiguration(token));
     const send = async (meta_data: Record<string, string | number>) =>
       expect(await events.sendEvent({ event_name: "collect-item", event_type: "single", session_id: "match-1", meta_data })).toEqual({
         status: 200,

@@ -1,16 +1,9 @@
-import { Configuration, EventsApi } from "@scillgame/scill-js";
+import { EventsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, baseUrl, eventually, http, newStudioApp } from "./support";
+import { ADMIN_TOKEN, eventually, http, newStudioApp, sdkConfiguration } from "./support";
 
 /** As a studio points the SCILL SDK at this service: getEventsApi's set-up with our base URL. */
-const eventsApi = (credential: string) =>
-  new EventsApi(
-    new Configuration({
-      accessToken: credential,
-      apiKey: credential.length > 64 ? "access_token" : "api_key",
-      basePath: baseUrl(),
-    }),
-  );
+const eventsApi = (credential: string) => new EventsApi(sdkConfiguration(credential));
 
 /** The app's event counts by name, once `expected` events have arrived through the background queue. */
 async function countsOnceArrived(appId: string, expected: number) {

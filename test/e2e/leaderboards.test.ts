@@ -1,11 +1,10 @@
-import { Configuration, EventsApi, LeaderboardsApi } from "@scillgame/scill-js";
+import { EventsApi, LeaderboardsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, baseUrl, eventually, http, newStudioApp } from "./support";
+import { ADMIN_TOKEN, eventually, http, newStudioApp, sdkConfiguration } from "./support";
 
 /** As a studio points the SCILL SDK at this service: the SDK's set-up with our base URL. */
-const leaderboardsApi = (credential: string) => new LeaderboardsApi(new Configuration({ accessToken: credential, basePath: baseUrl() }));
-const eventsApi = (credential: string) =>
-  new EventsApi(new Configuration({ accessToken: credential, apiKey: credential.length > 64 ? "access_token" : "api_key", basePath: baseUrl() }));
+const leaderboardsApi = (credential: string) => new LeaderboardsApi(sdkConfiguration(credential));
+const eventsApi = (credential: string) => new EventsApi(sdkConfiguration(credential));
 
 const rows = (list: { member_id?: string; score?: number; rank?: number }[] | undefined) => (list ?? []).map((r) => [r.member_id, r.score, r.rank]);
 

@@ -1,3 +1,4 @@
+import { Configuration } from "@scillgame/scill-js";
 import { inject } from "vitest";
 import { TEST_SECRETS } from "../support/secrets";
 
@@ -57,4 +58,29 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/**
+ * A SCILL SDK configuration for this server. `apiKey` is how the SDK picks `?auth=`: access tokens
+ * are longer than 64 characters, API keys are not (the SDK's own rule).
+ */
+export const sdkConfiguration = (credential: string) =>
+  new Configuration({ accessToken: credential, apiKey: credential.length > 64 ? "access_token" : "api_key", basePath: baseUrl() });
+
+/** What the SDK throws for a non-2xx answer is the fetch Response itself. */
+export async function sdkFailure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
+  try {
+    await promise;
+  } catch (err) {
+    const response = err as Response;
+    return { status: response.status, body: await response.json() };
+  }
+  throw new Error("expected the SDK call to fail");
+}
+
+/** Creates an admin resource; fails the test when the answer is not 201. */
+export async function adminCreate(path: string, body: unknown) {
+  const r = await http("POST", path, { token: ADMIN_TOKEN, body });
+  if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
 }
