@@ -55,3 +55,17 @@ export async function advanceClock(seconds: number) {
   if (r.status !== 200) throw new Error(`clock advance failed: ${JSON.stringify(r.body)}`);
   return r.body as { now: string };
 }
+
+/** A queue that keeps what is sent to it, so a test sees exactly what a producer sent. */
+export function capturingQueue<T = unknown>() {
+  const sent: T[] = [];
+  const queue = {
+    async send(body: T) {
+      sent.push(structuredClone(body));
+    },
+    async sendBatch(messages: Iterable<{ body: T }>) {
+      for (const m of messages) sent.push(structuredClone(m.body));
+    },
+  } as unknown as Queue;
+  return { sent, queue };
+}

@@ -1,23 +1,13 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../../src/index";
 import type { BackgroundMessage } from "../../../src/background/messages";
+import { capturingQueue as capturingAnyQueue } from "../helpers";
 
 /**
  * A background queue that keeps what the intake sends, so a test sees exactly which events went
  * to analytics (the real queue would deliver them to the consumer at some later moment).
  */
-export function capturingQueue() {
-  const sent: BackgroundMessage[] = [];
-  const queue = {
-    async send(body: BackgroundMessage) {
-      sent.push(structuredClone(body));
-    },
-    async sendBatch(messages: Iterable<{ body: BackgroundMessage }>) {
-      for (const m of messages) sent.push(structuredClone(m.body));
-    },
-  } as unknown as Queue;
-  return { sent, queue };
-}
+export const capturingQueue = () => capturingAnyQueue<BackgroundMessage>();
 
 /** Calls the Worker's fetch handler with the test env and the capturing background queue. */
 export async function callCapturing(

@@ -4,6 +4,7 @@ import type { BackgroundMessage } from "../../../src/background/messages";
 import type { UserEvent } from "../../../src/events/types";
 import { getNow } from "../../../src/shared/clock";
 import { ADMIN, call } from "../helpers";
+export { capturingQueue } from "../helpers";
 
 export const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
@@ -67,16 +68,3 @@ export const get = (token: string, path: string) => call("GET", path, { token })
 /** The (member_id, score, rank) triples of rows, for compact assertions. */
 export const triples = (rows: { member_id: string; score: number; rank: number }[]) => rows.map((r) => [r.member_id, r.score, r.rank]);
 
-/** A queue that keeps what is sent to it (the webhooks queue, to see the change hook's output). */
-export function capturingQueue() {
-  const sent: unknown[] = [];
-  const queue = {
-    async send(body: unknown) {
-      sent.push(structuredClone(body));
-    },
-    async sendBatch(messages: Iterable<{ body: unknown }>) {
-      for (const m of messages) sent.push(structuredClone(m.body));
-    },
-  } as unknown as Queue;
-  return { sent, queue };
-}
