@@ -7,7 +7,7 @@ import { createClient } from "./bench/http.mjs";
 import { createReport } from "./bench/report.mjs";
 import { detectFeatures } from "./bench/api.mjs";
 import { openServer } from "./bench/server.mjs";
-import { findInspector, formatProfile, startProfile } from "./bench/profile.mjs";
+import { cpuTimeMs, findInspector, formatProfile, serverProcesses, startProfile } from "./bench/profile.mjs";
 import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
 import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
@@ -48,19 +48,28 @@ const ctx = {
       client = createClient(server.url);
     }
   },
-  /** Runs a measured phase; with BENCH_PROFILE=1 also profiles the Worker's isolate during it. */
+  /**
+   * Runs a measured phase (a runLoad). With a local server, adds the server's CPU time per request
+   * to the result (serverCpuMs); with BENCH_PROFILE=1 also profiles the Worker's isolate.
+   */
   async measured(label, fn) {
-    if (!config.profile || !server.local) return fn();
-    const inspector = await findInspector(Number(new URL(server.url).port));
-    if (!inspector) {
-      log("profile: no inspector found");
-      return fn();
-    }
-    const profiler = await startProfile(inspector);
+    const processes = server.local ? serverProcesses(Number(new URL(server.url).port)) : [];
+    const inspector = config.profile && processes.length ? await findInspector(Number(new URL(server.url).port)) : undefined;
+    if (config.profile && !inspector) log("profile: no inspector found");
+    const profiler = inspector ? await startProfile(inspector) : undefined;
+    const cpuBefore = cpuTimeMs(processes);
+    const selfBefore = process.cpuUsage();
     try {
-      return await fn();
+      const result = await fn();
+      if (processes.length && result?.sent) {
+        const self = process.cpuUsage(selfBefore);
+        result.serverCpuMs = (cpuTimeMs(processes) - cpuBefore) / result.sent;
+        const generatorMs = (self.user + self.system) / 1000 / result.sent;
+        log(`${label}: ${result.rps.toFixed(0)} req/s, server CPU ${result.serverCpuMs.toFixed(2)} ms/req, load generator ${generatorMs.toFixed(2)} ms/req`);
+      }
+      return result;
     } finally {
-      log(formatProfile(label, await profiler.stop()));
+      if (profiler) log(formatProfile(label, await profiler.stop()));
     }
   },
   adminToken: config.url ? config.adminToken : "bench-admin-token",

@@ -1,7 +1,8 @@
-// BENCH_PROFILE=1: a V8 CPU profile of the Worker's isolate (the Worker and its Durable Objects
-// share it in workerd) during each measured phase, through workerd's inspector, summarized as the
-// isolate's busy share and the functions with the most self time. Linux only: the inspector port
-// is found through /proc from the port the server listens on.
+// Where the time of a measured phase goes, on Linux (through /proc), for a server started by the
+// benchmark: the CPU time of the server's processes (wrangler, its proxy and the workerd that runs
+// the Worker, its Durable Objects, local D1 and queues) per request, always; and with
+// BENCH_PROFILE=1 a V8 CPU profile of the Worker's isolate (shared by the Worker and its Durable
+// Objects) through wrangler's inspector proxy, as busy share and the top functions.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import WebSocket from "ws";
 
@@ -39,6 +40,28 @@ function socketInodes(pid) {
 
 const groupOf = (pid) => readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ")[2];
 
+/** The processes of the server listening on `port`: its process group (wrangler is started detached). */
+export function serverProcesses(port) {
+  const listening = listeningSockets();
+  const all = pids();
+  const owner = all.find((pid) => socketInodes(pid).some((inode) => listening.get(inode) === port));
+  if (!owner) return [];
+  const group = groupOf(owner);
+  return all.filter((pid) => groupOf(pid) === group);
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** User + system CPU time (ms) the processes used so far. */
+export function cpuTimeMs(processIds) {
+  let ticks = 0;
+  for (const pid of processIds) {
+    const fields = readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ");
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return ticks * TICK_MS;
+}
+
 /**
  * The inspector WebSocket URL of the user Worker behind the server on `port`, or undefined.
  * wrangler keeps the runtime's own inspector connection for itself and offers devtools clients
@@ -46,12 +69,8 @@ const groupOf = (pid) => readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").spl
  */
 export async function findInspector(port) {
   const listening = listeningSockets();
-  const all = pids();
-  const owner = all.find((pid) => socketInodes(pid).some((inode) => listening.get(inode) === port));
-  if (!owner) return undefined;
-  const group = groupOf(owner);
-  for (const pid of all) {
-    if (groupOf(pid) !== group || !readText(`/proc/${pid}/cmdline`).includes("workerd")) continue;
+  for (const pid of serverProcesses(port)) {
+    if (!readText(`/proc/${pid}/cmdline`).includes("workerd")) continue;
     const ports = socketInodes(pid).map((inode) => listening.get(inode)).filter(Boolean);
     for (const candidate of ports) {
       try {

@@ -12,6 +12,12 @@ const fmt = (v, digits = 1) => {
   return v.toFixed(Math.abs(v) < 10 ? Math.max(digits, 2) : digits);
 };
 
+/** "; server CPU a vs b ms/req" when both were measured (a local server on Linux). */
+export const cpuNote = (result, ceiling) =>
+  result.serverCpuMs !== undefined && ceiling?.serverCpuMs !== undefined
+    ? `; server CPU ${result.serverCpuMs.toFixed(1)} vs ${ceiling.serverCpuMs.toFixed(1)} ms/req`
+    : "";
+
 export function createReport() {
   /** @type {Row[]} */
   const rows = [];

@@ -2,6 +2,7 @@
 // concurrent senders; each against the trivial route with the same credential (API key, as a
 // studio backend sends) and concurrency. Afterwards every counter is read back through the API.
 import { measureCeiling } from "../ceiling.mjs";
+import { cpuNote } from "../report.mjs";
 import { runLoad } from "../http.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
@@ -99,7 +100,7 @@ export async function runDistinctUsers(ctx) {
   );
   ctx.report.add({
     scenario,
-    metric: `throughput, ${concurrency} concurrent (events/s)`,
+    metric: `throughput, ${concurrency} concurrent (events/s${cpuNote(result, ceiling)})`,
     value: result.rps,
     ceiling: ceiling.rps,
     ratio: result.rps / ceiling.rps,
@@ -130,7 +131,7 @@ export async function runHotUser(ctx) {
   const scenario = `${SCENARIO} (${app.challengeCount} active challenges), ${concurrency} concurrent senders`;
   ctx.report.add({
     scenario,
-    metric: "throughput (events/s)",
+    metric: `throughput (events/s${cpuNote(result, ceiling)})`,
     value: result.rps,
     ceiling: ceiling.rps,
     ratio: result.rps / ceiling.rps,

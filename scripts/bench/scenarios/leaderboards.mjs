@@ -5,6 +5,7 @@
 import path from "node:path";
 import { projectRoot } from "../../lib/wrangler.mjs";
 import { measureCeiling } from "../ceiling.mjs";
+import { cpuNote } from "../report.mjs";
 import { runLoad, warmUp } from "../http.mjs";
 import { createApp, mintTokens, missingFor } from "../api.mjs";
 import { importTs } from "../import-ts.mjs";
@@ -67,7 +68,7 @@ export async function run(ctx) {
       const targeted = isRank && board.size === Math.max(...cfg.sizes);
       ctx.report.add({
         scenario: label,
-        metric: `${what} (p50 ms; ${Math.round(result.rps)} req/s)`,
+        metric: `${what} (p50 ms; ${Math.round(result.rps)} req/s${cpuNote(result, ceiling)})`,
         value: result.p50,
         unit: "ms",
         ceiling: ceiling.p50,

@@ -1,6 +1,7 @@
 // Listing a category of 1000 challenges (the spec's maximum) for several users, against the
 // trivial route with an access token at the same concurrency.
 import { measureCeiling } from "../ceiling.mjs";
+import { cpuNote } from "../report.mjs";
 import { runLoad } from "../http.mjs";
 import { mapPool, mintTokens, missingFor } from "../api.mjs";
 import { createChallengeApp } from "../seed.mjs";
@@ -38,7 +39,7 @@ export async function run(ctx) {
   );
   ctx.report.add({
     scenario: `${scenario} (${Math.round(bytes / 1024)} KB JSON), ${listing.users} users`,
-    metric: `throughput, ${concurrency} concurrent (req/s)`,
+    metric: `throughput, ${concurrency} concurrent (req/s${cpuNote(result, ceiling)})`,
     value: result.rps,
     ceiling: ceiling.rps,
     ratio: result.rps / ceiling.rps,
