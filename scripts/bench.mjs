@@ -7,7 +7,7 @@ import { createClient } from "./bench/http.mjs";
 import { createReport } from "./bench/report.mjs";
 import { detectFeatures } from "./bench/api.mjs";
 import { openServer } from "./bench/server.mjs";
-import { cpuTimeMs, findInspector, formatProfile, serverProcesses, startProfile } from "./bench/profile.mjs";
+import { cpuTimeMs, findInspector, formatProfile, serverProcesses, startProfile, totalMs } from "./bench/profile.mjs";
 import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
 import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
@@ -63,9 +63,11 @@ const ctx = {
       const result = await fn();
       if (processes.length && result?.sent) {
         const self = process.cpuUsage(selfBefore);
-        result.serverCpuMs = (cpuTimeMs(processes) - cpuBefore) / result.sent;
+        const cpuAfter = cpuTimeMs(processes);
+        result.serverCpuMs = (totalMs(cpuAfter) - totalMs(cpuBefore)) / result.sent;
+        const perRole = Object.keys(cpuAfter).map((role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`);
         const generatorMs = (self.user + self.system) / 1000 / result.sent;
-        log(`${label}: ${result.rps.toFixed(0)} req/s, server CPU ${result.serverCpuMs.toFixed(2)} ms/req, load generator ${generatorMs.toFixed(2)} ms/req`);
+        log(`${label}: ${result.rps.toFixed(0)} req/s; CPU ms per request: server ${result.serverCpuMs.toFixed(2)} (${perRole.join(", ")}), load generator ${generatorMs.toFixed(2)}`);
       }
       return result;
     } finally {

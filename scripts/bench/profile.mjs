@@ -52,15 +52,25 @@ export function serverProcesses(port) {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** User + system CPU time (ms) the processes used so far. */
+/** What a server process is: wrangler itself, the runtime of its proxy, or the Worker's runtime. */
+function roleOf(pid) {
+  const cmdline = readText(`/proc/${pid}/cmdline`);
+  if (!cmdline.includes("workerd")) return "wrangler";
+  return /socket-addr=entry=127\.0\.0\.1:0\b/.test(cmdline.replace(/\0/g, " ")) ? "workerd (Worker, DOs, D1, queues)" : "workerd (wrangler's proxy)";
+}
+
+/** User + system CPU time (ms) each role of the processes used so far. */
 export function cpuTimeMs(processIds) {
-  let ticks = 0;
+  const byRole = {};
   for (const pid of processIds) {
     const fields = readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ");
-    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    const role = roleOf(pid);
+    byRole[role] = (byRole[role] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
   }
-  return ticks * TICK_MS;
+  return byRole;
 }
+
+export const totalMs = (byRole) => Object.values(byRole).reduce((a, b) => a + b, 0);
 
 /**
  * The inspector WebSocket URL of the user Worker behind the server on `port`, or undefined.

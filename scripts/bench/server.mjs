@@ -1,7 +1,7 @@
 // The server under test: a `wrangler dev` of its own (fresh state in a temp dir, bench secrets), or
 // the one at BENCH_URL. Stopping and starting again keeps the state, which is how leaderboards are
 // seeded straight into local D1 while no other process holds the database open.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startDevServer } from "../lib/dev-server.mjs";
@@ -27,28 +27,4 @@ export async function openServer(config) {
       if (!config.keepState) rmSync(persistTo, { recursive: true, force: true });
     },
   };
-}
-
-/** Total bytes and count of the files under `dir` whose names match `pattern`. */
-export function filesUnder(dir, pattern) {
-  let bytes = 0;
-  let count = 0;
-  const walk = (d) => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (pattern.test(e.name)) {
-        bytes += statSync(p).size;
-        count++;
-      }
-    }
-  };
-  walk(dir);
-  return { bytes, count };
 }

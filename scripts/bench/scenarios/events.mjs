@@ -87,7 +87,7 @@ export async function runDistinctUsers(ctx) {
   let t0 = Date.now();
   await touchUsers(ctx, app, users);
   ctx.log(`touched ${users.length} users in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, users.length, app.challengeCount, "after first touch");
+  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, "after first touch");
 
   const concurrency = events.concurrency;
   const ceiling = await measureCeiling(ctx, { token: app.apiKey, concurrency, requests: events.requests, seconds });
@@ -110,7 +110,7 @@ export async function runDistinctUsers(ctx) {
     pass: result.rps / ceiling.rps >= 0.5,
   });
   reportFailures(ctx, scenario, result);
-  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, users.length, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
+  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
 }
 
 export async function runHotUser(ctx) {

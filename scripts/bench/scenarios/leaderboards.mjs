@@ -129,8 +129,8 @@ function reportStorage(ctx, seeded) {
   const file = d1DatabaseFile(ctx.server.persistTo);
   const tables = file && tableBytes(file, "leaderboard");
   if (tables) {
-    const total = Object.values(tables).reduce((a, b) => a + b, 0);
-    const part = (name) => `${name.replace("leaderboard_", "")} ${((tables[name] ?? 0) / members).toFixed(0)}`;
+    const total = Object.values(tables).reduce((a, b) => a + b.pages, 0);
+    const part = (name) => `${name.replace("leaderboard_", "")} ${((tables[name]?.pages ?? 0) / members).toFixed(0)}`;
     ctx.report.add({
       scenario,
       metric: `bytes per member, pages of tables + indexes (${["leaderboard_scores", "leaderboard_scores_order", "leaderboard_rank_counts"].map(part).join(", ")})`,
