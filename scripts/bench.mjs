@@ -7,7 +7,7 @@ import { createClient } from "./bench/http.mjs";
 import { createReport } from "./bench/report.mjs";
 import { detectFeatures } from "./bench/api.mjs";
 import { openServer } from "./bench/server.mjs";
-import { cpuTimeMs, findInspector, formatProfile, serverProcesses, startProfile, totalMs } from "./bench/profile.mjs";
+import { cpuTimeMs, findInspector, formatProfile, openProfiler, serverProcesses, totalMs } from "./bench/profile.mjs";
 import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
 import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
@@ -22,7 +22,10 @@ const started = Date.now();
 log(config.url ? `using ${config.url}` : `starting wrangler dev on port ${config.port}`);
 const server = await openServer(config);
 let client = createClient(server.url);
+/** The inspector session of BENCH_PROFILE=1, opened at the first measured phase. */
+let profiler;
 const stopAll = async () => {
+  profiler?.close();
   client.close();
   await server.stop();
   server.cleanup();
@@ -39,6 +42,8 @@ const ctx = {
   },
   /** Runs `fn` while the local server is stopped (its state kept), then starts it again. */
   async withServerStopped(fn) {
+    profiler?.close();
+    profiler = undefined;
     client.close();
     await server.stop();
     try {
@@ -53,26 +58,26 @@ const ctx = {
    * to the result (serverCpuMs); with BENCH_PROFILE=1 also profiles the Worker's isolate.
    */
   async measured(label, fn) {
-    const processes = server.local ? serverProcesses(Number(new URL(server.url).port)) : [];
-    const inspector = config.profile && processes.length ? await findInspector(Number(new URL(server.url).port)) : undefined;
-    if (config.profile && !inspector) log("profile: no inspector found");
-    const profiler = inspector ? await startProfile(inspector) : undefined;
+    const port = Number(new URL(server.url).port);
+    const processes = server.local ? serverProcesses(port) : [];
+    if (config.profile && processes.length && !profiler) {
+      const inspector = await findInspector(port);
+      profiler = inspector ? await openProfiler(inspector) : undefined;
+      if (!profiler) log("profile: no inspector found");
+    }
     const cpuBefore = cpuTimeMs(processes);
     const selfBefore = process.cpuUsage();
-    try {
-      const result = await fn();
-      if (processes.length && result?.sent) {
-        const self = process.cpuUsage(selfBefore);
-        const cpuAfter = cpuTimeMs(processes);
-        result.serverCpuMs = (totalMs(cpuAfter) - totalMs(cpuBefore)) / result.sent;
-        const perRole = Object.keys(cpuAfter).map((role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`);
-        const generatorMs = (self.user + self.system) / 1000 / result.sent;
-        log(`${label}: ${result.rps.toFixed(0)} req/s; CPU ms per request: server ${result.serverCpuMs.toFixed(2)} (${perRole.join(", ")}), load generator ${generatorMs.toFixed(2)}`);
-      }
-      return result;
-    } finally {
-      if (profiler) log(formatProfile(label, await profiler.stop()));
+    const [result, profile] = profiler ? await profiler.profile(fn) : [await fn()];
+    if (profile) log(formatProfile(label, profile));
+    if (processes.length && result?.sent) {
+      const self = process.cpuUsage(selfBefore);
+      const cpuAfter = cpuTimeMs(processes);
+      result.serverCpuMs = (totalMs(cpuAfter) - totalMs(cpuBefore)) / result.sent;
+      const perRole = Object.keys(cpuAfter).map((role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`);
+      const generatorMs = (self.user + self.system) / 1000 / result.sent;
+      log(`${label}: ${result.rps.toFixed(0)} req/s; CPU ms per request: server ${result.serverCpuMs.toFixed(2)} (${perRole.join(", ")}), load generator ${generatorMs.toFixed(2)}`);
     }
+    return result;
   },
   adminToken: config.url ? config.adminToken : "bench-admin-token",
   features: await detectFeatures(client),

@@ -93,8 +93,11 @@ export async function findInspector(port) {
   return undefined;
 }
 
-/** Starts profiling; `stop()` answers the summary. */
-export async function startProfile(wsUrl, { intervalUs = 500 } = {}) {
+/**
+ * One inspector session for the whole run (attaching again and again has been seen to take the
+ * runtime down); `profile(fn)` runs fn under the sampling profiler and answers [fn's result, summary].
+ */
+export async function openProfiler(wsUrl, { intervalUs = 500 } = {}) {
   const ws = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => {
     ws.once("open", resolve);
@@ -109,24 +112,34 @@ export async function startProfile(wsUrl, { intervalUs = 500 } = {}) {
       pending.delete(msg.id);
     }
   });
+  ws.on("close", () => {
+    for (const settle of pending.values()) settle({ error: { message: "inspector connection closed" } });
+    pending.clear();
+  });
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) return reject(new Error(`${method}: inspector connection closed`));
       const id = nextId++;
       pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
       ws.send(JSON.stringify({ id, method, params }));
     });
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: intervalUs });
-  await send("Profiler.start");
   return {
-    async stop() {
+    async profile(fn) {
+      await send("Profiler.start");
+      let result;
+      let failure;
       try {
-        const { profile } = await send("Profiler.stop");
-        return summarizeProfile(profile);
-      } finally {
-        ws.close();
+        result = await fn();
+      } catch (err) {
+        failure = err;
       }
+      const stopped = await send("Profiler.stop").catch(() => undefined);
+      if (failure) throw failure;
+      return [result, stopped?.profile ? summarizeProfile(stopped.profile) : undefined];
     },
+    close: () => ws.close(),
   };
 }
 
@@ -161,9 +174,24 @@ export function summarizeProfile(profile, top = 12) {
   });
   const idle = selfMs.get("(idle)") ?? 0;
   const busy = [...selfMs].reduce((sum, [name, ms]) => (name === "(idle)" ? sum : sum + ms), 0);
-  const rank = (map) =>
-    [...map].filter(([name]) => name !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms, share: ms / (busy || 1) }));
-  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs) };
+  const rank = (map, n = top) =>
+    [...map].filter(([name]) => name !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ms]) => ({ name, ms, share: ms / (busy || 1) }));
+  /** Time under each direct callee of the frames named `parentName`. */
+  const childrenOf = (parentName) => {
+    const out = new Map();
+    const subtree = (id) => {
+      const n = byNode.get(id);
+      let ms = (n.hitCount ?? 0) * (totalMs / Math.max(1, profile.samples.length));
+      for (const c of n.children ?? []) ms += subtree(c);
+      return ms;
+    };
+    for (const n of profile.nodes) {
+      if (nameOf(n) !== parentName) continue;
+      for (const c of n.children ?? []) out.set(nameOf(byNode.get(c)), (out.get(nameOf(byNode.get(c))) ?? 0) + subtree(c));
+    }
+    return [...out].sort((a, b) => b[1] - a[1]);
+  };
+  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs), inclusiveAll: rank(inclusiveMs, Infinity), childrenOf };
 }
 
 export function formatProfile(label, summary) {

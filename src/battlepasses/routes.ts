@@ -1,14 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
-import { dispatchChanges } from "../changes/dispatch";
-import type { Change } from "../changes/types";
 import { badRequest, conflict, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { userObject } from "../user/user-do";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
-import { challengeChanges, rewardClaimedChange } from "./changes";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
 import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./present";
 import { BattlePass, BattlePassForUser, BattlePassLevel, LanguageQuery, UnlockBody } from "./schemas";
@@ -55,7 +52,7 @@ function requireLevel(catalog: BattlePassCatalog, levelId: string) {
 
 /** Runs an action in the user's object; a refused transition is a 409. Answers the progress before and after. */
 async function act(c: Ctx, appId: string, userId: string, pass: CatalogPass, action: BattlePassAction) {
-  const outcome = await userObject(c.env, appId, userId).battlePassAction(pass, action, c.get("now"));
+  const outcome = await userObject(c.env, appId, userId).battlePassAction(pass, userId, action, c.get("now"));
   if (!outcome.ok) throw conflict(outcome.conflict);
   return outcome.value;
 }
@@ -163,8 +160,7 @@ async function unlock(c: Ctx, params: z.infer<typeof PassParams>, language: stri
   }
   const pass = requirePass(catalog, params.battlePassId);
   const purchase = { price: body.purchase_price ?? 0, currency: body.purchase_currency ?? "" };
-  const { before, after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
-  await dispatchChanges(c.env, challengeChanges(pass, userId, before, after, presentation.now));
+  const { after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
   return c.json(presentPassForUser(pass, after, userId, presentation), 200);
 }
 
@@ -172,10 +168,7 @@ async function claim(c: Ctx, pathAppId: string, levelId: string) {
   const appId = callerApp(c, pathAppId);
   const userId = tokenUser(c);
   const { pass } = requireLevel(await battlePassCatalog(c.env.DB, appId), levelId);
-  const now = c.get("now");
-  const { before, after } = await act(c, appId, userId, pass, { kind: "claim", levelId });
-  const changes: Change[] = [...challengeChanges(pass, userId, before, after, now), rewardClaimedChange(pass, userId, levelId)];
-  await dispatchChanges(c.env, changes);
+  await act(c, appId, userId, pass, { kind: "claim", levelId });
   return ok(c);
 }
 
@@ -184,8 +177,7 @@ async function activate(c: Ctx, pathAppId: string | undefined, battlePassId: str
   const userId = tokenUser(c);
   const { pass } = requireLevel(await battlePassCatalog(c.env.DB, appId), levelId);
   if (battlePassId !== undefined && pass.battlePassId !== battlePassId) throw notFound(`Level ${levelId} not found in battle pass ${battlePassId}`);
-  const { before, after } = await act(c, appId, userId, pass, { kind: "activate", levelId });
-  await dispatchChanges(c.env, challengeChanges(pass, userId, before, after, c.get("now")));
+  await act(c, appId, userId, pass, { kind: "activate", levelId });
   return ok(c);
 }
 

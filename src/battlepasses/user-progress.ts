@@ -1,8 +1,9 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../events/types";
-import { battlePassCatalog, type BattlePassCatalog } from "./catalog";
-import { challengeChanges } from "./changes";
-import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassDef, type PassProgress, type Purchase } from "./core/progress";
+import { stage } from "../user/outbox";
+import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
+import { challengeChanges, rewardClaimedChange } from "./changes";
+import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
 import { hasUnlockedPasses, readProgress, writeProgress } from "./user-store";
 
 /** What runs inside the user's Durable Object; UserDO's battle-pass RPC methods delegate here. */
@@ -17,8 +18,11 @@ export interface ActionResult {
   after: PassProgress;
 }
 
-/** One user action on one pass, against the pass definition the Worker read from the catalog. */
-export function runBattlePassAction(sql: SqlStorage, pass: PassDef, action: BattlePassAction, now: number): Outcome<ActionResult> {
+/**
+ * One user action on one pass, against the pass definition the Worker read from the catalog. What
+ * it changed is staged for webhooks and MQTT in the same step as the new progress.
+ */
+export function runBattlePassAction(sql: SqlStorage, pass: CatalogPass, userId: string, action: BattlePassAction, now: number): Outcome<ActionResult> {
   const before = readProgress(sql, pass.battlePassId)[pass.battlePassId] ?? null;
   const outcome =
     action.kind === "unlock"
@@ -28,6 +32,9 @@ export function runBattlePassAction(sql: SqlStorage, pass: PassDef, action: Batt
         : claimLevel(pass, before, action.levelId, now);
   if (!outcome.ok) return outcome;
   if (outcome.value !== before) writeProgress(sql, pass.battlePassId, before, outcome.value);
+  const changes = challengeChanges(pass, userId, before, outcome.value, now);
+  if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
+  stage(sql, changes);
   return { ok: true, value: { before, after: outcome.value } };
 }
 

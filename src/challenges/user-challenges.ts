@@ -1,9 +1,9 @@
 import { mintAccessToken } from "../auth/access-tokens";
 import type { BackgroundMessage } from "../background/messages";
 import type { Change } from "../changes/types";
-import { dispatchChanges } from "../changes/dispatch";
 import type { UserEvent } from "../events/types";
 import { getNow, toIso } from "../shared/clock";
+import { stage } from "../user/outbox";
 import { challengeCatalog } from "./catalog";
 import { challengeChange } from "./changes";
 import { availability } from "./core/availability";
@@ -89,6 +89,20 @@ export interface StoredChallengeState {
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
+/** What the user's object does for its areas after a state change. */
+export interface UserEffects {
+  /** Hands on what is staged: webhooks, MQTT, background messages. */
+  deliver(): Promise<void>;
+  /** Moves the object's one alarm (time-outs and retries share it). */
+  reschedule(): Promise<void>;
+}
+
+/** Each unlock counts once toward the app's monthly usage. */
+export function usageMessages(touch: ChallengeTouch): BackgroundMessage[] {
+  if (touch.unlocks === 0) return [];
+  return [{ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks }];
+}
+
 export class UserChallenges {
   private owner: Owner | null = null;
   private token: { value: string; mintedAt: number } | null = null;
@@ -96,6 +110,7 @@ export class UserChallenges {
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly env: Env,
+    private readonly effects: UserEffects,
   ) {}
 
   private get sql() {
@@ -161,43 +176,28 @@ export class UserChallenges {
     return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, outcome) : instance;
   }
 
-  /** Counting usage, moving the alarm. Notifications are dispatched by the caller. */
+  /** After an event: the alarm may need to move (changes and usage were staged with the event). */
   async settle(touch: ChallengeTouch): Promise<void> {
-    if (touch.unlocks > 0) {
-      const message: BackgroundMessage = {
-        kind: "usage",
-        appId: touch.appId,
-        metric: "unlocked_challenges",
-        month: utcMonthKey(touch.now),
-        count: touch.unlocks,
-      };
-      try {
-        await this.env.BACKGROUND.send(message);
-      } catch (err) {
-        console.error("usage count lost", touch.appId, touch.unlocks, err);
-      }
-    }
-    if (touch.stateChanged) await this.scheduleAlarm();
+    if (touch.stateChanged) await this.effects.reschedule();
   }
 
   /**
-   * The alarm fires at the next time-out. It runs on the real clock while time-outs are in service
-   * time, which the development clock may put ahead by an offset.
+   * The wall-clock time of the next time-out, or null. Time-outs are in service time, which the
+   * development clock may put ahead of the real clock by an offset.
    */
-  private async scheduleAlarm(): Promise<void> {
+  async nextAlarmAt(): Promise<number | null> {
     const next = nextExpiry(this.sql);
-    if (next === null) {
-      await this.storage.deleteAlarm();
-      return;
-    }
+    if (next === null) return null;
     const wallNow = Date.now();
     const offset = (await getNow(this.env)) - wallNow;
-    await this.storage.setAlarm(Math.max(next - offset, wallNow));
+    return Math.max(next - offset, wallNow);
   }
 
+  /** Stages what an operation changed together with its usage, hands it on, moves the alarm. */
   private async finish(touch: ChallengeTouch): Promise<void> {
-    await dispatchChanges(this.env, touch.changes);
-    await this.settle(touch);
+    stage(this.sql, touch.changes, usageMessages(touch));
+    await this.effects.deliver();
+    if (touch.stateChanged) await this.effects.reschedule();
   }
 
   /**

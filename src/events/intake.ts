@@ -1,21 +1,15 @@
-import type { BackgroundMessage } from "../background/messages";
 import { userObject } from "../user/user-do";
-import { sendAll } from "../shared/chunks";
 import type { ApplyEventResult, UserEvent } from "./types";
 
 /** Users whose events of one batch are applied at the same time. */
 const USER_CONCURRENCY = 6;
 
-const backgroundMessage = (event: UserEvent): BackgroundMessage => ({ kind: "event", event });
-
 /**
- * The event flow: the user's object applies the event (exactly once per event_id), then, unless it
- * was a duplicate, the event goes to the background queue for analytics, usage and leaderboards.
+ * The event flow: the user's object applies the event (exactly once per event_id) and, unless it
+ * was a duplicate, hands it on to the background queue for analytics, usage and leaderboards.
  */
 export async function ingestEvent(env: Env, event: UserEvent): Promise<ApplyEventResult> {
-  const result = await userObject(env, event.appId, event.userId).applyEvent(event);
-  if (!result.duplicate) await env.BACKGROUND.send(backgroundMessage(event));
-  return result;
+  return userObject(env, event.appId, event.userId).applyEvent(event);
 }
 
 export type IngestOutcome = ApplyEventResult | { failed: true };
@@ -23,7 +17,6 @@ export type IngestOutcome = ApplyEventResult | { failed: true };
 /**
  * Applies many events: each user's events one after the other in the order given (a `group`
  * event replaces what the `single` events before it added), different users concurrently.
- * The applied events go to the background queue in as few sends as its limits allow.
  */
 export async function ingestEvents(env: Env, events: UserEvent[]): Promise<IngestOutcome[]> {
   const outcomes: IngestOutcome[] = new Array(events.length);
@@ -50,11 +43,5 @@ export async function ingestEvents(env: Env, events: UserEvent[]): Promise<Inges
     }
   };
   await Promise.all(Array.from({ length: Math.min(USER_CONCURRENCY, queue.length) }, worker));
-
-  const applied = events.filter((_, index) => {
-    const outcome = outcomes[index];
-    return !("failed" in outcome) && !outcome.duplicate;
-  });
-  await sendAll(env.BACKGROUND, applied.map(backgroundMessage));
   return outcomes;
 }

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../events/types";
 import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
 import type { Change } from "../changes/types";
-import { dispatchChanges } from "../changes/dispatch";
+import { OUTBOX_RETRY_MS, flush, hasStaged, outboxSchema, stage } from "./outbox";
 import { migrateUserStorage } from "./schema";
 import { battlePassSchema, readProgress } from "../battlepasses/user-store";
 import {
@@ -11,9 +11,9 @@ import {
   runBattlePassAction,
   type BattlePassAction,
 } from "../battlepasses/user-progress";
-import type { PassDef } from "../battlepasses/core/progress";
+import type { CatalogPass } from "../battlepasses/catalog";
 import { challengesSchema } from "../challenges/user-store";
-import { UserChallenges, type ChallengeAction, type ListQuery } from "../challenges/user-challenges";
+import { UserChallenges, usageMessages, type ChallengeAction, type ListQuery } from "../challenges/user-challenges";
 
 /**
  * One per (app, user), addressed by `userObjectName`. The single writer of that user's challenge
@@ -22,17 +22,38 @@ import { UserChallenges, type ChallengeAction, type ListQuery } from "../challen
  */
 export class UserDO extends DurableObject<Env> {
   private readonly challenges: UserChallenges;
+  /** The flush under way: flushes run one after the other so that changes go out in order. */
+  private delivery: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.challenges = new UserChallenges(ctx.storage, env);
-    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema]));
+    this.challenges = new UserChallenges(ctx.storage, env, { deliver: () => this.deliver(), reschedule: () => this.reschedule() });
+    ctx.blockConcurrencyWhile(async () =>
+      migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema, outboxSchema]),
+    );
+  }
+
+  /** Hands on what is staged; after a failure the alarm retries. */
+  private async deliver(): Promise<void> {
+    const run = this.delivery.then(() => flush(this.ctx.storage.sql, this.env));
+    this.delivery = run.catch(() => false);
+    if (!(await run)) await this.reschedule();
+  }
+
+  /** The one alarm serves challenge time-outs and the retry of a failed flush. */
+  private async reschedule(): Promise<void> {
+    const retry = hasStaged(this.ctx.storage.sql) ? Date.now() + OUTBOX_RETRY_MS : null;
+    const times = [await this.challenges.nextAlarmAt(), retry].filter((t): t is number => t !== null);
+    if (times.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...times));
   }
 
   /**
    * Applies one validated event. Areas load what they need (their catalog) before the transaction
    * and apply synchronously inside it, between the idempotency check and the record of the
-   * event id, so that a retried event is applied exactly once or, on any error, not at all.
+   * event id, so that a retried event is applied exactly once or, on any error, not at all. What
+   * it changed, and the event itself for analytics and leaderboards, are staged in the same
+   * transaction and handed on after it.
    */
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
@@ -45,9 +66,11 @@ export class UserDO extends DurableObject<Env> {
       changes.push(...applyBattlePassEvent(sql, battlePasses, event));
       changes.push(...this.challenges.applyEvent(challenges, event));
       if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+      stage(sql, changes, [{ kind: "event", event }, ...usageMessages(challenges)]);
       return false;
     });
-    await dispatchChanges(this.env, changes);
+    // Also after a duplicate: a retried event hands on what a failed send of the first left staged.
+    await this.deliver();
     await this.challenges.settle(challenges);
     return { duplicate };
   }
@@ -58,8 +81,10 @@ export class UserDO extends DurableObject<Env> {
   }
 
   /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
-  async battlePassAction(pass: PassDef, action: BattlePassAction, now: number) {
-    return runBattlePassAction(this.ctx.storage.sql, pass, action, now);
+  async battlePassAction(pass: CatalogPass, userId: string, action: BattlePassAction, now: number) {
+    const outcome = runBattlePassAction(this.ctx.storage.sql, pass, userId, action, now);
+    await this.deliver();
+    return outcome;
   }
 
   /** Personal challenges (src/challenges/user-challenges.ts). Lists start automatic challenges. */
@@ -85,9 +110,11 @@ export class UserDO extends DurableObject<Env> {
     return this.challenges.state();
   }
 
-  /** Challenge time-outs: `lost` even when the user never comes back. */
+  /** Retries a failed flush, and applies challenge time-outs: `lost` even when the user never comes back. */
   override async alarm() {
+    await this.deliver();
     await this.challenges.alarm();
+    await this.reschedule();
   }
 }
 

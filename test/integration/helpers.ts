@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { onTestFinished, vi } from "vitest";
 import { TEST_SECRETS } from "../support/secrets";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
@@ -68,4 +69,27 @@ export function capturingQueue<T = unknown>() {
     },
   } as unknown as Queue;
   return { sent, queue };
+}
+
+/**
+ * Records, instead of sending, what anything in this isolate sends to a queue binding until the
+ * test ends: the Worker and the Durable Objects share their bindings with the test here.
+ */
+export function captureSends<T = unknown>(binding: Queue, read: (body: any) => T = (body) => structuredClone(body)): T[] {
+  const sent: T[] = [];
+  // What a queue answers about itself; nothing in the service reads it.
+  const answer = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: undefined } } } as never;
+  const send = vi.spyOn(binding, "send").mockImplementation(async (body: unknown) => {
+    sent.push(read(body));
+    return answer;
+  });
+  const sendBatch = vi.spyOn(binding, "sendBatch").mockImplementation(async (messages: Iterable<MessageSendRequest<unknown>>) => {
+    for (const m of messages) sent.push(read(m.body));
+    return answer;
+  });
+  onTestFinished(() => {
+    send.mockRestore();
+    sendBatch.mockRestore();
+  });
+  return sent;
 }

@@ -5,7 +5,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../../src/index";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call, captureSends } from "../helpers";
 
 /** The service clock now, as the dev clock reports it. */
 export async function serviceNow(): Promise<number> {
@@ -62,20 +62,14 @@ export async function addWebhook(appId: string, webhookType: string, url = "http
   if (r.status !== 201) throw new Error(`webhook: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
-/** A webhook queue that keeps what is sent to it: the webhook payloads (parsed) and their override URLs. */
+/** The webhook queue, keeping what is sent to it: the webhook payloads (parsed) and their override URLs. */
 export function capturingWebhooks() {
-  const sent: { webhookType: string; overrideUrl: string | null; payload: any }[] = [];
-  const keep = (body: { webhookType: string; overrideUrl: string | null; body: string }) =>
-    sent.push({ webhookType: body.webhookType, overrideUrl: body.overrideUrl, payload: JSON.parse(body.body) });
-  const queue = {
-    async send(body: any) {
-      keep(body);
-    },
-    async sendBatch(messages: Iterable<{ body: any }>) {
-      for (const m of messages) keep(m.body);
-    },
-  } as unknown as Queue;
-  return { sent, queue };
+  const sent = captureSends(env.WEBHOOKS, (body: { webhookType: string; overrideUrl: string | null; body: string }) => ({
+    webhookType: body.webhookType,
+    overrideUrl: body.overrideUrl,
+    payload: JSON.parse(body.body),
+  }));
+  return { sent, queue: env.WEBHOOKS };
 }
 
 /** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */

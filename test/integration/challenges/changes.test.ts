@@ -5,6 +5,7 @@ import type { BackgroundMessage } from "../../../src/background/messages";
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import type { UserEvent } from "../../../src/events/types";
 import { userObject } from "../../../src/user/user-do";
+import { flush } from "../../../src/user/outbox";
 import { ADMIN, call, createTestApp } from "../helpers";
 import { createCategory, createChallenge, serviceNow } from "./support";
 
@@ -48,13 +49,17 @@ function capturing() {
   };
 }
 
+/** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
+const challengesOf = (storage: DurableObjectStorage, env: Env) =>
+  new UserChallenges(storage, env, { deliver: async () => void (await flush(storage.sql, env)), reschedule: async () => {} });
+
 /** Runs `body` against a fresh user's object, with capturing queues. */
 async function withUser<T>(body: (challenges: UserChallenges, userId: string, cap: ReturnType<typeof capturing>, now: number) => Promise<T>) {
   const userId = `c${++users}`;
   const now = await serviceNow();
   const cap = capturing();
   return runInDurableObject(userObject(env, app.appId, userId), (_instance, state) =>
-    body(new UserChallenges(state.storage, cap.env), userId, cap, now),
+    body(challengesOf(state.storage, cap.env), userId, cap, now),
   );
 }
 
@@ -183,7 +188,7 @@ describe("usage", () => {
     const now = await serviceNow();
     const cap = capturing();
     await runInDurableObject(userObject(env, auto.appId, "a"), async (_instance, state) => {
-      const challenges = new UserChallenges(state.storage, cap.env);
+      const challenges = challengesOf(state.storage, cap.env);
       await challenges.list(auto.appId, "a", now, { filter: "all" });
       await challenges.list(auto.appId, "a", now, { filter: "all" });
     });

@@ -1,13 +1,13 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../../src/index";
 import type { BackgroundMessage } from "../../../src/background/messages";
-import { capturingQueue as capturingAnyQueue } from "../helpers";
+import { captureSends } from "../helpers";
 
 /**
- * A background queue that keeps what the intake sends, so a test sees exactly which events went
- * to analytics (the real queue would deliver them to the consumer at some later moment).
+ * The background queue, keeping what the user's object hands on, so a test sees exactly which
+ * events went to analytics (the real queue would deliver them to the consumer at some later moment).
  */
-export const capturingQueue = () => capturingAnyQueue<BackgroundMessage>();
+export const capturingQueue = () => ({ sent: captureSends<BackgroundMessage>(env.BACKGROUND), queue: env.BACKGROUND });
 
 /** Calls the Worker's fetch handler with the test env and the capturing background queue. */
 export async function callCapturing(
