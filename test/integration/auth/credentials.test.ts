@@ -134,3 +134,17 @@ describe("access token", () => {
     expect(await readInfo(shortLived)).toMatchObject(unauthorized("Access token has expired"));
   });
 });
+
+describe("a credential of another app", () => {
+  it("answers a path naming another app as not found", async () => {
+    const other = await createTestApp("Other app");
+    // Minted now: the expiry test above moved the clock past the first token's lifetime.
+    const token = await app.tokenFor("u1");
+    const notFound = { status: 404, body: { status: 404, message: `App ${other.appId} not found` } };
+    expect(await call("GET", `/api/v1/challenges/personal/all/${other.appId}`, { token })).toMatchObject(notFound);
+    expect(await call("GET", `/v1/api/battle-passes/${other.appId}`, { token })).toMatchObject(notFound);
+    expect(await call("DELETE", `/api/v1/reset-challenges/${other.appId}/u1`, { token: app.apiKey })).toMatchObject(notFound);
+    // The same paths with the credential's own app are fine.
+    expect((await call("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token })).status).toBe(200);
+  });
+});
