@@ -2,17 +2,18 @@
 // one markdown table. Sizes and bounds: scripts/bench/config.mjs (environment variables). A scenario
 // whose feature the server lacks is reported as "n/a (feature missing: ...)"; the others still run.
 import os from "node:os";
-import { readConfig } from "./bench/config.mjs";
+import { BENCH_VARS, readConfig } from "./bench/config.mjs";
 import { createClient } from "./bench/http.mjs";
 import { createReport } from "./bench/report.mjs";
 import { detectFeatures } from "./bench/api.mjs";
 import { openServer } from "./bench/server.mjs";
-import { cpuTimeMs, findInspector, formatProfile, openProfiler, serverProcesses, totalMs } from "./bench/profile.mjs";
+import { createMeasure } from "./bench/measure.mjs";
 import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
 import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
 import * as realtime from "./bench/scenarios/realtime.mjs";
 import * as webhooks from "./bench/scenarios/webhooks.mjs";
+import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 
 const config = readConfig();
 const report = createReport();
@@ -21,11 +22,11 @@ const started = Date.now();
 
 log(config.url ? `using ${config.url}` : `starting wrangler dev on port ${config.port}`);
 const server = await openServer(config);
+if (config.keepState && server.persistTo) log(`state kept in ${server.persistTo}`);
 let client = createClient(server.url);
-/** The inspector session of BENCH_PROFILE=1, opened at the first measured phase. */
-let profiler;
+const measure = createMeasure({ server, config, log });
 const stopAll = async () => {
-  profiler?.close();
+  measure.closeProfiler();
   client.close();
   await server.stop();
   server.cleanup();
@@ -42,8 +43,7 @@ const ctx = {
   },
   /** Runs `fn` while the local server is stopped (its state kept), then starts it again. */
   async withServerStopped(fn) {
-    profiler?.close();
-    profiler = undefined;
+    measure.closeProfiler();
     client.close();
     await server.stop();
     try {
@@ -53,33 +53,9 @@ const ctx = {
       client = createClient(server.url);
     }
   },
-  /**
-   * Runs a measured phase (a runLoad). With a local server, adds the server's CPU time per request
-   * to the result (serverCpuMs); with BENCH_PROFILE=1 also profiles the Worker's isolate.
-   */
-  async measured(label, fn) {
-    const port = Number(new URL(server.url).port);
-    const processes = server.local ? serverProcesses(port) : [];
-    if (config.profile && processes.length && !profiler) {
-      const inspector = await findInspector(port);
-      profiler = inspector ? await openProfiler(inspector) : undefined;
-      if (!profiler) log("profile: no inspector found");
-    }
-    const cpuBefore = cpuTimeMs(processes);
-    const selfBefore = process.cpuUsage();
-    const [result, profile] = profiler ? await profiler.profile(fn) : [await fn()];
-    if (profile) log(formatProfile(label, profile));
-    if (processes.length && result?.sent) {
-      const self = process.cpuUsage(selfBefore);
-      const cpuAfter = cpuTimeMs(processes);
-      result.serverCpuMs = (totalMs(cpuAfter) - totalMs(cpuBefore)) / result.sent;
-      const perRole = Object.keys(cpuAfter).map((role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`);
-      const generatorMs = (self.user + self.system) / 1000 / result.sent;
-      log(`${label}: ${result.rps.toFixed(0)} req/s; CPU ms per request: server ${result.serverCpuMs.toFixed(2)} (${perRole.join(", ")}), load generator ${generatorMs.toFixed(2)}`);
-    }
-    return result;
-  },
-  adminToken: config.url ? config.adminToken : "bench-admin-token",
+  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result (measure.mjs). */
+  measured: (label, fn) => measure.measured(label, fn),
+  adminToken: config.url ? config.adminToken : BENCH_VARS.ADMIN_TOKEN,
   features: await detectFeatures(client),
 };
 log("features missing:", JSON.stringify(Object.fromEntries(Object.entries(ctx.features).filter(([, v]) => v.length))));
@@ -94,6 +70,7 @@ const plan = [
   ["listing", listing.run],
   ["realtime", realtime.run],
   ["webhooks", webhooks.run],
+  ["intake-breakdown", intakeBreakdown.run],
 ];
 try {
   for (const [name, run] of plan) {

@@ -1,4 +1,5 @@
 // Seeding through the public and admin API, and detection of which features the server has.
+import http from "node:http";
 
 /** Paths each feature needs, as the OpenAPI document names them (parameter names ignored). */
 const FEATURE_PATHS = {
@@ -34,7 +35,6 @@ export async function detectFeatures(client) {
 
 /** The broker accepts a WebSocket upgrade on /mqtt (a stub answers 501 or 404 instead). */
 async function mqttAnswers(client) {
-  const { default: http } = await import("node:http");
   const url = new URL(client.baseUrl);
   return new Promise((resolve) => {
     const req = http.request({
@@ -55,11 +55,10 @@ async function mqttAnswers(client) {
   });
 }
 
-/** Why a scenario cannot run, or null: "feature missing: ..." naming what is absent. */
+/** Why a scenario cannot run, or null: "feature missing: ..." naming the absent features (their paths are logged at the start). */
 export function missingFor(features, ...names) {
   const missing = names.filter((n) => features[n]?.length);
-  if (missing.length === 0) return null;
-  return `feature missing: ${missing.map((n) => `${n} (${features[n].join(", ")})`).join("; ")}`;
+  return missing.length === 0 ? null : `feature missing: ${missing.join(", ")}`;
 }
 
 /** A new app with one API key. */

@@ -1,17 +1,30 @@
-// Sizes and bounds of a benchmark run, from environment variables. The defaults finish in a few
-// minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
+// Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
+// five minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
+//
+//   BENCH_SCENARIOS=events,hot-user,listing,leaderboards,realtime,webhooks   (default: all of these)
+//                   or intake-breakdown: what each part of an event costs (a diagnostic)
+//   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
+//                                                     no storage or CPU figures; webhooks need loopback)
+//   BENCH_USERS=10000          distinct users of the intake scenario (default 1000: the first touch
+//                              of a user costs ~30 ms on 2 cores, so 10k users add ~10 minutes)
+//   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_EVENTS, BENCH_LB_SIZES=10000,100000,1000000 ...
+//   BENCH_PROFILE=1            log a CPU profile of the Worker's isolate for every measured phase
+//   BENCH_KEEP=1               keep the server's state directory (printed) after the run
 
-const int = (name, fallback) => {
+const int = (name, fallback, min = 0) => {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`);
   return value;
 };
+const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
 export const SCENARIOS = ["events", "hot-user", "listing", "leaderboards", "realtime", "webhooks"];
+/** Run only when named in BENCH_SCENARIOS. */
+export const DIAGNOSTICS = ["intake-breakdown"];
 
 export function readConfig() {
   const config = {
@@ -23,33 +36,40 @@ export function readConfig() {
     /** Profile the Worker's isolate during each measured phase (scripts/bench/profile.mjs). */
     profile: process.env.BENCH_PROFILE === "1",
     scenarios: list("BENCH_SCENARIOS", SCENARIOS),
-    /** Seconds of each measured load phase at most (each also stops at its request count). */
-    seconds: int("BENCH_SECONDS", 10),
+    /** Seconds of each measured figure at most (each also stops at its request count). */
+    seconds: positive("BENCH_SECONDS", 10),
+    /** A figure and its ceiling are measured in this many interleaved rounds (scripts/bench/compare.mjs). */
+    rounds: positive("BENCH_ROUNDS", 3),
     events: {
-      users: int("BENCH_USERS", 1_000),
-      challengesPerUser: int("BENCH_CHALLENGES_PER_USER", 20),
+      users: positive("BENCH_USERS", 1_000),
+      challengesPerUser: positive("BENCH_CHALLENGES_PER_USER", 20),
       /** How many of those challenges listen to the benchmark's event (the others to other events). */
       listening: int("BENCH_LISTENING_CHALLENGES", 5),
-      requests: int("BENCH_EVENTS", 20_000),
-      concurrency: int("BENCH_CONCURRENCY", 32),
+      requests: positive("BENCH_EVENTS", 20_000),
+      concurrency: positive("BENCH_CONCURRENCY", 32),
     },
-    hotUser: { senders: int("BENCH_HOT_SENDERS", 100), requests: int("BENCH_HOT_EVENTS", 4_000) },
+    hotUser: { senders: positive("BENCH_HOT_SENDERS", 100), requests: positive("BENCH_HOT_EVENTS", 4_000) },
     listing: {
-      categorySize: int("BENCH_CATEGORY_SIZE", 1000),
-      users: int("BENCH_LISTING_USERS", 50),
-      requests: int("BENCH_LISTING_REQUESTS", 2_000),
-      concurrency: int("BENCH_LISTING_CONCURRENCY", 16),
+      categorySize: positive("BENCH_CATEGORY_SIZE", 1000),
+      users: positive("BENCH_LISTING_USERS", 50),
+      requests: positive("BENCH_LISTING_REQUESTS", 2_000),
+      concurrency: positive("BENCH_LISTING_CONCURRENCY", 16),
     },
     leaderboards: {
-      sizes: list("BENCH_LB_SIZES", ["10000", "100000", "1000000"]).map(Number),
-      requests: int("BENCH_LB_REQUESTS", 3_000),
-      seconds: int("BENCH_LB_SECONDS", 5),
-      concurrency: int("BENCH_LB_CONCURRENCY", 4),
+      sizes: list("BENCH_LB_SIZES", ["10000", "100000", "1000000"]).map((n) => {
+        if (!/^[1-9]\d*$/.test(n)) throw new Error(`BENCH_LB_SIZES must list positive integers, got ${n}`);
+        return Number(n);
+      }),
+      requests: positive("BENCH_LB_REQUESTS", 3_000),
+      seconds: positive("BENCH_LB_SECONDS", 5),
+      // Sequential reads: latency without queueing, so that sizes compare cleanly.
+      concurrency: positive("BENCH_LB_CONCURRENCY", 1),
     },
-    realtime: { users: int("BENCH_RT_USERS", 10), eventsPerUser: int("BENCH_RT_EVENTS", 40) },
-    webhooks: { users: int("BENCH_WEBHOOK_USERS", 50), events: int("BENCH_WEBHOOK_EVENTS", 1_000), waitSeconds: int("BENCH_WEBHOOK_WAIT", 90) },
+    realtime: { users: positive("BENCH_RT_USERS", 10), eventsPerUser: positive("BENCH_RT_EVENTS", 40) },
+    webhooks: { users: positive("BENCH_WEBHOOK_USERS", 50), events: positive("BENCH_WEBHOOK_EVENTS", 1_000), waitSeconds: positive("BENCH_WEBHOOK_WAIT", 90) },
   };
-  for (const s of config.scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(", ")}`);
+  const known = [...SCENARIOS, ...DIAGNOSTICS];
+  for (const s of config.scenarios) if (!known.includes(s)) throw new Error(`unknown scenario ${s}; known: ${known.join(", ")}`);
   return config;
 }
 

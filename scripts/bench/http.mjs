@@ -86,10 +86,10 @@ export async function runLoad(client, { concurrency, maxRequests, maxMs, make, o
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const wallMs = elapsedMs(start);
-  return { sent: next, ok, failures: Object.fromEntries(failures), wallMs, rps: (ok / wallMs) * 1000, ...summarize(latencies) };
+  return { sent: next, ok, failures: Object.fromEntries(failures), wallMs, rps: (ok / wallMs) * 1000, latencies, ...summarize(latencies) };
 }
 
 /** Short unmeasured load first: sockets open, code paths and caches warm. */
-export async function warmUp(client, { concurrency, make, count = 200, maxMs = 3000 }) {
-  await runLoad(client, { concurrency, maxRequests: count, maxMs, make });
+export async function warmUp(client, { concurrency, make, onResult, count = 200, maxMs = 3000 }) {
+  await runLoad(client, { concurrency, maxRequests: count, maxMs, make, onResult });
 }

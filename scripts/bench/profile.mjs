@@ -4,7 +4,6 @@
 // BENCH_PROFILE=1 a V8 CPU profile of the Worker's isolate (shared by the Worker and its Durable
 // Objects) through wrangler's inspector proxy, as busy share and the top functions.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import WebSocket from "ws";
 
 const readText = (file) => {
   try {
@@ -25,7 +24,14 @@ function listeningSockets() {
   return byInode;
 }
 
-const pids = () => readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+/** Process ids; none where there is no /proc (the CPU figures are then left out). */
+const pids = () => {
+  try {
+    return readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+};
 
 function socketInodes(pid) {
   const inodes = [];
@@ -98,6 +104,8 @@ export async function findInspector(port) {
  * runtime down); `profile(fn)` runs fn under the sampling profiler and answers [fn's result, summary].
  */
 export async function openProfiler(wsUrl, { intervalUs = 500 } = {}) {
+  // `ws` comes with the mqtt client (a dev dependency); only profiling needs it.
+  const { default: WebSocket } = await import("ws");
   const ws = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => {
     ws.once("open", resolve);

@@ -2,13 +2,13 @@
 
 /**
  * @typedef {{scenario: string, metric: string, value?: number, unit?: string, ceiling?: number,
- *   ratio?: number, p50?: number, p99?: number, target?: string, pass?: boolean, note?: string}} Row
+ *   ratio?: number, p50?: number, p99?: number, target?: string, pass?: boolean}} Row
  */
 
 const fmt = (v, digits = 1) => {
   if (v === undefined || v === null || Number.isNaN(v)) return "";
   if (typeof v === "string") return v;
-  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
+  if (Number.isInteger(v) || Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
   return v.toFixed(Math.abs(v) < 10 ? Math.max(digits, 2) : digits);
 };
 

@@ -1,9 +1,10 @@
 // Event intake: many distinct users each with N active challenges, and one hot user with many
 // concurrent senders; each against the trivial route with the same credential (API key, as a
 // studio backend sends) and concurrency. Afterwards every counter is read back through the API.
-import { measureCeiling } from "../ceiling.mjs";
-import { cpuNote } from "../report.mjs";
+import { ceilingPhase } from "../ceiling.mjs";
+import { compareInRounds } from "../compare.mjs";
 import { runLoad } from "../http.mjs";
+import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
@@ -46,31 +47,40 @@ const eventRequest = (app, user, amount) => ({
   body: { user_id: user, event_name: EVENT, meta_data: { amount } },
 });
 
-/** Sends through runLoad and books every accepted event on its user. */
-async function sendCounted(ctx, app, options, userOf) {
-  const amounts = [];
-  const result = await runLoad(ctx.client, {
-    ...options,
-    make: (i) => {
-      amounts[i] = amountOf(i);
-      return eventRequest(app, userOf(i), amounts[i]);
-    },
+/** A phase of event requests; every accepted event is booked on its user. */
+function eventPhase(app, { key, label, concurrency, userOf }) {
+  return {
+    key,
+    label,
+    concurrency,
+    make: (i) => eventRequest(app, userOf(i), amountOf(i)),
     onResult: (i, r) => {
       if (r.status !== 200) return;
       app.accepted++;
       const user = userOf(i);
-      app.expected.set(user, (app.expected.get(user) ?? 0) + amounts[i]);
+      app.expected.set(user, (app.expected.get(user) ?? 0) + amountOf(i));
     },
-  });
-  return result;
+  };
 }
 
-/** First touch of each user (auto challenges get unlocked and activated) through the list route. */
+/**
+ * First touch of each user through the list route (auto challenges get unlocked and activated);
+ * answers the load result of those list requests.
+ */
 async function touchUsers(ctx, app, users) {
   const tokens = await mintTokens(ctx.client, app.apiKey, users, 32);
   users.forEach((u, i) => app.tokens.set(u, tokens[i]));
-  if (!app.withChallenges) return;
-  await mapPool(users, 32, (u) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token: app.tokens.get(u) }));
+  if (!app.withChallenges) return undefined;
+  const result = await ctx.measured("first touch", () =>
+    runLoad(ctx.client, {
+      concurrency: 32,
+      maxRequests: users.length,
+      maxMs: Infinity,
+      make: (i) => ({ method: "GET", path: `/api/v1/challenges/personal/all/${app.appId}`, token: tokens[i] }),
+    }),
+  );
+  if (result.ok !== users.length) throw new Error(`first touch failed: ${JSON.stringify(result.failures)}`);
+  return result;
 }
 
 export async function runDistinctUsers(ctx) {
@@ -80,24 +90,33 @@ export async function runDistinctUsers(ctx) {
   const { events, seconds } = ctx.config;
   const app = await eventApp(ctx);
   const users = Array.from({ length: events.users }, (_, i) => `user-${i}`);
-  const scenario = `event intake, ${events.users.toLocaleString("en-US")} users × ${app.challengeCount} active challenges (${app.listeningIds.length} listen to the event)`;
+  const board = app.leaderboardId ? " + 1 leaderboard" : "";
+  const scenario = `event intake, ${events.users.toLocaleString("en-US")} users × ${app.challengeCount} active challenges (${app.listeningIds.length} count the event)${board}`;
   if (!app.withChallenges) ctx.report.note(`Event intake ran without challenges: ${missingFor(ctx.features, "challenges")}.`);
 
   const doBefore = ctx.server.local ? userObjectFiles(ctx.server.persistTo) : undefined;
-  let t0 = Date.now();
-  await touchUsers(ctx, app, users);
-  ctx.log(`touched ${users.length} users in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const touch = await touchUsers(ctx, app, users);
+  if (touch) {
+    ctx.report.add({
+      scenario: `first touch of a user: list request that unlocks and activates ${app.challengeCount} auto challenges`,
+      metric: `users/s, 32 concurrent${touch.serverCpu === undefined ? "" : `; server CPU ${(touch.serverCpu / touch.sent).toFixed(1)} ms/user`}`,
+      value: touch.rps,
+      p50: touch.p50,
+      p99: touch.p99,
+    });
+  }
   if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, "after first touch");
 
   const concurrency = events.concurrency;
-  const ceiling = await measureCeiling(ctx, { token: app.apiKey, concurrency, requests: events.requests, seconds });
-  addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
-  // Warm-up events go to the same users and count like the others.
-  await sendCounted(ctx, app, { concurrency, maxRequests: 200, maxMs: 3000 }, (i) => users[(i * 7919) % users.length]);
-  const offset = 200;
-  const result = await ctx.measured("event intake, distinct users", () =>
-    sendCounted(ctx, app, { concurrency, maxRequests: events.requests, maxMs: seconds * 1000 }, (i) => users[(i + offset) % users.length]),
+  const { ceiling, events: result } = await compareInRounds(
+    ctx,
+    [
+      ceilingPhase(app.apiKey, concurrency),
+      eventPhase(app, { key: "events", label: "event intake, distinct users", concurrency, userOf: (i) => users[i % users.length] }),
+    ],
+    { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
+  addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
   ctx.report.add({
     scenario,
     metric: `throughput, ${concurrency} concurrent (events/s${cpuNote(result, ceiling)})`,
@@ -122,13 +141,13 @@ export async function runHotUser(ctx) {
   const user = "hot-user";
   await touchUsers(ctx, app, [user]);
   const concurrency = hotUser.senders;
-  const ceiling = await measureCeiling(ctx, { token: app.apiKey, concurrency, requests: hotUser.requests, seconds });
-  addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
-  await sendCounted(ctx, app, { concurrency, maxRequests: 200, maxMs: 3000 }, () => user);
-  const result = await ctx.measured("event intake, hot user", () =>
-    sendCounted(ctx, app, { concurrency, maxRequests: hotUser.requests, maxMs: seconds * 1000 }, () => user),
+  const { ceiling, events: result } = await compareInRounds(
+    ctx,
+    [ceilingPhase(app.apiKey, concurrency), eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user })],
+    { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
-  const scenario = `${SCENARIO} (${app.challengeCount} active challenges), ${concurrency} concurrent senders`;
+  addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
+  const scenario = `${SCENARIO} (${app.challengeCount} active challenges${app.leaderboardId ? " + 1 leaderboard" : ""}), ${concurrency} concurrent senders`;
   ctx.report.add({
     scenario,
     metric: `throughput (events/s${cpuNote(result, ceiling)})`,

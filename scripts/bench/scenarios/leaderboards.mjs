@@ -2,13 +2,13 @@
 // middle of the board, against the trivial route with the same access token and concurrency.
 // Boards are created through the admin API and filled straight into local D1 with the
 // leaderboards area's own seeding code (src/leaderboards/seed.ts) while the server is stopped.
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { projectRoot } from "../../lib/wrangler.mjs";
-import { measureCeiling } from "../ceiling.mjs";
+import { ceilingPhase } from "../ceiling.mjs";
+import { compareInRounds } from "../compare.mjs";
 import { cpuNote } from "../report.mjs";
-import { runLoad, warmUp } from "../http.mjs";
 import { createApp, mintTokens, missingFor } from "../api.mjs";
-import { importTs } from "../import-ts.mjs";
 import { d1DatabaseFile, d1Files, tableBytes } from "../storage.mjs";
 
 const SCENARIO = "leaderboard";
@@ -44,30 +44,32 @@ export async function run(ctx) {
   reportStorage(ctx, seeded);
 
   const { concurrency, requests, seconds } = cfg;
-  const ceiling = await measureCeiling(ctx, { token, concurrency, requests, seconds });
+  for (const board of boards) await checkAnswers(ctx, token, board, rankerOf(board.size));
+  const reads = {
+    "rank of a member": (board) => (i) => `/api/v1/leaderboards-members/user/${PREFIX}${1 + ((i * 104_729) % board.size)}/${board.id}`,
+    "top page": (board) => () => `/api/v1/leaderboards/${board.id}?currentPage=1&pageSize=${PAGE_SIZE}`,
+    "middle page": (board) => () => `/api/v1/leaderboards/${board.id}?currentPage=${middlePage(board.size)}&pageSize=${PAGE_SIZE}`,
+  };
+  const phases = [{ ...ceilingPhase(token, concurrency), warmUpCount: 50 }];
+  for (const [what, pathFor] of Object.entries(reads)) {
+    for (const board of boards) {
+      const pathOf = pathFor(board);
+      phases.push({ key: `${what}@${board.size}`, label: `${SCENARIO} ${sizeLabel(board.size)}, ${what}`, concurrency, warmUpCount: 50, make: (i) => ({ method: "GET", path: pathOf(i), token }) });
+    }
+  }
+  const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds, requests });
+  const ceiling = results.ceiling;
   ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "latency (ms)", value: ceiling.p50, unit: "ms", p50: ceiling.p50, p99: ceiling.p99 });
 
-  const rankP50 = new Map();
+  const largest = Math.max(...cfg.sizes);
   for (const board of boards) {
-    const expectedRank = rankerOf(board.size);
-    await checkAnswers(ctx, token, board, expectedRank);
-    const label = `${SCENARIO} ${sizeLabel(board.size)} members`;
-    const reads = {
-      "rank of a member": (i) => `/api/v1/leaderboards-members/user/${PREFIX}${1 + ((i * 104_729) % board.size)}/${board.id}`,
-      "top page": () => `/api/v1/leaderboards/${board.id}?currentPage=1&pageSize=${PAGE_SIZE}`,
-      "middle page": () => `/api/v1/leaderboards/${board.id}?currentPage=${middlePage(board.size)}&pageSize=${PAGE_SIZE}`,
-    };
-    for (const [what, pathOf] of Object.entries(reads)) {
-      const make = (i) => ({ method: "GET", path: pathOf(i), token });
-      await warmUp(ctx.client, { concurrency, make, count: 50 });
-      const result = await ctx.measured(`${label}, ${what}`, () => runLoad(ctx.client, { concurrency, maxRequests: requests, maxMs: seconds * 1000, make }));
-      if (result.ok !== result.sent) throw new Error(`${label} ${what}: ${JSON.stringify(result.failures)}`);
+    for (const what of Object.keys(reads)) {
+      const result = results[`${what}@${board.size}`];
+      if (result.ok !== result.sent) throw new Error(`${board.size} ${what}: ${JSON.stringify(result.failures)}`);
       const ratio = result.p50 / ceiling.p50;
-      const isRank = what === "rank of a member";
-      if (isRank) rankP50.set(board.size, result.p50);
-      const targeted = isRank && board.size === Math.max(...cfg.sizes);
+      const targeted = what === "rank of a member" && board.size === largest;
       ctx.report.add({
-        scenario: label,
+        scenario: `${SCENARIO} ${sizeLabel(board.size)} members`,
         metric: `${what} (p50 ms; ${Math.round(result.rps)} req/s${cpuNote(result, ceiling)})`,
         value: result.p50,
         unit: "ms",
@@ -79,47 +81,38 @@ export async function run(ctx) {
       });
     }
   }
-  const sizes = [...rankP50.keys()];
-  if (sizes.length > 1) {
-    const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
-    const growth = rankP50.get(large) / rankP50.get(small);
+  const smallest = Math.min(...cfg.sizes);
+  if (smallest !== largest) {
+    const [small, large] = [results[`rank of a member@${smallest}`].p50, results[`rank of a member@${largest}`].p50];
     ctx.report.add({
-      scenario: `${SCENARIO} growth ${sizeLabel(small)} → ${sizeLabel(large)}`,
+      scenario: `${SCENARIO} growth ${sizeLabel(smallest)} → ${sizeLabel(largest)}`,
       metric: "rank of a member, p50 ratio",
-      value: rankP50.get(large),
+      value: large,
       unit: "ms",
-      ceiling: rankP50.get(small),
-      ratio: growth,
+      ceiling: small,
+      ratio: large / small,
       target: "≤ 1.5×",
-      pass: growth <= 1.5,
+      pass: large / small <= 1.5,
     });
   }
 }
 
 const middlePage = (size) => Math.max(1, Math.floor(size / PAGE_SIZE / 2));
 
-/** Fills every board through a platform proxy on the stopped server's state; answers sizes and rows. */
+/** Fills every board while the server is stopped (seed-boards.mjs); answers sizes and rows. */
 async function seedBoards(ctx, boards) {
-  const { seedBoard } = await importTs("src/leaderboards/seed.ts");
-  const { getPlatformProxy } = await import("wrangler");
   const d1Before = d1Files(ctx.server.persistTo);
-  const proxy = await getPlatformProxy({
-    configPath: path.join(projectRoot, "wrangler.toml"),
-    // wrangler dev --persist-to X keeps its state under X/v3.
-    persist: { path: path.join(ctx.server.persistTo, "v3") },
+  const spec = { boards, prefix: PREFIX, multiplier: MULTIPLIER, modulus: MODULUS };
+  const script = path.join(projectRoot, "scripts", "bench", "seed-boards.mjs");
+  const { status, stdout, stderr } = spawnSync(process.execPath, ["--no-warnings", script, ctx.server.persistTo, JSON.stringify(spec)], {
+    cwd: projectRoot,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
-  try {
-    const db = proxy.env.DB;
-    for (const board of boards) {
-      const row = await db.prepare("SELECT season_origin FROM leaderboards WHERE leaderboard_id = ?").bind(Number(board.id)).first();
-      // A board without a reset schedule has one season, starting at its origin.
-      await seedBoard(db, { boardId: board.id, season: row.season_origin, ascending: false, prefix: PREFIX, count: board.size, multiplier: MULTIPLIER, modulus: MODULUS });
-    }
-    const count = async (table) => (await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first()).n;
-    return { d1Before, members: boards.reduce((n, b) => n + b.size, 0), scoreRows: await count("leaderboard_scores"), countRows: await count("leaderboard_rank_counts") };
-  } finally {
-    await proxy.dispose();
-  }
+  const last = stdout.trim().split("\n").at(-1) ?? "";
+  if (status !== 0 || !last.startsWith("{")) throw new Error(`seeding the leaderboards failed (${status}):\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
+  return { d1Before, members: boards.reduce((n, b) => n + b.size, 0), ...JSON.parse(last) };
 }
 
 function reportStorage(ctx, seeded) {

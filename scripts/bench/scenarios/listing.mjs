@@ -1,8 +1,8 @@
 // Listing a category of 1000 challenges (the spec's maximum) for several users, against the
 // trivial route with an access token at the same concurrency.
-import { measureCeiling } from "../ceiling.mjs";
+import { ceilingPhase } from "../ceiling.mjs";
+import { compareInRounds } from "../compare.mjs";
 import { cpuNote } from "../report.mjs";
-import { runLoad } from "../http.mjs";
 import { mapPool, mintTokens, missingFor } from "../api.mjs";
 import { createChallengeApp } from "../seed.mjs";
 
@@ -25,18 +25,22 @@ export async function run(ctx) {
   if (sizes.some((n) => n !== listing.categorySize)) throw new Error(`the list has ${sizes[0]} challenges, not ${listing.categorySize}`);
 
   const { concurrency, requests } = listing;
-  const ceiling = await measureCeiling(ctx, { token: tokens[0], concurrency, requests, seconds });
-  ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
   let bytes = 0;
-  const result = await ctx.measured("list challenges", () =>
-    runLoad(ctx.client, {
-      concurrency,
-      maxRequests: requests,
-      maxMs: seconds * 1000,
-      make: (i) => ({ method: "GET", path, token: tokens[i % tokens.length] }),
-      onResult: (_i, r) => (bytes = r.text.length),
-    }),
+  const { ceiling, list: result } = await compareInRounds(
+    ctx,
+    [
+      ceilingPhase(tokens[0], concurrency),
+      {
+        key: "list",
+        label: "list challenges",
+        concurrency,
+        make: (i) => ({ method: "GET", path, token: tokens[i % tokens.length] }),
+        onResult: (_i, r) => (bytes = r.text.length),
+      },
+    ],
+    { rounds: ctx.config.rounds, seconds, requests },
   );
+  ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
   ctx.report.add({
     scenario: `${scenario} (${Math.round(bytes / 1024)} KB JSON), ${listing.users} users`,
     metric: `throughput, ${concurrency} concurrent (req/s${cpuNote(result, ceiling)})`,

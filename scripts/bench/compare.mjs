@@ -1,0 +1,59 @@
+// Figures and their ceilings are measured in interleaved rounds (A B C, A B C, ...), so that a
+// change of the machine's background load during the run weighs on all of them alike and the
+// ratios stay meaningful on a shared machine.
+import { runLoad, warmUp } from "./http.mjs";
+import { summarize } from "./stats.mjs";
+
+/**
+ * @param phases [{key, label, concurrency, make(i), onResult?(i, response), warmUpCount?}]; make and onResult
+ *   must depend on i only (warm-up and rounds may reuse a request number).
+ * @returns {Promise<Record<string, {sent, ok, failures, wallMs, rps, p50, p99, mean, serverCpuMs?}>>}
+ */
+export async function compareInRounds(ctx, phases, { rounds = 3, seconds, requests }) {
+  for (const phase of phases) {
+    // Warm-up requests reach onResult too: an event sent then still counts at the end.
+    await warmUp(ctx.client, { concurrency: phase.concurrency, make: phase.make, onResult: phase.onResult, count: phase.warmUpCount });
+  }
+  const totals = Object.fromEntries(phases.map((p) => [p.key, { sent: 0, ok: 0, failures: {}, wallMs: 0, latencies: [], cpuMs: 0, cpuKnown: true }]));
+  const offset = Object.fromEntries(phases.map((p) => [p.key, 0]));
+  for (let round = 0; round < rounds; round++) {
+    for (const phase of phases) {
+      const base = offset[phase.key];
+      const result = await ctx.measured(phase.label, () =>
+        runLoad(ctx.client, {
+          concurrency: phase.concurrency,
+          maxRequests: Math.ceil(requests / rounds),
+          maxMs: (seconds * 1000) / rounds,
+          // Request numbers continue across rounds.
+          make: (i) => phase.make(base + i),
+          onResult: phase.onResult && ((i, r) => phase.onResult(base + i, r)),
+        }),
+      );
+      offset[phase.key] += result.sent;
+      const t = totals[phase.key];
+      t.sent += result.sent;
+      t.ok += result.ok;
+      t.wallMs += result.wallMs;
+      for (const v of result.latencies) t.latencies.push(v);
+      for (const [k, n] of Object.entries(result.failures)) t.failures[k] = (t.failures[k] ?? 0) + n;
+      if (result.serverCpu === undefined) t.cpuKnown = false;
+      else t.cpuMs += result.serverCpu;
+    }
+  }
+  const merged = {};
+  for (const phase of phases) {
+    const t = totals[phase.key];
+    merged[phase.key] = {
+      sent: t.sent,
+      ok: t.ok,
+      failures: t.failures,
+      wallMs: t.wallMs,
+      rps: (t.ok / t.wallMs) * 1000,
+      ...summarize(t.latencies),
+      ...(t.cpuKnown && t.sent ? { serverCpuMs: t.cpuMs / t.sent } : {}),
+    };
+    const m = merged[phase.key];
+    ctx.log(`${phase.label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.serverCpuMs === undefined ? "" : `, server CPU ${m.serverCpuMs.toFixed(2)} ms/req`}`);
+  }
+  return merged;
+}
