@@ -21,16 +21,22 @@ export async function writeUserInfo(db: D1Database, appId: string, userId: strin
     .run();
 }
 
+/** The read of many users' info at once, for a D1 batch with other reads (leaderboard rows). */
+export const userInfosStatement = (db: D1Database, appId: string, userIds: string[]) =>
+  db
+    .prepare("SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))")
+    .bind(Number(appId), JSON.stringify(userIds));
+
+export function userInfosOf(result: D1Result): Map<string, UserInfo> {
+  const infos = new Map<string, UserInfo>();
+  for (const r of result.results as { user_id: string; username: string | null; avatar_image: string | null }[]) {
+    infos.set(r.user_id, { username: r.username, avatarImage: r.avatar_image });
+  }
+  return infos;
+}
+
 /** User info of many users at once, for leaderboard pages. */
 export async function readUserInfos(db: D1Database, appId: string, userIds: string[]): Promise<Map<string, UserInfo>> {
-  const result = new Map<string, UserInfo>();
-  if (userIds.length === 0) return result;
-  const rows = await db
-    .prepare(
-      `SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
-    )
-    .bind(Number(appId), JSON.stringify(userIds))
-    .all<{ user_id: string; username: string | null; avatar_image: string | null }>();
-  for (const r of rows.results) result.set(r.user_id, { username: r.username, avatarImage: r.avatar_image });
-  return result;
+  if (userIds.length === 0) return new Map();
+  return userInfosOf(await userInfosStatement(db, appId, userIds).all());
 }

@@ -1,4 +1,4 @@
-import { readUserInfos } from "../auth/user-info";
+import { readUserInfos, userInfosOf, userInfosStatement } from "../auth/user-info";
 import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "./catalog";
 import type { RankedRow } from "./core/ranking";
 import { currentSeason } from "./core/season";
@@ -45,15 +45,21 @@ export async function readBoardPages(db: D1Database, appId: string, boards: Lead
   return pages;
 }
 
-/** The member's row on each board: score and rank, or score 0 and rank -1 without a score. */
+/**
+ * The member's row on each board: score and rank, or score 0 and rank -1 without a score. One D1
+ * batch, the user's info included: the member is known before any row is read.
+ */
 export async function readMemberRows(db: D1Database, appId: string, boards: LeaderboardDef[], memberType: MemberType, memberId: string, p: Presentation) {
-  const results = boards.length > 0 ? await db.batch(boards.map((b) => memberStatement(db, sliceOf(b, memberType, p.now), memberId))) : [];
-  const rows = boards.map((_, i): MemberRow => {
+  if (boards.length === 0) return [];
+  const statements = boards.map((b) => memberStatement(db, sliceOf(b, memberType, p.now), memberId));
+  const withInfo = memberType === "user";
+  if (withInfo) statements.push(userInfosStatement(db, appId, [memberId]));
+  const results = await db.batch(statements);
+  p.infos = withInfo ? userInfosOf(results[boards.length]) : new Map();
+  return boards.map((_, i): MemberRow => {
     const standing = memberStanding(results[i]);
     return standing ? { memberType, memberId, ...standing } : unrankedRow(memberType, memberId);
   });
-  await loadInfos(db, appId, rows.slice(0, 1), p);
-  return rows;
 }
 
 /** The member and `range` rows on each side of it, in board order. */
