@@ -1,27 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { FILTER_OPS } from "./core/counter";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "./core/schedule";
+import { DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../shared/schemas";
 
 /** Zod schemas of the challenge endpoints: admin inputs and outputs, and the player responses. */
 
 /** Most challenges one category may hold (spec limit). */
 export const MAX_CHALLENGES_PER_CATEGORY = 1000;
 
-const LanguageKey = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "keys must be language codes such as en or de-AT");
-
-const LocalizedName = z
-  .union([z.string().trim().min(1).max(200), z.record(LanguageKey, z.string().trim().min(1).max(200))])
-  .refine((v) => typeof v === "string" || Object.keys(v).length > 0, "needs at least one language")
-  .openapi({ example: { en: "Kill 10 enemies", de: "Besiege 10 Gegner" } });
-
-const LocalizedText = z
-  .union([z.string().max(10_000), z.record(LanguageKey, z.string().max(10_000))])
-  .openapi({ example: { en: "Any weapon counts", de: "Jede Waffe zählt" } });
-
-const Localized = z.union([z.string(), z.record(z.string(), z.string())]);
-
-const Text = (max = 500) => z.string().max(max).default("");
-const DigitsId = z.string().regex(/^\d{1,15}$/, "must be a string of digits");
+const LocalizedName = Name.openapi({ example: { en: "Kill 10 enemies", de: "Besiege 10 Gegner" } });
+const LocalizedText = LongText.openapi({ example: { en: "Any weapon counts", de: "Jede Waffe zählt" } });
 const Int = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const MetaValue = z.union([z.number().int(), z.string().max(500)]);
 

@@ -3,15 +3,12 @@ import { UserInfoSchema } from "../auth/routes";
 import { ChallengeFilterInput } from "../challenges/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../challenges/core/schedule";
 import { PagingQuery } from "../shared/paging";
+import { LocalizedName as Name } from "../shared/schemas";
 import { AGGREGATIONS, MEMBER_TYPES } from "./catalog";
 
 /** Zod schemas of the leaderboard endpoints: admin input and output, SCILL v1 and v2 shapes. */
 
-const LanguageKey = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "keys must be language codes such as en or de-AT");
-const LocalizedName = z
-  .union([z.string().trim().min(1).max(200), z.record(LanguageKey, z.string().trim().min(1).max(200))])
-  .refine((v) => typeof v === "string" || Object.keys(v).length > 0, "needs at least one language")
-  .openapi({ example: { en: "Hall of Fame", de: "Ruhmeshalle" } });
+const LocalizedName = Name.openapi({ example: { en: "Hall of Fame", de: "Ruhmeshalle" } });
 
 export const LeaderboardInput = z
   .object({

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse } from "../shared/openapi";
 import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
+import { DigitsId } from "../shared/schemas";
 import { topicName, type RealtimeTopicRef } from "./topics";
 
 const NotificationTopic = z
@@ -14,10 +15,7 @@ const NotificationTopic = z
  * topic of an id that does not exist simply never carries a message.
  */
 const queryId = <N extends string>(name: N) => {
-  const id = z
-    .string()
-    .regex(/^\d{1,15}$/, "must be a string of digits")
-    .openapi({ param: { name, in: "query", required: true }, example: "1" });
+  const id = DigitsId.openapi({ param: { name, in: "query", required: true }, example: "1" });
   return z.object({ [name]: id } as Record<N, typeof id>);
 };
 

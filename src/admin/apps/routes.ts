@@ -3,9 +3,9 @@ import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
+import { LanguageCode } from "../../shared/schemas";
 import { presentApp, requireApp, type AppRow } from "./repo";
 
-const LanguageCode = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "must be a language code such as en or de-AT");
 
 const AppInput = z
   .object({

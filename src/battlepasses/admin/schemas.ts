@@ -1,23 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { FILTER_OPS } from "../../challenges/core/counter";
+import { DigitsId, Localized, LocalizedName as Name, LocalizedText, Text } from "../../shared/schemas";
 
-const LanguageKey = z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "keys must be language codes such as en or de-AT");
-
-/** A plain string (the app's default language) or one text per language. */
-const LocalizedInput = z
-  .union([z.string().max(10_000), z.record(LanguageKey, z.string().max(10_000))])
-  .openapi({ example: { en: "Season 1", de: "Saison 1" } });
-
-const LocalizedName = z
-  .union([z.string().trim().min(1).max(200), z.record(LanguageKey, z.string().trim().min(1).max(200))])
-  .refine((v) => typeof v === "string" || Object.keys(v).length > 0, "needs at least one language")
-  .openapi({ example: { en: "Season 1", de: "Saison 1" } });
-
-const Localized = z.union([z.string(), z.record(z.string(), z.string())]);
+const LocalizedInput = LocalizedText.openapi({ example: { en: "Season 1", de: "Saison 1" } });
+const LocalizedName = Name.openapi({ example: { en: "Season 1", de: "Saison 1" } });
 
 const IsoDate = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" });
-const Text = (max = 500) => z.string().max(max).default("");
-const DigitsId = z.string().regex(/^\d{1,15}$/, "must be a string of digits");
 
 export const BattlePassInput = z
   .object({
