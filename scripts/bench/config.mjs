@@ -9,6 +9,7 @@
 //                              of a user costs ~30 ms on 2 cores, so 10k users add ~10 minutes)
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_EVENTS, BENCH_LB_SIZES=10000,100000,1000000 ...
 //   BENCH_PROFILE=1            log a CPU profile of the Worker's isolate for every measured phase
+//   BENCH_PROFILE_OUT=dir      the same, and save each raw profile in dir (*.cpuprofile, for DevTools)
 //   BENCH_KEEP=1               keep the server's state directory (printed) after the run
 
 const int = (name, fallback, min = 0) => {
@@ -34,7 +35,9 @@ export function readConfig() {
     port: int("BENCH_PORT", 19_000 + Math.floor(Math.random() * 900)),
     keepState: process.env.BENCH_KEEP === "1",
     /** Profile the Worker's isolate during each measured phase (scripts/bench/profile.mjs). */
-    profile: process.env.BENCH_PROFILE === "1",
+    profile: process.env.BENCH_PROFILE === "1" || Boolean(process.env.BENCH_PROFILE_OUT),
+    /** Also save each raw profile there, as a .cpuprofile file. */
+    profileOut: process.env.BENCH_PROFILE_OUT || undefined,
     scenarios: list("BENCH_SCENARIOS", SCENARIOS),
     /** Seconds of each measured figure at most (each also stops at its request count). */
     seconds: positive("BENCH_SECONDS", 10),

@@ -11,7 +11,7 @@ export function createMeasure({ server, config, log }) {
       const processes = server.local ? serverProcesses(port) : [];
       if (config.profile && processes.length && !profiler) {
         const inspector = await findInspector(port);
-        profiler = inspector ? await openProfiler(inspector) : undefined;
+        profiler = inspector ? await openProfiler(inspector, { outDir: config.profileOut }) : undefined;
         if (!profiler) log("profile: no inspector found");
       }
       const cpuBefore = cpuTimeMs(processes);

@@ -3,7 +3,8 @@
 // the Worker, its Durable Objects, local D1 and queues) per request, always; and with
 // BENCH_PROFILE=1 a V8 CPU profile of the Worker's isolate (shared by the Worker and its Durable
 // Objects) through wrangler's inspector proxy, as busy share and the top functions.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import fs, { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import path from "node:path";
 
 const readText = (file) => {
   try {
@@ -103,7 +104,7 @@ export async function findInspector(port) {
  * One inspector session for the whole run (attaching again and again has been seen to take the
  * runtime down); `profile(fn)` runs fn under the sampling profiler and answers [fn's result, summary].
  */
-export async function openProfiler(wsUrl, { intervalUs = 500 } = {}) {
+export async function openProfiler(wsUrl, { intervalUs = 500, outDir } = {}) {
   // `ws` comes with the mqtt client (a dev dependency); only profiling needs it.
   const { default: WebSocket } = await import("ws");
   const ws = new WebSocket(wsUrl);
@@ -145,10 +146,19 @@ export async function openProfiler(wsUrl, { intervalUs = 500 } = {}) {
       }
       const stopped = await send("Profiler.stop").catch(() => undefined);
       if (failure) throw failure;
+      if (stopped?.profile && outDir) saveProfile(outDir, stopped.profile);
       return [result, stopped?.profile ? summarizeProfile(stopped.profile) : undefined];
     },
     close: () => ws.close(),
   };
+}
+
+/** Writes a raw profile as a .cpuprofile file (Chrome DevTools › Performance loads it). */
+function saveProfile(dir, profile) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `profile-${Date.now()}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  console.error(`profile saved: ${file}`);
 }
 
 /** Busy share of the isolate, and the top functions by self time and by inclusive time. */

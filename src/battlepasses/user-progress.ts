@@ -1,6 +1,6 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../events/types";
-import { stage } from "../user/outbox";
+import type { Outbox } from "../user/outbox";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
@@ -22,7 +22,7 @@ export interface ActionResult {
  * One user action on one pass, against the pass definition the Worker read from the catalog. What
  * it changed is staged for webhooks and MQTT in the same step as the new progress.
  */
-export function runBattlePassAction(sql: SqlStorage, pass: CatalogPass, userId: string, action: BattlePassAction, now: number): Outcome<ActionResult> {
+export function runBattlePassAction(sql: SqlStorage, outbox: Outbox, pass: CatalogPass, userId: string, action: BattlePassAction, now: number): Outcome<ActionResult> {
   const before = readProgress(sql, pass.battlePassId)[pass.battlePassId] ?? null;
   const outcome =
     action.kind === "unlock"
@@ -34,7 +34,7 @@ export function runBattlePassAction(sql: SqlStorage, pass: CatalogPass, userId: 
   if (outcome.value !== before) writeProgress(sql, pass.battlePassId, before, outcome.value);
   const changes = challengeChanges(pass, userId, before, outcome.value, now);
   if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
-  stage(sql, changes);
+  outbox.stage(changes);
   return { ok: true, value: { before, after: outcome.value } };
 }
 

@@ -3,7 +3,6 @@ import type { BackgroundMessage } from "../background/messages";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../events/types";
 import { getNow, toIso } from "../shared/clock";
-import { stage } from "../user/outbox";
 import { challengeCatalog } from "./catalog";
 import { challengeChange } from "./changes";
 import { availability } from "./core/availability";
@@ -28,10 +27,12 @@ import {
   deleteAllInstances,
   dueInstanceIds,
   nextExpiry,
+  deleteInstance,
   readAllInstances,
   readInstance,
+  readInstances,
   readOwner,
-  writeInstance,
+  saveInstance,
   writeOwner,
   type Owner,
 } from "./user-store";
@@ -69,8 +70,8 @@ export interface ChallengeTouch {
   isAvailable: (def: ChallengeDef) => boolean;
   changes: Change[];
   unlocks: number;
-  /** A state changed: the time-out alarm may need to move. */
-  stateChanged: boolean;
+  /** A time-out started, moved or ended: the alarm may need to move. */
+  timeoutsChanged: boolean;
 }
 
 /** The raw stored state of one challenge of the user, for support (admin API). */
@@ -87,10 +88,15 @@ export interface StoredChallengeState {
   period_start: string | null;
 }
 
+/** When the instance times out; what the alarm is set from. */
+const timeoutOf = (instance: Instance | null) => (instance?.type === "in-progress" ? instance.expiresAt : null);
+
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 /** What the user's object does for its areas after a state change. */
 export interface UserEffects {
+  /** Writes what a state change produced to the outbox, in the same synchronous step. */
+  stage(changes: Change[], background: BackgroundMessage[]): void;
   /** Hands on what is staged: webhooks, MQTT, background messages. */
   deliver(): Promise<void>;
   /** Moves the object's one alarm (time-outs and retries share it). */
@@ -137,7 +143,7 @@ export class UserChallenges {
       isAvailable: availability(catalog, appId, now),
       changes: [],
       unlocks: 0,
-      stateChanged: false,
+      timeoutsChanged: false,
     };
   }
 
@@ -162,23 +168,23 @@ export class UserChallenges {
     return { now: touch.now, newId: () => this.newId(touch.now), available: touch.isAvailable(def), autoStart };
   }
 
-  /** Stores an outcome and records what it changed. */
-  private record(touch: ChallengeTouch, def: ChallengeDef, outcome: Outcome): Instance | null {
-    writeInstance(this.sql, def.challengeId, outcome.next);
+  /** Stores an outcome over the instance it started from and records what it changed. */
+  private record(touch: ChallengeTouch, def: ChallengeDef, previous: Instance | null, outcome: Outcome): Instance | null {
+    saveInstance(this.sql, def.challengeId, previous, outcome.next);
     touch.unlocks += outcome.unlocks;
-    if (outcome.transitions.length > 0) touch.stateChanged = true;
+    if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
     for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;
   }
 
   private touchOne(touch: ChallengeTouch, def: ChallengeDef, instance: Instance | null, autoStart = true): Instance | null {
     const outcome = refresh(def, instance, this.context(touch, def, autoStart));
-    return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, outcome) : instance;
+    return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, instance, outcome) : instance;
   }
 
   /** After an event: the alarm may need to move (changes and usage were staged with the event). */
   async settle(touch: ChallengeTouch): Promise<void> {
-    if (touch.stateChanged) await this.effects.reschedule();
+    if (touch.timeoutsChanged) await this.effects.reschedule();
   }
 
   /**
@@ -195,9 +201,9 @@ export class UserChallenges {
 
   /** Stages what an operation changed together with its usage, hands it on, moves the alarm. */
   private async finish(touch: ChallengeTouch): Promise<void> {
-    stage(this.sql, touch.changes, usageMessages(touch));
+    this.effects.stage(touch.changes, usageMessages(touch));
     await this.effects.deliver();
-    if (touch.stateChanged) await this.effects.reschedule();
+    if (touch.timeoutsChanged) await this.effects.reschedule();
   }
 
   /**
@@ -207,10 +213,12 @@ export class UserChallenges {
    */
   applyEvent(touch: ChallengeTouch, event: UserEvent): Change[] {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
+    if (listeners.length === 0) return touch.changes;
+    const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
     for (const def of listeners) {
-      const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
+      const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
       if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
-      this.record(touch, def, countEvent(def, instance, event));
+      this.record(touch, def, instance, countEvent(def, instance, event));
     }
     return touch.changes;
   }
@@ -285,7 +293,7 @@ export class UserChallenges {
         if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
         throw err;
       }
-      this.record(touch, def, outcome);
+      this.record(touch, def, instance, outcome);
       const view = presentChallenge(def, outcome.transitions[0].after, {
         language,
         defaultLanguage: touch.catalog.defaultLanguage,
@@ -306,7 +314,7 @@ export class UserChallenges {
       }
       deleteAllInstances(this.sql);
     });
-    touch.stateChanged = true;
+    touch.timeoutsChanged = true;
     await this.finish(touch);
   }
 
@@ -335,11 +343,11 @@ export class UserChallenges {
       for (const challengeId of dueInstanceIds(this.sql, touch.now)) {
         const def = touch.catalog.byId.get(challengeId)?.challenge;
         // A challenge deleted from the catalog has nobody to notify about.
-        if (!def) writeInstance(this.sql, challengeId, null);
+        if (!def) deleteInstance(this.sql, challengeId);
         else this.touchOne(touch, def, readInstance(this.sql, challengeId), false);
       }
     });
-    touch.stateChanged = true;
+    touch.timeoutsChanged = true;
     await this.finish(touch);
   }
 }

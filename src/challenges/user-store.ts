@@ -62,6 +62,14 @@ export function readAllInstances(sql: SqlStorage): Map<string, Instance> {
   return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
 }
 
+/** The stored instances of these challenges (one statement, however many: ids go as one JSON parameter). */
+export function readInstances(sql: SqlStorage, challengeIds: string[]): Map<string, Instance> {
+  const rows = sql
+    .exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))", JSON.stringify(challengeIds))
+    .toArray();
+  return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
+}
+
 export function readInstance(sql: SqlStorage, challengeId: string): Instance | null {
   const row = sql.exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id = ?", challengeId).toArray()[0];
   return row ? toInstance(row) : null;
@@ -75,10 +83,31 @@ export function challengeIdOfInstance(sql: SqlStorage, userChallengeId: string):
   return row?.challenge_id ?? null;
 }
 
-/** Stores the instance, or deletes the row for `null` (the challenge shows as `unlock` again). */
-export function writeInstance(sql: SqlStorage, challengeId: string, instance: Instance | null): void {
-  if (instance === null) {
-    sql.exec("DELETE FROM ch_instances WHERE challenge_id = ?", challengeId);
+export function deleteInstance(sql: SqlStorage, challengeId: string): void {
+  sql.exec("DELETE FROM ch_instances WHERE challenge_id = ?", challengeId);
+}
+
+/** Only the counter moved: the common case of an event, written as such. */
+const onlyCounterMoved = (previous: Instance, next: Instance) =>
+  previous.userChallengeId === next.userChallengeId &&
+  previous.type === next.type &&
+  previous.unlockedAt === next.unlockedAt &&
+  previous.activatedAt === next.activatedAt &&
+  previous.expiresAt === next.expiresAt &&
+  previous.isClaimed === next.isClaimed &&
+  previous.periodStart === next.periodStart;
+
+/**
+ * Stores `next` over the stored `previous` (null: no row); `null` deletes the row, and the
+ * challenge shows as `unlock` again.
+ */
+export function saveInstance(sql: SqlStorage, challengeId: string, previous: Instance | null, next: Instance | null): void {
+  if (next === null) {
+    if (previous !== null) deleteInstance(sql, challengeId);
+    return;
+  }
+  if (previous !== null && onlyCounterMoved(previous, next)) {
+    sql.exec("UPDATE ch_instances SET score = ?, last_session_id = ? WHERE challenge_id = ?", next.score, next.lastSessionId, challengeId);
     return;
   }
   sql.exec(
@@ -86,15 +115,15 @@ export function writeInstance(sql: SqlStorage, challengeId: string, instance: In
        (challenge_id, user_challenge_id, type, score, last_session_id, unlocked_at, activated_at, expires_at, is_claimed, period_start)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     challengeId,
-    instance.userChallengeId,
-    instance.type,
-    instance.score,
-    instance.lastSessionId,
-    instance.unlockedAt,
-    instance.activatedAt,
-    instance.expiresAt,
-    instance.isClaimed ? 1 : 0,
-    instance.periodStart,
+    next.userChallengeId,
+    next.type,
+    next.score,
+    next.lastSessionId,
+    next.unlockedAt,
+    next.activatedAt,
+    next.expiresAt,
+    next.isClaimed ? 1 : 0,
+    next.periodStart,
   );
 }
 

@@ -20,13 +20,20 @@ import { encodeUtf8 } from "./mqtt/bytes";
 import { PublishTemplate } from "./mqtt/encode";
 import { MqttError, protocolError, Reason } from "./mqtt/errors";
 import { SubscriberIndex } from "./subscriber-index";
-import { isIssuedTopic } from "./topics";
+import { isIssuedTopic, topicOwner } from "./topics";
 
 /** Messages for one topic, in the order they must arrive. */
 export interface TopicBatch {
   topic: string;
   /** JSON texts. */
   payloads: string[];
+}
+
+export interface PublishResult {
+  /** PUBLISH packets that went out. */
+  delivered: number;
+  /** Topics of the call that have no subscriber in this object. */
+  unheard: string[];
 }
 
 /** MQTT 5 subscribers learn that every message is UTF-8 JSON. */
@@ -69,7 +76,7 @@ export class MqttBroker extends DurableObject<Env> {
     if (!conn) return;
     if (typeof message === "string") {
       // MQTT over WebSocket is binary frames only (MQTT-6.0.0-1).
-      this.execute(conn, protocolFailure(conn.session, protocolError("text frame")));
+      await this.execute(conn, protocolFailure(conn.session, protocolError("text frame")));
       return;
     }
     conn.stream.push(new Uint8Array(message));
@@ -99,7 +106,7 @@ export class MqttBroker extends DurableObject<Env> {
       if (!conn) continue;
       const deadline = keepAliveDeadline(conn.session);
       if (deadline === null) continue;
-      if (deadline <= now) this.execute(conn, keepAliveExpired(conn.session));
+      if (deadline <= now) await this.execute(conn, keepAliveExpired(conn.session));
       else next = Math.min(next ?? deadline, deadline);
     }
     if (next !== null) await this.ctx.storage.setAlarm(next);
@@ -107,15 +114,20 @@ export class MqttBroker extends DurableObject<Env> {
 
   /**
    * Delivers messages to this object's subscribers of their topics, in order. Answers how many
-   * PUBLISH packets went out.
+   * PUBLISH packets went out, and the topics nobody here listens to (a publisher stops sending
+   * those: see watchers.ts).
    */
-  async publish(batches: TopicBatch[]): Promise<number> {
+  async publish(batches: TopicBatch[]): Promise<PublishResult> {
     const index = this.subscriberIndex();
     const touched = new Set<Connection>();
+    const unheard: string[] = [];
     let sent = 0;
     for (const { topic, payloads } of batches) {
       const subscribers = index.subscribers(topic);
-      if (subscribers.size === 0) continue;
+      if (subscribers.size === 0) {
+        unheard.push(topic);
+        continue;
+      }
       for (const payload of payloads) {
         const template = new PublishTemplate(topic, encodeUtf8(payload), V5_PUBLISH_PROPERTIES);
         for (const conn of subscribers) {
@@ -128,7 +140,7 @@ export class MqttBroker extends DurableObject<Env> {
     }
     // Packet ids in flight are part of the session: persisted once per connection per call.
     for (const conn of touched) conn.save();
-    return sent;
+    return { delivered: sent, unheard };
   }
 
   private async drain(conn: Connection): Promise<void> {
@@ -139,12 +151,12 @@ export class MqttBroker extends DurableObject<Env> {
           packet = conn.stream.next();
         } catch (err) {
           if (!(err instanceof MqttError)) throw err;
-          this.execute(conn, protocolFailure(conn.session, err));
+          await this.execute(conn, protocolFailure(conn.session, err));
           return;
         }
         if (!packet) break;
         const outcome = await handlePacket(conn.session, packet, this.deps());
-        this.execute(conn, outcome);
+        await this.execute(conn, outcome);
         if (packet.type === "connect" && !conn.closed) await this.scheduleSweep(conn.session);
       }
       if (!conn.closed) {
@@ -174,19 +186,42 @@ export class MqttBroker extends DurableObject<Env> {
     };
   }
 
-  private execute(conn: Connection, outcome: Outcome): void {
+  private async execute(conn: Connection, outcome: Outcome): Promise<void> {
+    const delta = outcome.clientIdTaken !== undefined || outcome.resubscribed ? this.subscriberIndex().update(conn) : undefined;
+    // The SUBACK (or the CONNACK of a resumed session) goes out only once the topics' owners know
+    // of the subscriber: from then on, none of their changes skips it. A failure closes the
+    // connection (drain), and the client subscribes again.
+    if (delta?.gained.length) await this.tellOwners(delta.gained, true);
     for (const packet of outcome.send) conn.send(packet);
     if (outcome.clientIdTaken !== undefined) {
-      const index = this.subscriberIndex();
-      index.update(conn);
-      for (const holder of index.holdersOf(outcome.clientIdTaken)) {
-        if (holder !== conn) this.execute(holder, takenOver(holder.session));
+      for (const holder of this.subscriberIndex().holdersOf(outcome.clientIdTaken)) {
+        if (holder !== conn) await this.execute(holder, takenOver(holder.session));
       }
-    } else if (outcome.resubscribed) {
-      this.index?.update(conn);
     }
+    if (delta?.lost.length) this.tellOwnersLater(delta.lost);
     if (outcome.windowFreed) conn.flushWaiting();
     if (outcome.close) this.close(conn, outcome.close);
+  }
+
+  /** Tells the owners of user topics that these gained their first subscriber here, or lost their last. */
+  private async tellOwners(topics: string[], watching: boolean): Promise<void> {
+    const byOwner = new Map<string, string[]>();
+    for (const topic of topics) {
+      const owner = topicOwner(topic);
+      if (owner === null) continue;
+      const list = byOwner.get(owner);
+      if (list) list.push(topic);
+      else byOwner.set(owner, [topic]);
+    }
+    const brokerId = this.ctx.id.toString();
+    await Promise.all(
+      [...byOwner].map(([owner, owned]) => this.env.USER.get(this.env.USER.idFromString(owner)).watchTopics(brokerId, owned, watching)),
+    );
+  }
+
+  /** Best effort: an owner that is not told learns it at its next publish (the topic comes back unheard). */
+  private tellOwnersLater(topics: string[]): void {
+    this.ctx.waitUntil(this.tellOwners(topics, false).catch((err) => console.error("mqtt: telling owners of unsubscribed topics failed", err)));
   }
 
   private close(conn: Connection, close: Close): void {
@@ -207,7 +242,8 @@ export class MqttBroker extends DurableObject<Env> {
     if (conn) {
       conn.closed = true;
       this.connections.delete(ws);
-      this.index?.remove(conn);
+      const lost = this.index?.remove(conn) ?? [];
+      if (lost.length > 0) this.tellOwnersLater(lost);
     }
     if (session?.partial) this.ctx.storage.sql.exec("DELETE FROM pending_bytes WHERE conn_id = ?", session.connId);
   }

@@ -1,7 +1,7 @@
 import type { Change } from "../changes/types";
 import type { TopicBatch } from "./broker-do";
 import { allShards } from "./shards";
-import { topicName, type RealtimeTopicRef } from "./topics";
+import { topicName, type RealtimeTopicRef, type TopicEnv } from "./topics";
 
 /** A challenge change also goes to the topic of that one challenge (SCILL's user-challenge-topic-link). */
 function refsOf(change: Change): RealtimeTopicRef[] {
@@ -14,13 +14,18 @@ function refsOf(change: Change): RealtimeTopicRef[] {
   return [ref, { kind: "user-challenge", appId: ref.appId, userId: ref.userId, challengeId }];
 }
 
-/** Groups messages by topic, keeping the order of the changes within each topic. */
-export async function topicBatches(env: Pick<Env, "TOPIC_SECRET">, changes: Change[]): Promise<TopicBatch[]> {
+/**
+ * Groups messages by topic, keeping the order of the changes within each topic; only topics that
+ * pass `wanted`, if given.
+ */
+export async function topicBatches(env: TopicEnv, changes: Change[], wanted?: (topic: string) => boolean): Promise<TopicBatch[]> {
   const byTopic = new Map<string, string[]>();
   for (const change of changes) {
-    const payload = JSON.stringify(change.payload);
+    let payload: string | undefined;
     for (const ref of refsOf(change)) {
       const topic = await topicName(env, ref);
+      if (wanted && !wanted(topic)) continue;
+      payload ??= JSON.stringify(change.payload);
       const list = byTopic.get(topic);
       if (list) list.push(payload);
       else byTopic.set(topic, [payload]);
@@ -30,9 +35,11 @@ export async function topicBatches(env: Pick<Env, "TOPIC_SECRET">, changes: Chan
 }
 
 /**
- * Pushes changes to their MQTT subscribers: topics are recomputed from the refs (no lookup) and
- * each broker object gets one call. Best effort, as MQTT is for a client that is offline: a
- * failure is logged and never reaches the caller, whose changes are already saved.
+ * Pushes changes to their MQTT subscribers in every broker object: topics are recomputed from the
+ * refs (no lookup) and each broker object gets one call. For changes of no one user (leaderboards);
+ * a user's object publishes only to the topics somebody listens to (watchers.ts). Best effort, as
+ * MQTT is for a client that is offline: a failure is logged and never reaches the caller, whose
+ * changes are already saved.
  */
 export async function publishChanges(env: Env, changes: Change[]): Promise<void> {
   try {

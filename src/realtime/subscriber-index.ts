@@ -12,13 +12,18 @@ export class SubscriberIndex {
   /** Normally one connection per client id; briefly two while a reconnect takes over. */
   private readonly byClientId = new Map<string, Set<Connection>>();
 
-  /** (Re)indexes a connection after its CONNECT or a change of its subscriptions. */
-  update(conn: Connection): void {
-    this.unindexTopics(conn);
+  /**
+   * (Re)indexes a connection after its CONNECT or a change of its subscriptions. Answers the
+   * topics that this changed from no subscriber to some, or from some to none.
+   */
+  update(conn: Connection): TopicDelta {
+    const lost = new Set(this.unindexTopics(conn));
+    const gained: string[] = [];
     const topics = conn.session.subs.map((s) => s.topic);
     for (const topic of topics) {
       let set = this.byTopic.get(topic);
       if (!set) this.byTopic.set(topic, (set = new Set()));
+      if (set.size === 0 && !lost.delete(topic)) gained.push(topic);
       set.add(conn);
     }
     this.topicsOf.set(conn, topics);
@@ -28,15 +33,18 @@ export class SubscriberIndex {
       if (!holders) this.byClientId.set(clientId, (holders = new Set()));
       holders.add(conn);
     }
+    return { gained, lost: [...lost] };
   }
 
-  remove(conn: Connection): void {
-    this.unindexTopics(conn);
+  /** Answers the topics that lost their last subscriber. */
+  remove(conn: Connection): string[] {
+    const lost = this.unindexTopics(conn);
     this.topicsOf.delete(conn);
     const clientId = conn.session.clientId;
     const holders = clientId === undefined ? undefined : this.byClientId.get(clientId);
     holders?.delete(conn);
     if (holders?.size === 0) this.byClientId.delete(clientId!);
+    return lost;
   }
 
   subscribers(topic: string): ReadonlySet<Connection> {
@@ -47,13 +55,24 @@ export class SubscriberIndex {
     return [...(this.byClientId.get(clientId) ?? [])];
   }
 
-  private unindexTopics(conn: Connection): void {
+  /** Answers the topics left without a subscriber. */
+  private unindexTopics(conn: Connection): string[] {
+    const lost: string[] = [];
     for (const topic of this.topicsOf.get(conn) ?? []) {
       const set = this.byTopic.get(topic);
-      set?.delete(conn);
-      if (set?.size === 0) this.byTopic.delete(topic);
+      if (!set?.delete(conn)) continue;
+      if (set.size === 0) {
+        this.byTopic.delete(topic);
+        lost.push(topic);
+      }
     }
+    return lost;
   }
 }
 
 const EMPTY: ReadonlySet<Connection> = new Set();
+
+export interface TopicDelta {
+  gained: string[];
+  lost: string[];
+}

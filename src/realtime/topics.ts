@@ -1,5 +1,6 @@
 import type { TopicRef } from "../changes/types";
 import { timingSafeEqual, toHex } from "../shared/crypto";
+import { userObjectName } from "../user/names";
 
 /**
  * What a topic is about. Beyond the refs areas report, SCILL's user-challenge-topic-link hands out
@@ -16,6 +17,8 @@ const SEGMENT: Record<RealtimeTopicRef["kind"], string> = {
 const PREFIX = "gamification";
 /** 128 bits: unguessable. */
 const ID_HEX = 32;
+/** A Durable Object id. */
+const OWNER_HEX = 64;
 /** 64 bits: enough that a made-up topic passes the check only by astronomical luck. */
 const CHECK_HEX = 16;
 
@@ -53,26 +56,57 @@ function topicSecret(env: Pick<Env, "TOPIC_SECRET">): string {
   return env.TOPIC_SECRET;
 }
 
-/**
- * The topic of a ref: `gamification/<kind>/<id><check>`. The id is an HMAC of the ref, so the
- * topic is an unguessable capability that the service recomputes when it publishes (no lookup);
- * the check is an HMAC of the id, so the broker can tell a topic it issued from a made-up one
- * without knowing whose it is. Rotating TOPIC_SECRET invalidates every topic handed out.
- */
-export async function topicName(env: Pick<Env, "TOPIC_SECRET">, ref: RealtimeTopicRef): Promise<string> {
-  const secret = topicSecret(env);
-  const segment = SEGMENT[ref.kind];
-  // JSON keeps the fields unambiguous whatever characters a user id contains.
-  const id = await mac(secret, `topic:${JSON.stringify([ref.kind, ...refFields(ref)])}`, ID_HEX);
-  return `${PREFIX}/${segment}/${id}${await mac(secret, `check:${segment}/${id}`, CHECK_HEX)}`;
+/** What naming a topic needs: the secret, and the namespace of the users' objects (their ids). */
+export type TopicEnv = Pick<Env, "TOPIC_SECRET"> & { USER: Pick<Env["USER"], "idFromName"> };
+
+/** The id of the user's object, for a topic about one user; null for a leaderboard. */
+function ownerOf(env: TopicEnv, ref: RealtimeTopicRef): string | null {
+  return ref.kind === "leaderboard" ? null : env.USER.idFromName(userObjectName(ref.appId, ref.userId)).toString();
 }
 
-const TOPIC_PATTERN = new RegExp(`^${PREFIX}/(${Object.values(SEGMENT).join("|")})/([0-9a-f]{${ID_HEX}})([0-9a-f]{${CHECK_HEX}})$`);
+/** Topics computed lately: every event of a user publishes to the same few. */
+const TOPIC_MEMO_MAX = 10_000;
+let topicMemo: { secret: string; topics: Map<string, string> } | undefined;
+
+/**
+ * The topic of a ref: `gamification/<kind>/<owner>/<id><check>`, without `<owner>/` for a
+ * leaderboard. The id is an HMAC of the ref, so the topic is an unguessable capability that the
+ * service recomputes when it publishes (no lookup). The owner is the id of the user's object: the
+ * broker tells it when the topic gains or loses its subscribers, so that the user's events publish
+ * only to topics somebody listens to (see watchers.ts). The check is an HMAC of the rest, so the
+ * broker can tell a topic it issued from a made-up one without knowing whose it is. Rotating
+ * TOPIC_SECRET invalidates every topic handed out.
+ */
+export async function topicName(env: TopicEnv, ref: RealtimeTopicRef): Promise<string> {
+  const secret = topicSecret(env);
+  if (topicMemo?.secret !== secret) topicMemo = { secret, topics: new Map() };
+  const memo = topicMemo.topics;
+  // JSON keeps the fields unambiguous whatever characters a user id contains.
+  const message = `topic:${JSON.stringify([ref.kind, ...refFields(ref)])}`;
+  const known = memo.get(message);
+  if (known !== undefined) return known;
+  const owner = ownerOf(env, ref);
+  const body = `${SEGMENT[ref.kind]}/${owner === null ? "" : `${owner}/`}${await mac(secret, message, ID_HEX)}`;
+  const topic = `${PREFIX}/${body}${await mac(secret, `check:${body}`, CHECK_HEX)}`;
+  if (memo.size >= TOPIC_MEMO_MAX) memo.clear();
+  memo.set(message, topic);
+  return topic;
+}
+
+const USER_SEGMENTS = [SEGMENT["user-challenges"], SEGMENT["user-challenge"], SEGMENT["user-battle-pass"]];
+const TOPIC_PATTERN = new RegExp(
+  `^${PREFIX}/((?:(?:${USER_SEGMENTS.join("|")})/([0-9a-f]{${OWNER_HEX}})|${SEGMENT.leaderboard})/[0-9a-f]{${ID_HEX}})([0-9a-f]{${CHECK_HEX}})$`,
+);
 
 /** Whether this service issued `topic`. Wildcard filters and foreign topics are never issued. */
 export async function isIssuedTopic(env: Pick<Env, "TOPIC_SECRET">, topic: string): Promise<boolean> {
   const match = TOPIC_PATTERN.exec(topic);
   if (!match) return false;
-  const [, segment, id, check] = match;
-  return timingSafeEqual(await mac(topicSecret(env), `check:${segment}/${id}`, CHECK_HEX), check);
+  const [, body, , check] = match;
+  return timingSafeEqual(await mac(topicSecret(env), `check:${body}`, CHECK_HEX), check);
+}
+
+/** The id of the user's object that owns a topic of this shape (check it is issued first); null for a leaderboard. */
+export function topicOwner(topic: string): string | null {
+  return TOPIC_PATTERN.exec(topic)?.[2] ?? null;
 }

@@ -2,7 +2,9 @@ import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../events/types";
 import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
 import type { Change } from "../changes/types";
-import { OUTBOX_RETRY_MS, flush, hasStaged, outboxSchema, stage } from "./outbox";
+import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
+import { TopicWatchers, watchersSchema } from "../realtime/watchers";
+import { userObjectName } from "./names";
 import { migrateUserStorage } from "./schema";
 import { battlePassSchema, readProgress } from "../battlepasses/user-store";
 import {
@@ -22,27 +24,35 @@ import { UserChallenges, usageMessages, type ChallengeAction, type ListQuery } f
  */
 export class UserDO extends DurableObject<Env> {
   private readonly challenges: UserChallenges;
+  private readonly outbox: Outbox;
+  private readonly watchers: TopicWatchers;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.challenges = new UserChallenges(ctx.storage, env, { deliver: () => this.deliver(), reschedule: () => this.reschedule() });
+    this.watchers = new TopicWatchers(ctx.storage.sql);
+    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
+    this.challenges = new UserChallenges(ctx.storage, env, {
+      stage: (changes, background) => this.outbox.stage(changes, background),
+      deliver: () => this.deliver(),
+      reschedule: () => this.reschedule(),
+    });
     ctx.blockConcurrencyWhile(async () =>
-      migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema, outboxSchema]),
+      migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema, outboxSchema, watchersSchema]),
     );
   }
 
   /** Hands on what is staged; after a failure the alarm retries. */
   private async deliver(): Promise<void> {
-    const run = this.delivery.then(() => flush(this.ctx.storage.sql, this.env));
+    const run = this.delivery.then(() => this.outbox.flush(this.env));
     this.delivery = run.catch(() => false);
     if (!(await run)) await this.reschedule();
   }
 
   /** The one alarm serves challenge time-outs and the retry of a failed flush. */
   private async reschedule(): Promise<void> {
-    const retry = hasStaged(this.ctx.storage.sql) ? Date.now() + OUTBOX_RETRY_MS : null;
+    const retry = this.outbox.hasStaged() ? Date.now() + OUTBOX_RETRY_MS : null;
     const times = [await this.challenges.nextAlarmAt(), retry].filter((t): t is number => t !== null);
     if (times.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...times));
@@ -66,13 +76,18 @@ export class UserDO extends DurableObject<Env> {
       changes.push(...applyBattlePassEvent(sql, battlePasses, event));
       changes.push(...this.challenges.applyEvent(challenges, event));
       if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
-      stage(sql, changes, [{ kind: "event", event }, ...usageMessages(challenges)]);
+      this.outbox.stage(changes, [{ kind: "event", event }, ...usageMessages(challenges)]);
       return false;
     });
     // Also after a duplicate: a retried event hands on what a failed send of the first left staged.
     await this.deliver();
     await this.challenges.settle(challenges);
     return { duplicate };
+  }
+
+  /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
+  async watchTopics(broker: string, topics: string[], watching: boolean): Promise<void> {
+    this.watchers.update(broker, topics, watching, Date.now());
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
@@ -82,7 +97,7 @@ export class UserDO extends DurableObject<Env> {
 
   /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
   async battlePassAction(pass: CatalogPass, userId: string, action: BattlePassAction, now: number) {
-    const outcome = runBattlePassAction(this.ctx.storage.sql, pass, userId, action, now);
+    const outcome = runBattlePassAction(this.ctx.storage.sql, this.outbox, pass, userId, action, now);
     await this.deliver();
     return outcome;
   }
@@ -117,8 +132,6 @@ export class UserDO extends DurableObject<Env> {
     await this.reschedule();
   }
 }
-
-export const userObjectName = (appId: string, userId: string) => `${appId}:${userId}`;
 
 export function userObject(env: Env, appId: string, userId: string) {
   return env.USER.get(env.USER.idFromName(userObjectName(appId, userId)));

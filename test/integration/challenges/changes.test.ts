@@ -5,7 +5,8 @@ import type { BackgroundMessage } from "../../../src/background/messages";
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import type { UserEvent } from "../../../src/events/types";
 import { userObject } from "../../../src/user/user-do";
-import { flush } from "../../../src/user/outbox";
+import { Outbox } from "../../../src/user/outbox";
+import { publishChanges } from "../../../src/realtime/publish";
 import { ADMIN, call, createTestApp } from "../helpers";
 import { createCategory, createChallenge, serviceNow } from "./support";
 
@@ -50,8 +51,14 @@ function capturing() {
 }
 
 /** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
-const challengesOf = (storage: DurableObjectStorage, env: Env) =>
-  new UserChallenges(storage, env, { deliver: async () => void (await flush(storage.sql, env)), reschedule: async () => {} });
+function challengesOf(storage: DurableObjectStorage, env: Env) {
+  const outbox = new Outbox(storage.sql, publishChanges);
+  return new UserChallenges(storage, env, {
+    stage: (changes, background) => outbox.stage(changes, background),
+    deliver: async () => void (await outbox.flush(env)),
+    reschedule: async () => {},
+  });
+}
 
 /** Runs `body` against a fresh user's object, with capturing queues. */
 async function withUser<T>(body: (challenges: UserChallenges, userId: string, cap: ReturnType<typeof capturing>, now: number) => Promise<T>) {

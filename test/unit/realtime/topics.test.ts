@@ -1,21 +1,26 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Change } from "../../../src/changes/types";
 import { topicBatches } from "../../../src/realtime/publish";
-import { isIssuedTopic, topicName } from "../../../src/realtime/topics";
+import { isIssuedTopic, topicName, topicOwner } from "../../../src/realtime/topics";
 
-const env = { TOPIC_SECRET: "unit-topic-secret" };
+/** A stand-in for the USER namespace: ids are 64 hex digits derived from the name. */
+const USER = { idFromName: (name: string) => ({ toString: () => createHash("sha256").update(name).digest("hex") }) as DurableObjectId };
+const env = { TOPIC_SECRET: "unit-topic-secret", USER };
 
 describe("topicName", () => {
   it("derives a stable, kind-named, unguessable topic per ref", async () => {
     const a = await topicName(env, { kind: "user-challenges", appId: "1", userId: "alice" });
-    expect(a).toMatch(/^gamification\/challenges\/[0-9a-f]{48}$/);
+    // A user's topic names its owner, the id of the user's object.
+    expect(a).toBe(`gamification/challenges/${USER.idFromName("1:alice").toString()}/${a.slice(-48)}`);
+    expect(a).toMatch(/^gamification\/challenges\/[0-9a-f]{64}\/[0-9a-f]{48}$/);
     expect(await topicName(env, { kind: "user-challenges", appId: "1", userId: "alice" })).toBe(a);
     expect(await topicName(env, { kind: "user-challenges", appId: "1", userId: "bob" })).not.toBe(a);
     expect(await topicName(env, { kind: "user-challenges", appId: "2", userId: "alice" })).not.toBe(a);
-    expect(await topicName({ TOPIC_SECRET: "other" }, { kind: "user-challenges", appId: "1", userId: "alice" })).not.toBe(a);
+    expect(await topicName({ TOPIC_SECRET: "other", USER }, { kind: "user-challenges", appId: "1", userId: "alice" })).not.toBe(a);
     expect(await topicName(env, { kind: "user-challenge", appId: "1", userId: "alice", challengeId: "5" })).toMatch(/^gamification\/challenge\//);
     expect(await topicName(env, { kind: "user-battle-pass", appId: "1", userId: "alice", battlePassId: "5" })).toMatch(/^gamification\/battle-pass\//);
-    expect(await topicName(env, { kind: "leaderboard", appId: "1", leaderboardId: "5" })).toMatch(/^gamification\/leaderboard\//);
+    expect(await topicName(env, { kind: "leaderboard", appId: "1", leaderboardId: "5" })).toMatch(/^gamification\/leaderboard\/[0-9a-f]{48}$/);
   });
 
   it("keeps fields apart whatever characters ids contain", async () => {
@@ -25,7 +30,7 @@ describe("topicName", () => {
   });
 
   it("refuses to work without a secret", async () => {
-    await expect(topicName({ TOPIC_SECRET: "" }, { kind: "leaderboard", appId: "1", leaderboardId: "1" })).rejects.toThrow(/TOPIC_SECRET/);
+    await expect(topicName({ TOPIC_SECRET: "", USER }, { kind: "leaderboard", appId: "1", leaderboardId: "1" })).rejects.toThrow(/TOPIC_SECRET/);
   });
 });
 
@@ -41,6 +46,19 @@ describe("isIssuedTopic", () => {
     for (const filter of ["#", "gamification/#", "gamification/leaderboard/+", "$share/g/" + topic, topic + "/x", topic.toUpperCase(), ""]) {
       expect(await isIssuedTopic(env, filter)).toBe(false);
     }
+  });
+
+  it("binds a user's topic to its owner", async () => {
+    const topic = await topicName(env, { kind: "user-challenges", appId: "1", userId: "alice" });
+    const owner = USER.idFromName("1:alice").toString();
+    expect(await isIssuedTopic(env, topic)).toBe(true);
+    expect(topicOwner(topic)).toBe(owner);
+    // Another owner with the same id and check: made up.
+    expect(await isIssuedTopic(env, topic.replace(owner, USER.idFromName("1:bob").toString()))).toBe(false);
+    // A user's kind without an owner, or a leaderboard with one: not a shape that is issued.
+    expect(await isIssuedTopic(env, topic.replace(`${owner}/`, ""))).toBe(false);
+    expect(await isIssuedTopic(env, topic.replace("/challenges/", "/leaderboard/"))).toBe(false);
+    expect(topicOwner(await topicName(env, { kind: "leaderboard", appId: "1", leaderboardId: "9" }))).toBeNull();
   });
 });
 

@@ -1,0 +1,96 @@
+import type { Change } from "../changes/types";
+import type { AreaSchema } from "../user/schema";
+import type { TopicBatch } from "./broker-do";
+import { topicBatches } from "./publish";
+
+/**
+ * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
+ * so that its changes go out over MQTT only where somebody listens, and a user nobody watches costs
+ * no publish at all. A broker tells the owner of a topic when the topic gains its first subscriber
+ * there (before the SUBACK) and when it loses its last. An entry the broker could not retract (it
+ * restarted, or the call failed) comes back as unheard from the next publish, and is dropped then.
+ */
+export const watchersSchema: AreaSchema = {
+  area: "realtime",
+  migrations: ["CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))"],
+};
+
+/** Broker object id → when it said the topic has a subscriber there. */
+type Brokers = Map<string, number>;
+
+export class TopicWatchers {
+  private byTopic: Map<string, Brokers> | null = null;
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** A broker's news: `topics` gained their first subscriber in it (`watching`) or lost their last. */
+  update(broker: string, topics: string[], watching: boolean, now: number): void {
+    const byTopic = this.topics();
+    for (const topic of topics) {
+      if (watching) {
+        this.sql.exec("INSERT OR REPLACE INTO rt_watchers (topic, broker, since) VALUES (?, ?, ?)", topic, broker, now);
+        const brokers = byTopic.get(topic) ?? new Map<string, number>();
+        byTopic.set(topic, brokers.set(broker, now));
+      } else {
+        this.forget(topic, broker);
+      }
+    }
+  }
+
+  /** Whether any topic of the user has a subscriber anywhere. */
+  get any(): boolean {
+    return this.topics().size > 0;
+  }
+
+  /** Publishes the changes to the topics that have subscribers, one call per broker object. */
+  async publish(env: Env, changes: Change[]): Promise<void> {
+    if (!this.any) return;
+    try {
+      const byTopic = this.topics();
+      const batches = await topicBatches(env, changes, (topic) => byTopic.has(topic));
+      const byBroker = new Map<string, TopicBatch[]>();
+      for (const batch of batches) {
+        for (const broker of byTopic.get(batch.topic)?.keys() ?? []) {
+          const list = byBroker.get(broker);
+          if (list) list.push(batch);
+          else byBroker.set(broker, [batch]);
+        }
+      }
+      const sentAt = Date.now();
+      await Promise.all(
+        [...byBroker].map(async ([broker, brokerBatches]) => {
+          try {
+            const { unheard } = await env.BROKER.get(env.BROKER.idFromString(broker)).publish(brokerBatches);
+            // Only what the broker said before the publish went out: a newer subscriber stays.
+            for (const topic of unheard) {
+              const since = this.topics().get(topic)?.get(broker);
+              if (since !== undefined && since < sentAt) this.forget(topic, broker);
+            }
+          } catch (err) {
+            console.error("mqtt: publish failed", err);
+          }
+        }),
+      );
+    } catch (err) {
+      console.error("mqtt: publish failed", err);
+    }
+  }
+
+  private forget(topic: string, broker: string): void {
+    this.sql.exec("DELETE FROM rt_watchers WHERE topic = ? AND broker = ?", topic, broker);
+    const brokers = this.topics().get(topic);
+    brokers?.delete(broker);
+    if (brokers?.size === 0) this.topics().delete(topic);
+  }
+
+  private topics(): Map<string, Brokers> {
+    if (this.byTopic) return this.byTopic;
+    const byTopic = new Map<string, Brokers>();
+    for (const row of this.sql.exec<{ topic: string; broker: string; since: number }>("SELECT topic, broker, since FROM rt_watchers")) {
+      const brokers = byTopic.get(row.topic) ?? new Map<string, number>();
+      byTopic.set(row.topic, brokers.set(row.broker, row.since));
+    }
+    this.byTopic = byTopic;
+    return byTopic;
+  }
+}
