@@ -1,10 +1,10 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../events/types";
 import type { Outbox } from "../user/outbox";
-import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
+import type { BattlePassCatalog, CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
-import { hasUnlockedPasses, readProgress, writeProgress } from "./user-store";
+import { readProgress, writeProgress } from "./user-store";
 
 /** What runs inside the user's Durable Object; UserDO's battle-pass RPC methods delegate here. */
 
@@ -36,14 +36,6 @@ export function runBattlePassAction(sql: SqlStorage, outbox: Outbox, pass: Catal
   if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
   outbox.stage(changes);
   return { ok: true, value: { before, after: outcome.value } };
-}
-
-/**
- * What the battle-pass part of an event needs, loaded before the event's transaction: the app's
- * passes, or null for a user who unlocked none (one tiny local read, no catalog access).
- */
-export async function loadBattlePassesForEvent(sql: SqlStorage, env: Env, appId: string): Promise<BattlePassCatalog | null> {
-  return hasUnlockedPasses(sql) ? battlePassCatalog(env.DB, appId) : null;
 }
 
 /**

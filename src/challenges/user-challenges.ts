@@ -3,6 +3,7 @@ import type { BackgroundMessage } from "../background/messages";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../events/types";
 import { getNow, toIso } from "../shared/clock";
+import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
 import { challengeChange } from "./changes";
 import { availability } from "./core/availability";
@@ -109,9 +110,12 @@ export function usageMessages(touch: ChallengeTouch): BackgroundMessage[] {
   return [{ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks }];
 }
 
+/** The users' tokens that notifications carry, minted lately in this isolate, by user object name. */
+const recentTokens = new Map<string, { value: string; mintedAt: number }>();
+const RECENT_TOKENS_MAX = 10_000;
+
 export class UserChallenges {
   private owner: Owner | null = null;
-  private token: { value: string; mintedAt: number } | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -147,13 +151,19 @@ export class UserChallenges {
     };
   }
 
-  /** Re-minted when half its lifetime is gone, so a notification never carries a stale token. */
+  /**
+   * Re-minted when half its lifetime is gone, so a notification never carries a stale token. Kept
+   * in the isolate, not the object: an object evicted while idle finds it again when it comes back.
+   */
   private async userToken(appId: string, userId: string, now: number): Promise<string> {
+    const key = userObjectName(appId, userId);
     const halfLife = (Number(this.env.ACCESS_TOKEN_TTL_SECONDS) * 1000) / 2;
-    if (!this.token || now - this.token.mintedAt > halfLife || now < this.token.mintedAt) {
-      this.token = { value: await mintAccessToken(this.env, { appId, userId }, now), mintedAt: now };
-    }
-    return this.token.value;
+    const known = recentTokens.get(key);
+    if (known && now - known.mintedAt <= halfLife && now >= known.mintedAt) return known.value;
+    const value = await mintAccessToken(this.env, { appId, userId }, now);
+    if (recentTokens.size >= RECENT_TOKENS_MAX) recentTokens.clear();
+    recentTokens.set(key, { value, mintedAt: now });
+    return value;
   }
 
   /** Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous. */

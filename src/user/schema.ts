@@ -9,9 +9,10 @@ export interface AreaSchema {
 
 export function migrateUserStorage(sql: SqlStorage, areas: AreaSchema[]): void {
   sql.exec("CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+  // One read for all areas: an object starts each time it comes back after being evicted.
+  const versions = new Map(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
   for (const { area, migrations } of areas) {
-    const row = sql.exec<{ version: number }>("SELECT version FROM schema_versions WHERE area = ?", area).toArray()[0];
-    for (let v = row?.version ?? 0; v < migrations.length; v++) {
+    for (let v = versions.get(area) ?? 0; v < migrations.length; v++) {
       sql.exec(migrations[v]);
       sql.exec(
         "INSERT INTO schema_versions (area, version) VALUES (?, ?) ON CONFLICT (area) DO UPDATE SET version = excluded.version",

@@ -6,14 +6,9 @@ import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
 import { TopicWatchers, watchersSchema } from "../realtime/watchers";
 import { userObjectName } from "./names";
 import { migrateUserStorage } from "./schema";
-import { battlePassSchema, readProgress } from "../battlepasses/user-store";
-import {
-  applyBattlePassEvent,
-  loadBattlePassesForEvent,
-  runBattlePassAction,
-  type BattlePassAction,
-} from "../battlepasses/user-progress";
-import type { CatalogPass } from "../battlepasses/catalog";
+import { battlePassSchema, hasUnlockedPasses, readProgress } from "../battlepasses/user-store";
+import { applyBattlePassEvent, runBattlePassAction, type BattlePassAction } from "../battlepasses/user-progress";
+import { battlePassCatalog, type CatalogPass } from "../battlepasses/catalog";
 import { challengesSchema } from "../challenges/user-store";
 import { UserChallenges, usageMessages, type ChallengeAction, type ListQuery } from "../challenges/user-challenges";
 
@@ -26,6 +21,8 @@ export class UserDO extends DurableObject<Env> {
   private readonly challenges: UserChallenges;
   private readonly outbox: Outbox;
   private readonly watchers: TopicWatchers;
+  /** Whether the user unlocked a battle pass: only this object unlocks them, so it is read once. */
+  private passesUnlocked: boolean | undefined;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
 
@@ -68,7 +65,8 @@ export class UserDO extends DurableObject<Env> {
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
     const changes: Change[] = [];
-    const battlePasses = await loadBattlePassesForEvent(sql, this.env, event.appId);
+    this.passesUnlocked ??= hasUnlockedPasses(sql);
+    const battlePasses = this.passesUnlocked ? await battlePassCatalog(this.env.DB, event.appId) : null;
     const challenges = await this.challenges.prepare(event.appId, event.userId, event.receivedAt, event.eventName);
     const duplicate = this.ctx.storage.transactionSync(() => {
       if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
@@ -98,6 +96,7 @@ export class UserDO extends DurableObject<Env> {
   /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
   async battlePassAction(pass: CatalogPass, userId: string, action: BattlePassAction, now: number) {
     const outcome = runBattlePassAction(this.ctx.storage.sql, this.outbox, pass, userId, action, now);
+    if (action.kind === "unlock") this.passesUnlocked = undefined;
     await this.deliver();
     return outcome;
   }
