@@ -13,6 +13,7 @@ import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
 import * as realtime from "./bench/scenarios/realtime.mjs";
 import * as webhooks from "./bench/scenarios/webhooks.mjs";
+import * as floor from "./bench/scenarios/floor.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 
 const config = readConfig();
@@ -65,6 +66,7 @@ const plan = [
   ["leaderboards", leaderboards.run],
   ["events", events.runDistinctUsers],
   ["hot-user", events.runHotUser],
+  ["floor", floor.run],
   // Reads back the counters of both intake scenarios (no-op when neither ran).
   ["counters", events.verifyCounters],
   ["listing", listing.run],

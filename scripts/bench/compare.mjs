@@ -6,16 +6,18 @@ import { summarize } from "./stats.mjs";
 
 /**
  * @param phases [{key, label, concurrency, make(i), onResult?(i, response), warmUpCount?}]; make and onResult
- *   must depend on i only (warm-up and rounds may reuse a request number).
+ *   must depend on i only; each request number is used once, the warm-up's first.
  * @returns {Promise<Record<string, {sent, ok, failures, wallMs, rps, p50, p99, mean, serverCpuMs?}>>}
  */
 export async function compareInRounds(ctx, phases, { rounds = 3, seconds, requests }) {
+  const offset = {};
   for (const phase of phases) {
-    // Warm-up requests reach onResult too: an event sent then still counts at the end.
-    await warmUp(ctx.client, { concurrency: phase.concurrency, make: phase.make, onResult: phase.onResult, count: phase.warmUpCount });
+    // Warm-up requests reach onResult too: an event sent then still counts at the end. The rounds
+    // go on with the next request numbers, so a user woken by the warm-up is not measured warm.
+    const warm = await warmUp(ctx.client, { concurrency: phase.concurrency, make: phase.make, onResult: phase.onResult, count: phase.warmUpCount });
+    offset[phase.key] = warm.sent;
   }
   const totals = Object.fromEntries(phases.map((p) => [p.key, { sent: 0, ok: 0, failures: {}, wallMs: 0, latencies: [], cpuMs: 0, cpuKnown: true }]));
-  const offset = Object.fromEntries(phases.map((p) => [p.key, 0]));
   for (let round = 0; round < rounds; round++) {
     for (const phase of phases) {
       const base = offset[phase.key];

@@ -1,7 +1,7 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
 // eight minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,listing,leaderboards,realtime,webhooks   (default: all of these)
+//   BENCH_SCENARIOS=events,hot-user,floor,listing,leaderboards,realtime,webhooks   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
 //                                                     no storage or CPU figures; webhooks need loopback)
@@ -23,7 +23,7 @@ const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
-export const SCENARIOS = ["events", "hot-user", "listing", "leaderboards", "realtime", "webhooks"];
+export const SCENARIOS = ["events", "hot-user", "floor", "listing", "leaderboards", "realtime", "webhooks"];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 
@@ -51,6 +51,8 @@ export function readConfig() {
       requests: positive("BENCH_EVENTS", 20_000),
       concurrency: positive("BENCH_CONCURRENCY", 32),
     },
+    /** Objects of the runtime floor's evicted phase: more than it can call in BENCH_SECONDS. */
+    floor: { objects: positive("BENCH_FLOOR_OBJECTS", 5_000) },
     hotUser: { senders: positive("BENCH_HOT_SENDERS", 100), requests: positive("BENCH_HOT_EVENTS", 4_000) },
     listing: {
       categorySize: positive("BENCH_CATEGORY_SIZE", 1000),

@@ -89,7 +89,7 @@ export async function runLoad(client, { concurrency, maxRequests, maxMs, make, o
   return { sent: next, ok, failures: Object.fromEntries(failures), wallMs, rps: (ok / wallMs) * 1000, latencies, ...summarize(latencies) };
 }
 
-/** Short unmeasured load first: sockets open, code paths and caches warm. */
-export async function warmUp(client, { concurrency, make, onResult, count = 200, maxMs = 3000 }) {
-  await runLoad(client, { concurrency, maxRequests: count, maxMs, make, onResult });
+/** Short unmeasured load first: sockets open, code paths and caches warm. Answers its load result. */
+export function warmUp(client, { concurrency, make, onResult, count = 200, maxMs = 3000 }) {
+  return runLoad(client, { concurrency, maxRequests: count, maxMs, make, onResult });
 }

@@ -3,4 +3,6 @@ export function startDevServer(options: {
   persistTo?: string;
   vars?: Record<string, string>;
   quiet?: boolean;
+  config?: string;
+  readyPath?: string;
 }): Promise<{ url: string; stop: () => Promise<void>; log: () => string }>;

@@ -3,15 +3,18 @@
 import { runWrangler, spawnWrangler } from "./wrangler.mjs";
 
 /**
- * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean}} options
+ * The service by default; `config` names another Worker's wrangler.toml (the benchmark's minimal
+ * runtime-floor Worker), which then has no D1 migrations and answers `readyPath` once it is up.
+ * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, readyPath?: string}} options
  * @returns {Promise<{url: string, stop: () => Promise<void>}>}
  */
-export async function startDevServer({ port, persistTo, vars = {}, quiet = false }) {
+export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, readyPath = "/openapi.json" }) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
-  await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" } });
+  if (!config) await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" } });
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const configArgs = config ? ["--config", config] : [];
   const child = spawnWrangler(
-    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+    ["dev", ...configArgs, "--port", String(port), "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
     { stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"], detached: true },
   );
   let log = "";
@@ -39,7 +42,7 @@ export async function startDevServer({ port, persistTo, vars = {}, quiet = false
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}\n${log}`);
     try {
-      const r = await fetch(`${url}/openapi.json`);
+      const r = await fetch(`${url}${readyPath}`);
       if (r.ok) return { url, stop, log: () => log };
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
