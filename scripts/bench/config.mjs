@@ -1,12 +1,14 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// eight and a half minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
+// seven minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
 //
 //   BENCH_SCENARIOS=events,hot-user,floor,listing,leaderboards,realtime,webhooks   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
-//                                                     no storage or CPU figures; webhooks need loopback)
+//                                                     no storage or CPU figures; webhooks need loopback).
+//                                                     Start a local one with X_LOCAL_OBSERVABILITY=false,
+//                                                     as the bench starts its own (scripts/lib/dev-server.mjs)
 //   BENCH_USERS=1000           distinct users of the intake scenario (default 10,000, as the issue
-//                              asks: their first touch takes about 2.5 minutes on 2 cores)
+//                              asks: their first touch takes about 1.5 minutes on 2 cores)
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_EVENTS, BENCH_LB_SIZES=10000,100000,1000000 ...
 //   BENCH_PROFILE=1            log a CPU profile of the Worker's isolate for every measured phase
 //   BENCH_PROFILE_OUT=dir      the same, and save each raw profile in dir (*.cpuprofile, for DevTools)

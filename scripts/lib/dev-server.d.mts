@@ -5,4 +5,6 @@ export function startDevServer(options: {
   quiet?: boolean;
   config?: string;
   readyPath?: string;
+  /** false: no trace of every invocation for wrangler's Local Explorer (default true). */
+  localTraces?: boolean;
 }): Promise<{ url: string; stop: () => Promise<void>; log: () => string }>;

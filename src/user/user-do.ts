@@ -2,6 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../events/types";
 import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
 import type { Change } from "../changes/types";
+import { hasReceiver } from "../changes/receivers";
+import { appEndpoints } from "../webhooks/endpoints-repo";
 import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
 import { TopicWatchers, watchersSchema } from "../realtime/watchers";
 import { userObjectName } from "./names";
@@ -59,8 +61,8 @@ export class UserDO extends DurableObject<Env> {
    * Applies one validated event. Areas load what they need (their catalog) before the transaction
    * and apply synchronously inside it, between the idempotency check and the record of the
    * event id, so that a retried event is applied exactly once or, on any error, not at all. What
-   * it changed, and the event itself for analytics and leaderboards, are staged in the same
-   * transaction and handed on after it.
+   * it changed that somebody receives (src/changes/receivers.ts), and the event itself for
+   * analytics and leaderboards, are staged in the same transaction and handed on after it.
    */
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
@@ -68,13 +70,17 @@ export class UserDO extends DurableObject<Env> {
     this.passesUnlocked ??= hasUnlockedPasses(sql);
     const battlePasses = this.passesUnlocked ? await battlePassCatalog(this.env.DB, event.appId) : null;
     const challenges = await this.challenges.prepare(event.appId, event.userId, event.receivedAt, event.eventName);
+    const endpoints = await appEndpoints(this.env.DB, event.appId);
     const duplicate = this.ctx.storage.transactionSync(() => {
       if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
       // Each area applies the event here and appends what it changed to `changes`.
       changes.push(...applyBattlePassEvent(sql, battlePasses, event));
       changes.push(...this.challenges.applyEvent(challenges, event));
       if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
-      this.outbox.stage(changes, [{ kind: "event", event }, ...usageMessages(challenges)]);
+      // Events are the hot path, so what nobody receives is not even written; the rarer state
+      // changes (actions, time-outs) stage everything, and their flush finds no receiver for it.
+      const received = changes.filter((change) => hasReceiver(change, endpoints, this.watchers.any));
+      this.outbox.stage(received, [{ kind: "event", event }, ...usageMessages(challenges)]);
       return false;
     });
     // Also after a duplicate: a retried event hands on what a failed send of the first left staged.

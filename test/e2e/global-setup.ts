@@ -21,7 +21,7 @@ export const E2E_VARS: Record<string, string> = {
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-e2e-"));
   const port = 18787 + Math.floor(Math.random() * 1000);
-  const server = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true });
+  const server = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false });
   project.provide("baseUrl", server.url);
   return async () => {
     await server.stop();

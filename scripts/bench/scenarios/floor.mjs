@@ -22,7 +22,7 @@ export async function run(ctx) {
   if (!ctx.server.local) return ctx.report.missing(scenario, "needs a local runtime (not BENCH_URL)");
   const { floor, events, seconds, rounds } = ctx.config;
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
-  const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true });
+  const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
   const client = createClient(server.url);
   const object = (name) => ({ method: "GET", path: `/object?name=${name}` });
   try {

@@ -70,4 +70,29 @@ describe("the user's outbox", () => {
     expect(background.map((m) => m.kind)).toEqual(["event", "usage"]);
     expect(await staged("cem")).toBe(0);
   });
+
+  it("stages only the changes somebody receives", async () => {
+    const quiet = await createTestApp("Outbox without receivers");
+    const category = await createCategory(quiet.appId);
+    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+    const stagedRow = (appId: string, userId: string) =>
+      runInDurableObject(userObject(env, appId, userId), async (instance, state) => {
+        // The flush is held back, so the row stays as the event's transaction wrote it.
+        vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
+        await instance.applyEvent({
+          appId, userId, teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
+          metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(),
+        });
+        const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
+        return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
+      });
+
+    // An app with a challenge-changed endpoint: the start and the count of the challenge.
+    const withEndpoint = await stagedRow(app.appId, "dan");
+    expect(withEndpoint.changes.map((c) => c.webhookType)).toEqual(["challenge-changed", "challenge-changed"]);
+    // No endpoint and no MQTT subscriber: only the messages for analytics, leaderboards and usage.
+    const withoutReceivers = await stagedRow(quiet.appId, "dan");
+    expect(withoutReceivers.changes).toEqual([]);
+    expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["event", "usage"]);
+  });
 });
