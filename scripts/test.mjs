@@ -1,5 +1,5 @@
-// `npm test`: the type check, then every test project (unit, workers, e2e) in one vitest run,
-// closing with one plain "N passed, N failed" line that CI reads.
+// `npm test`: the type check and the import layers, then every test project (unit, workers, e2e)
+// in one vitest run, closing with one plain "N passed, N failed" line that CI reads.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,10 @@ const run = (command, args) => spawnSync(command, args, { cwd: projectRoot, stdi
 
 if (run(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."]) !== 0) {
   console.error("Type check failed.");
+  process.exit(1);
+}
+if (run(process.execPath, [path.join(projectRoot, "scripts/check-layers.mjs")]) !== 0) {
+  console.error("An import points up the layers (README, Layout).");
   process.exit(1);
 }
 

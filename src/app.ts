@@ -7,19 +7,21 @@ import { getNow } from "./shared/clock";
 import type { AppEnv } from "./shared/http";
 import { requireAdmin } from "./auth/middleware";
 import { authRoutes } from "./auth/routes";
-import { appsAdmin } from "./admin/apps/routes";
-import { apiKeysAdmin } from "./admin/api-keys/routes";
-import { devClockAdmin } from "./admin/dev-clock/routes";
-import { usersAdmin } from "./admin/users/routes";
-import { eventsAdmin, eventsRoutes } from "./events/routes";
+import { appsAdmin } from "./apps/admin/routes";
+import { apiKeysAdmin } from "./auth/admin/routes";
+import { devClockAdmin } from "./devtools/clock-routes";
+import { devChangesAdmin } from "./devtools/change-routes";
+import { usersAdmin } from "./players/admin/routes";
+import { eventsRoutes } from "./events/routes";
+import { eventsAdmin } from "./events/admin/routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
-import { webhooksAdmin } from "./webhooks/routes";
+import { webhooksAdmin } from "./webhooks/admin/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { challengeRoutes } from "./challenges/routes";
-import { challengesAdmin } from "./challenges/admin-routes";
+import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
-import { leaderboardsAdmin } from "./leaderboards/admin-routes";
+import { leaderboardsAdmin } from "./leaderboards/admin/routes";
 import { registerDocs } from "./docs/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
@@ -55,6 +57,7 @@ export function buildApp() {
   app.route("/", appsAdmin);
   app.route("/", apiKeysAdmin);
   app.route("/", devClockAdmin);
+  app.route("/", devChangesAdmin);
   app.route("/", usersAdmin);
   app.route("/", eventsRoutes);
   app.route("/", eventsAdmin);

@@ -1,12 +1,12 @@
 import { buildApp } from "./app";
 import { getNow } from "./shared/clock";
 import { runScheduled } from "./cron";
-import { consumeBackground } from "./background/consumer";
-import type { BackgroundMessage } from "./background/messages";
+import { consumeBackground } from "./wiring/background-consumer";
+import type { BackgroundMessage } from "./user/messages";
 import { consumeWebhooks } from "./webhooks/consumer";
 import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
 
-export { UserDO } from "./user/user-do";
+export { UserDO } from "./wiring/user-do";
 export { MqttBroker } from "./realtime/broker-do";
 
 const app = buildApp();

@@ -1,5 +1,5 @@
 // Fills leaderboards straight into the local D1 of a stopped `wrangler dev`, with the leaderboards
-// area's own seeding code (src/leaderboards/seed.ts), through a platform proxy on the same state.
+// seeding code of the tests (test/support/seed-board.ts), through a platform proxy on the same state.
 // Run as a child process (its runtime is noisy on the console):
 //   node scripts/bench/seed-boards.mjs <persist-to dir> '<JSON {boards: [{id, size}], prefix, multiplier, modulus}>'
 // and prints one JSON line: the rows of the score and rank-index tables afterwards.
@@ -10,7 +10,7 @@ import { importTs } from "./import-ts.mjs";
 
 const [persistTo, specJson] = process.argv.slice(2);
 const spec = JSON.parse(specJson);
-const { seedBoard } = await importTs("src/leaderboards/seed.ts");
+const { seedBoard } = await importTs("test/support/seed-board.ts");
 const proxy = await getPlatformProxy({
   configPath: path.join(projectRoot, "wrangler.toml"),
   // `wrangler dev --persist-to X` keeps its state under X/v3.

@@ -5,8 +5,7 @@ import { toIso } from "../shared/clock";
 import { mintAccessToken } from "./access-tokens";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
 import { readUserInfo, writeUserInfo } from "./user-info";
-
-export const UserIdSchema = z.string().min(1).max(256);
+import { UserIdSchema, UserInfoSchema } from "./schemas";
 
 const ForeignUserIdentifier = z
   .object({ user_id: UserIdSchema.openapi({ example: "player-42" }) })
@@ -19,13 +18,6 @@ const CredentialCheck = z
     credential: z.enum(["access-token", "api-key"]),
   })
   .openapi("CredentialCheck");
-
-export const UserInfoSchema = z
-  .object({
-    username: z.string().max(200).nullable().optional().openapi({ example: "NoName" }),
-    avatarImage: z.string().max(2048).nullable().optional().openapi({ example: "https://example.com/avatars/1.png" }),
-  })
-  .openapi("UserInfo");
 
 const tags = ["Auth"];
 

@@ -1,5 +1,5 @@
-import { cachedCatalog } from "../catalog/cache";
-import type { CounterFilter, CounterScope, GoalCondition } from "../challenges/core/counter";
+import { cachedCatalog } from "../apps/catalog-cache";
+import type { CounterFilter, CounterScope, GoalCondition } from "../rules/counter";
 import type { Localized } from "../shared/localize";
 import type { ChallengeDef, LevelDef, PassDef } from "./core/progress";
 

@@ -1,4 +1,4 @@
-import { dispatchChanges } from "../changes/dispatch";
+import type { ChangeSink } from "../changes/types";
 import { toIso } from "../shared/clock";
 import { toCatalogPass, type PassRow } from "./catalog";
 import { expiredChange } from "./changes";
@@ -12,7 +12,7 @@ const BATCH = 100;
  * run finds them claimed); when the notification cannot be queued the claim is released for the
  * next run.
  */
-export async function expireBattlePasses(env: Env, now: number): Promise<void> {
+export async function expireBattlePasses(env: Env, now: number, deliver: ChangeSink): Promise<void> {
   const nowIso = toIso(now);
   const claimed = await env.DB.prepare(
     `UPDATE battle_passes SET expired_at = ?1
@@ -23,7 +23,7 @@ export async function expireBattlePasses(env: Env, now: number): Promise<void> {
     .all<PassRow>();
   if (claimed.results.length === 0) return;
   try {
-    await dispatchChanges(env, claimed.results.map((row) => expiredChange(toCatalogPass(row, []))));
+    await deliver(claimed.results.map((row) => expiredChange(toCatalogPass(row, []))));
   } catch (err) {
     const ids = claimed.results.map((row) => row.battle_pass_id);
     await env.DB.prepare(`UPDATE battle_passes SET expired_at = NULL WHERE expired_at = ? AND battle_pass_id IN (SELECT value FROM json_each(?))`)

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { UserIdSchema } from "../auth/routes";
+import { UserIdSchema } from "../auth/schemas";
 
 /** Response and request schemas of the public battle-pass endpoints (the spec's objects). */
 

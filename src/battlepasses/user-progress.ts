@@ -1,12 +1,10 @@
 import type { Change } from "../changes/types";
-import type { UserEvent } from "../events/types";
-import type { Outbox } from "../user/outbox";
-import type { BattlePassCatalog, CatalogPass } from "./catalog";
+import type { UserEvent } from "../user/event";
+import type { Staged, UserArea, UserObjectContext } from "../user/area";
+import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
-import { readProgress, writeProgress } from "./user-store";
-
-/** What runs inside the user's Durable Object; UserDO's battle-pass RPC methods delegate here. */
+import { battlePassSchema, hasUnlockedPasses, readProgress, writeProgress } from "./user-store";
 
 export type BattlePassAction =
   | { kind: "unlock"; purchase: Purchase }
@@ -19,41 +17,63 @@ export interface ActionResult {
 }
 
 /**
- * One user action on one pass, against the pass definition the Worker read from the catalog. What
- * it changed is staged for webhooks and MQTT in the same step as the new progress.
+ * The battle-pass area of the user's Durable Object (src/user/area.ts); UserDO's battle-pass RPC
+ * methods come here. Events move the counters of the passes the user unlocked.
  */
-export function runBattlePassAction(sql: SqlStorage, outbox: Outbox, pass: CatalogPass, userId: string, action: BattlePassAction, now: number): Outcome<ActionResult> {
-  const before = readProgress(sql, pass.battlePassId)[pass.battlePassId] ?? null;
-  const outcome =
-    action.kind === "unlock"
-      ? unlockPass(pass, before, action.purchase, now)
-      : action.kind === "activate"
-        ? activateLevel(pass, before, action.levelId, now)
-        : claimLevel(pass, before, action.levelId, now);
-  if (!outcome.ok) return outcome;
-  if (outcome.value !== before) writeProgress(sql, pass.battlePassId, before, outcome.value);
-  const changes = challengeChanges(pass, userId, before, outcome.value, now);
-  if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
-  outbox.stage(changes);
-  return { ok: true, value: { before, after: outcome.value } };
-}
+export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
+  readonly schema = battlePassSchema;
+  /** Whether the user unlocked a pass: only this object unlocks them, so it is read once. */
+  private unlocked: boolean | undefined;
 
-/**
- * The battle-pass part of applying one event, synchronously inside the event's transaction:
- * moves the counters of the user's unlocked passes and answers the battlepass-challenge-changed
- * notifications.
- */
-export function applyBattlePassEvent(sql: SqlStorage, catalog: BattlePassCatalog | null, event: UserEvent): Change[] {
-  if (!catalog) return [];
-  const progress = readProgress(sql);
-  const changes: Change[] = [];
-  for (const pass of catalog.passes) {
-    const before = progress[pass.battlePassId];
-    if (!before) continue;
-    const after = applyEvent(pass, before, event, event.receivedAt);
-    if (after === before || after === null) continue;
-    writeProgress(sql, pass.battlePassId, before, after);
-    changes.push(...challengeChanges(pass, event.userId, before, after, event.receivedAt));
+  constructor(private readonly context: UserObjectContext) {}
+
+  private get sql() {
+    return this.context.storage.sql;
   }
-  return changes;
+
+  /** The catalog, only for a user with an unlocked pass: other users' events have nothing to move. */
+  async prepareEvent(event: UserEvent): Promise<BattlePassCatalog | null> {
+    this.unlocked ??= hasUnlockedPasses(this.sql);
+    return this.unlocked ? battlePassCatalog(this.context.env.DB, event.appId) : null;
+  }
+
+  /** Moves the counters of the user's unlocked passes; reports battlepass-challenge-changed. */
+  applyEvent(catalog: BattlePassCatalog | null, event: UserEvent, staged: Staged): void {
+    if (!catalog) return;
+    const progress = readProgress(this.sql);
+    for (const pass of catalog.passes) {
+      const before = progress[pass.battlePassId];
+      if (!before) continue;
+      const after = applyEvent(pass, before, event, event.receivedAt);
+      if (after === before || after === null) continue;
+      writeProgress(this.sql, pass.battlePassId, before, after);
+      staged.changes.push(...challengeChanges(pass, event.userId, before, after, event.receivedAt));
+    }
+  }
+
+  /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
+  progress(): Record<string, PassProgress> {
+    return readProgress(this.sql);
+  }
+
+  /** One user action on one pass, against the pass definition the Worker read from the catalog. */
+  async act(pass: CatalogPass, userId: string, action: BattlePassAction, now: number): Promise<Outcome<ActionResult>> {
+    const outcome = await this.context.transact((staged) => {
+      const before = readProgress(this.sql, pass.battlePassId)[pass.battlePassId] ?? null;
+      const result =
+        action.kind === "unlock"
+          ? unlockPass(pass, before, action.purchase, now)
+          : action.kind === "activate"
+            ? activateLevel(pass, before, action.levelId, now)
+            : claimLevel(pass, before, action.levelId, now);
+      if (!result.ok) return result;
+      if (result.value !== before) writeProgress(this.sql, pass.battlePassId, before, result.value);
+      const changes: Change[] = challengeChanges(pass, userId, before, result.value, now);
+      if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
+      staged.changes.push(...changes);
+      return { ok: true as const, value: { before, after: result.value } };
+    });
+    if (action.kind === "unlock") this.unlocked = undefined;
+    return outcome;
+  }
 }

@@ -1,4 +1,4 @@
-import { cachedCatalog } from "../catalog/cache";
+import { cachedCatalog } from "../apps/catalog-cache";
 import { indexCatalog, type ChallengeCatalog, type ChallengeDef } from "./core/model";
 import { toCategoryDef, toChallengeDef, type CategoryRow, type ChallengeRow } from "./repo";
 

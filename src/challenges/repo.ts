@@ -1,7 +1,7 @@
 import type { Localized } from "../shared/localize";
-import type { CounterFilter, CounterScope } from "./core/counter";
+import type { CounterFilter, CounterScope } from "../rules/counter";
 import type { CategoryDef, ChallengeDef } from "./core/model";
-import type { PeriodRange } from "./core/schedule";
+import type { PeriodRange } from "../rules/schedule";
 
 /** D1 rows of the challenge catalog and their mapping to the admin API and to the core. */
 

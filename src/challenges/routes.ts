@@ -4,7 +4,7 @@ import { callerApp, callerUser, requireAccessToken, requireApiKey } from "../aut
 import { ApiError, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import { StatusMessageSchema, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../shared/openapi";
-import { userObject } from "../user/user-do";
+import { userObject } from "../user/names";
 import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
 import type { ChallengeAction, ListFilter } from "./user-challenges";
 

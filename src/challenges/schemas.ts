@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { FILTER_OPS } from "./core/counter";
-import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "./core/schedule";
+import { CounterFilterInput } from "../rules/schemas";
+import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../rules/schedule";
 import { DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../shared/schemas";
 
 /** Zod schemas of the challenge endpoints: admin inputs and outputs, and the player responses. */
@@ -42,15 +42,6 @@ export const CategoryAdmin = z
     updated_at: z.string(),
   })
   .openapi("ChallengeCategoryAdmin");
-
-export const ChallengeFilterInput = z
-  .object({
-    field: z.string().min(1).max(100),
-    op: z.enum(FILTER_OPS),
-    value: z.union([MetaValue, z.array(MetaValue).min(1).max(100)]),
-  })
-  .refine((f) => (f.op === "in") === Array.isArray(f.value), { message: "`in` takes a list, every other op one value", path: ["value"] })
-  .openapi("ChallengeCounterFilter");
 
 export const ChallengeInput = z
   .object({
@@ -95,7 +86,7 @@ export const ChallengeInput = z
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
       description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
     }),
-    filters: z.array(ChallengeFilterInput).max(20).default([]),
+    filters: z.array(CounterFilterInput).max(20).default([]),
     counter_scope: z.enum(["session", "total"]).default("session").openapi({
       description: "session (spec): a new session_id resets the counter; total: sessions do not reset it",
     }),

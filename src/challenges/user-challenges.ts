@@ -1,7 +1,8 @@
 import { mintAccessToken } from "../auth/access-tokens";
-import type { BackgroundMessage } from "../background/messages";
+import type { BackgroundMessage } from "../user/messages";
+import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import type { Change } from "../changes/types";
-import type { UserEvent } from "../events/types";
+import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
 import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
@@ -22,7 +23,7 @@ import {
 } from "./core/lifecycle";
 import type { ChallengeCatalog, ChallengeDef } from "./core/model";
 import { presentCategory, presentChallenge, shortChallenge, type CategoryView, type ChallengeView } from "./core/present";
-import { utcMonthKey } from "./core/schedule";
+import { utcMonthKey } from "../rules/schedule";
 import {
   challengeIdOfInstance,
   deleteAllInstances,
@@ -35,14 +36,15 @@ import {
   readOwner,
   saveInstance,
   writeOwner,
+  challengesSchema,
   type Owner,
 } from "./user-store";
 
 /**
- * The challenge part of the user's Durable Object: UserDO's challenge RPC methods, its alarm and
- * its event hook delegate here. Each operation loads what needs I/O first (catalog, token), then
- * reads and writes the user's rows synchronously so that no other request interleaves, then does
- * its side effects (notifications, usage, the time-out alarm).
+ * The challenge area of the user's Durable Object (src/user/area.ts): UserDO's challenge RPC
+ * methods, its alarm and its events come here. Each operation loads what needs I/O first (catalog,
+ * token), then reads and writes the user's rows in the object's transaction, reporting what it
+ * changed (notifications, usage, a moved time-out) to be staged with it.
  */
 
 export type ListFilter = "all" | "unresolved" | "in-progress";
@@ -94,37 +96,48 @@ const timeoutOf = (instance: Instance | null) => (instance?.type === "in-progres
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
-/** What the user's object does for its areas after a state change. */
-export interface UserEffects {
-  /** Writes what a state change produced to the outbox, in the same synchronous step. */
-  stage(changes: Change[], background: BackgroundMessage[]): void;
-  /** Hands on what is staged: webhooks, MQTT, background messages. */
-  deliver(): Promise<void>;
-  /** Moves the object's one alarm (time-outs and retries share it). */
-  reschedule(): Promise<void>;
-}
-
 /** Each unlock counts once toward the app's monthly usage. */
-export function usageMessages(touch: ChallengeTouch): BackgroundMessage[] {
+function usageMessages(touch: ChallengeTouch): BackgroundMessage[] {
   if (touch.unlocks === 0) return [];
   return [{ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks }];
+}
+
+/** Hands what a touch changed to the object's staging: notifications, usage, a moved time-out. */
+function report(touch: ChallengeTouch, staged: Staged): void {
+  staged.changes.push(...touch.changes);
+  staged.background.push(...usageMessages(touch));
+  if (touch.timeoutsChanged) staged.timersMoved = true;
 }
 
 /** The users' tokens that notifications carry, minted lately in this isolate, by user object name. */
 const recentTokens = new Map<string, { value: string; mintedAt: number }>();
 const RECENT_TOKENS_MAX = 10_000;
 
-export class UserChallenges {
+export class UserChallenges implements UserArea<ChallengeTouch> {
+  readonly schema = challengesSchema;
   private owner: Owner | null = null;
 
-  constructor(
-    private readonly storage: DurableObjectStorage,
-    private readonly env: Env,
-    private readonly effects: UserEffects,
-  ) {}
+  constructor(private readonly context: UserObjectContext) {}
 
   private get sql() {
-    return this.storage.sql;
+    return this.context.storage.sql;
+  }
+
+  private get env() {
+    return this.context.env;
+  }
+
+  /** Runs `work` in the object's transaction and reports what the touch changed with it. */
+  private run<T>(touch: ChallengeTouch, work: () => T): Promise<T> {
+    return this.context.transact((staged) => {
+      const result = work();
+      report(touch, staged);
+      return result;
+    });
+  }
+
+  prepareEvent(event: UserEvent): Promise<ChallengeTouch> {
+    return this.prepare(event.appId, event.userId, event.receivedAt, event.eventName);
   }
 
   /**
@@ -174,7 +187,7 @@ export class UserChallenges {
     return String(owner.lastUserChallengeId);
   }
 
-  private context(touch: ChallengeTouch, def: ChallengeDef, autoStart = true): TouchContext {
+  private touchContext(touch: ChallengeTouch, def: ChallengeDef, autoStart = true): TouchContext {
     return { now: touch.now, newId: () => this.newId(touch.now), available: touch.isAvailable(def), autoStart };
   }
 
@@ -188,32 +201,13 @@ export class UserChallenges {
   }
 
   private touchOne(touch: ChallengeTouch, def: ChallengeDef, instance: Instance | null, autoStart = true): Instance | null {
-    const outcome = refresh(def, instance, this.context(touch, def, autoStart));
+    const outcome = refresh(def, instance, this.touchContext(touch, def, autoStart));
     return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, instance, outcome) : instance;
   }
 
-  /** After an event: the alarm may need to move (changes and usage were staged with the event). */
-  async settle(touch: ChallengeTouch): Promise<void> {
-    if (touch.timeoutsChanged) await this.effects.reschedule();
-  }
-
-  /**
-   * The wall-clock time of the next time-out, or null. Time-outs are in service time, which the
-   * development clock may put ahead of the real clock by an offset.
-   */
-  async nextAlarmAt(): Promise<number | null> {
-    const next = nextExpiry(this.sql);
-    if (next === null) return null;
-    const wallNow = Date.now();
-    const offset = (await getNow(this.env)) - wallNow;
-    return Math.max(next - offset, wallNow);
-  }
-
-  /** Stages what an operation changed together with its usage, hands it on, moves the alarm. */
-  private async finish(touch: ChallengeTouch): Promise<void> {
-    this.effects.stage(touch.changes, usageMessages(touch));
-    await this.effects.deliver();
-    if (touch.timeoutsChanged) await this.effects.reschedule();
+  /** The service time of the next time-out, or null. */
+  nextTimerAt(): number | null {
+    return nextExpiry(this.sql);
   }
 
   /**
@@ -221,16 +215,16 @@ export class UserChallenges {
    * challenges that listen to its name: time-outs and resets are applied, automatic ones start,
    * and every `in-progress` one that is offered counts the event.
    */
-  applyEvent(touch: ChallengeTouch, event: UserEvent): Change[] {
+  applyEvent(touch: ChallengeTouch, event: UserEvent, staged: Staged): void {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
-    if (listeners.length === 0) return touch.changes;
+    if (listeners.length === 0) return;
     const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
     for (const def of listeners) {
       const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
       if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
       this.record(touch, def, instance, countEvent(def, instance, event));
     }
-    return touch.changes;
+    report(touch, staged);
   }
 
   async list(appId: string, userId: string, now: number, query: ListQuery): Promise<CategoryView[]> {
@@ -239,7 +233,7 @@ export class UserChallenges {
     const wanted = (slug: string, id: string) =>
       (!query.include?.length || query.include.includes(slug) || query.include.includes(id)) &&
       !(query.exclude?.includes(slug) || query.exclude?.includes(id));
-    const result = this.storage.transactionSync(() => {
+    return this.run(touch, () => {
       const rows = readAllInstances(this.sql);
       return touch.catalog.categories
         .filter((category) => wanted(category.slug, category.categoryId))
@@ -256,8 +250,6 @@ export class UserChallenges {
           return presentCategory(category, views, lang);
         });
     });
-    await this.finish(touch);
-    return result;
   }
 
   /** Finds a challenge by challenge_id, or by the user_challenge_id of the user's instance. */
@@ -270,7 +262,7 @@ export class UserChallenges {
 
   async get(appId: string, userId: string, now: number, cid: string, language?: string): Promise<ChallengeView | null> {
     const touch = await this.prepare(appId, userId, now);
-    const result = this.storage.transactionSync(() => {
+    return this.run(touch, () => {
       const def = this.resolve(touch, cid);
       if (!def) return null;
       const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
@@ -278,13 +270,11 @@ export class UserChallenges {
       const lang = { language, defaultLanguage: touch.catalog.defaultLanguage };
       return presentChallenge(def, snapshotOf(instance), lang);
     });
-    await this.finish(touch);
-    return result;
   }
 
   async act(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string): Promise<ActionResult> {
     const touch = await this.prepare(appId, userId, now);
-    const result = this.storage.transactionSync((): ActionResult => {
+    return this.run(touch, (): ActionResult => {
       const def = this.resolve(touch, cid);
       if (!def) return { ok: false, status: 404, message: `Challenge ${cid} not found` };
       const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
@@ -293,7 +283,7 @@ export class UserChallenges {
       }
       let outcome: Outcome;
       try {
-        const ctx = this.context(touch, def);
+        const ctx = this.touchContext(touch, def);
         outcome =
           action === "unlock" ? unlock(def, instance, ctx)
           : action === "activate" ? activate(def, instance, ctx)
@@ -310,22 +300,19 @@ export class UserChallenges {
       });
       return { ok: true, challenge: action === "unlock" || action === "activate" ? shortChallenge(view) : view };
     });
-    await this.finish(touch);
-    return result;
   }
 
   /** Every challenge of the user in this app back to its initial state (API-key reset). */
   async reset(appId: string, userId: string, now: number): Promise<void> {
     const touch = await this.prepare(appId, userId, now);
-    this.storage.transactionSync(() => {
+    await this.run(touch, () => {
       for (const [challengeId, instance] of readAllInstances(this.sql)) {
         if (instance.type === "gone" || !touch.catalog.byId.has(challengeId)) continue;
         touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
       }
       deleteAllInstances(this.sql);
+      touch.timeoutsChanged = true;
     });
-    touch.timeoutsChanged = true;
-    await this.finish(touch);
   }
 
   /** The stored rows as they are: nothing is refreshed or started by looking. */
@@ -345,19 +332,18 @@ export class UserChallenges {
   }
 
   /** Time-outs of users who may never come back: `lost` notifications without a touch. */
-  async alarm(): Promise<void> {
+  async onAlarm(): Promise<void> {
     const owner = (this.owner ??= readOwner(this.sql));
     if (!owner) return;
     const touch = await this.prepare(owner.appId, owner.userId, await getNow(this.env));
-    this.storage.transactionSync(() => {
+    await this.run(touch, () => {
       for (const challengeId of dueInstanceIds(this.sql, touch.now)) {
         const def = touch.catalog.byId.get(challengeId)?.challenge;
         // A challenge deleted from the catalog has nobody to notify about.
         if (!def) deleteInstance(this.sql, challengeId);
         else this.touchOne(touch, def, readInstance(this.sql, challengeId), false);
       }
+      touch.timeoutsChanged = true;
     });
-    touch.timeoutsChanged = true;
-    await this.finish(touch);
   }
 }

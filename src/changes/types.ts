@@ -26,3 +26,10 @@ export interface Change {
   /** A URL that takes precedence over the app's endpoints for this type (per-level reward webhooks). */
   webhookUrl?: string;
 }
+
+/**
+ * Where an area hands the changes it made outside a user's object (cron, background consumers):
+ * the wiring passes the fan-out to webhooks and MQTT (src/fanout/dispatch.ts). Resolves once the
+ * webhooks are queued durably.
+ */
+export type ChangeSink = (changes: Change[]) => Promise<void>;

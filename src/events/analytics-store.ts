@@ -1,4 +1,4 @@
-import type { UserEvent } from "./types";
+import type { UserEvent } from "../user/event";
 import { monthOf } from "./core/periods";
 import { chunkByJsonSize } from "../shared/chunks";
 

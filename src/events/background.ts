@@ -1,4 +1,4 @@
-import type { BackgroundMessagesOf } from "../background/messages";
+import type { BackgroundMessagesOf } from "../user/messages";
 import { getNow } from "../shared/clock";
 import { recordEvents } from "./analytics-store";
 import { recordUsage } from "./usage-store";

@@ -1,5 +1,5 @@
-import { userObject } from "../user/user-do";
-import type { ApplyEventResult, UserEvent } from "./types";
+import { userObject } from "../user/names";
+import type { ApplyEventResult, UserEvent } from "../user/event";
 
 /** Users whose events of one batch are applied at the same time. */
 const USER_CONCURRENCY = 6;

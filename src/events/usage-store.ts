@@ -1,4 +1,4 @@
-import type { BackgroundMessage } from "../background/messages";
+import type { BackgroundMessage } from "../user/messages";
 import type { Paging } from "../shared/paging";
 import { pageOffset } from "../shared/paging";
 import { chunkByJsonSize } from "../shared/chunks";

@@ -1,6 +1,5 @@
 import { readUserInfos } from "../auth/user-info";
-import { dispatchChanges } from "../changes/dispatch";
-import type { Change } from "../changes/types";
+import type { Change, ChangeSink } from "../changes/types";
 import { getNow } from "../shared/clock";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
 import { leaderboardChange, type ScoreChange } from "./core/changes";
@@ -46,9 +45,9 @@ interface ApplyResultRow {
  * queue consumer with each batch). Each chunk is one D1 transaction that claims its events, so a
  * redelivered batch, or the same event_id resent in another message, is not counted twice for
  * 24 hours (see maintenance.ts); `max`, `min` and `last` are idempotent anyway. Then one change
- * per member whose score moved is handed to the change hook; a replay sends none again.
+ * per member whose score moved is handed to `deliver`; a replay sends none again.
  */
-export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[]): Promise<void> {
+export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], deliver: ChangeSink): Promise<void> {
   if (events.length === 0) return;
   const catalogs = new Map<string, AppLeaderboards>();
   for (const appId of new Set(events.map((e) => e.event.appId))) catalogs.set(appId, await appLeaderboards(env.DB, appId));
@@ -74,7 +73,7 @@ export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[]): P
       });
     }
   }
-  await dispatchChanges(env, await toChanges(env.DB, catalogs, changed));
+  await deliver(await toChanges(env.DB, catalogs, changed));
 }
 
 async function toChanges(db: D1Database, catalogs: Map<string, AppLeaderboards>, changed: ScoreChange[]): Promise<Change[]> {

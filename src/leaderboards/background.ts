@@ -1,7 +1,8 @@
-import type { BackgroundMessagesOf } from "../background/messages";
+import type { BackgroundMessagesOf } from "../user/messages";
+import type { ChangeSink } from "../changes/types";
 import { applyLeaderboardEvents } from "./apply";
 
 /** Background handler of "event" messages: scores of the leaderboards the events match. */
-export async function applyLeaderboardEventMessages(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
-  await applyLeaderboardEvents(env, messages.map((m) => ({ messageId: m.id, event: m.body.event })));
+export async function applyLeaderboardEventMessages(messages: BackgroundMessagesOf<"event">, env: Env, deliver: ChangeSink): Promise<void> {
+  await applyLeaderboardEvents(env, messages.map((m) => ({ messageId: m.id, event: m.body.event })), deliver);
 }

@@ -1,7 +1,7 @@
-import { cachedCatalog } from "../catalog/cache";
-import type { CounterFilter } from "../challenges/core/counter";
+import { cachedCatalog } from "../apps/catalog-cache";
+import type { CounterFilter } from "../rules/counter";
 import type { Localized } from "../shared/localize";
-import type { PeriodRange, PeriodSchedule } from "../challenges/core/schedule";
+import type { PeriodRange, PeriodSchedule } from "../rules/schedule";
 import type { SeasonPolicy } from "./core/season";
 
 export const AGGREGATIONS = ["sum", "max", "min", "last"] as const;

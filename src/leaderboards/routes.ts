@@ -1,13 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireApiKey, requireTokenOrKey } from "../auth/middleware";
-import { bumpCatalogVersion } from "../catalog/cache";
 import { toIso } from "../shared/clock";
 import { notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { pageOffset } from "../shared/paging";
-import { requireBoard, restartBoard } from "./admin-repo";
+import { requireBoard, restartBoard } from "./admin/repo";
 import { appLeaderboards, type LeaderboardDef, type MemberType } from "./catalog";
 import { deleteMemberScores } from "./maintenance";
 import {
@@ -262,8 +261,7 @@ router.openapi(
     const { appId: pathAppId, leaderboardId } = c.req.valid("param");
     const appId = callerApp(c, pathAppId);
     const board = await requireBoard(c.env.DB, Number(appId), leaderboardId);
-    await restartBoard(c.env.DB, board.leaderboard_id, c.get("now"), toIso(c.get("now")));
-    await bumpCatalogVersion(c.env.DB, appId);
+    await restartBoard(c.env.DB, board, c.get("now"), toIso(c.get("now")));
     return c.json({ status: 200, message: "OK" }, 200);
   },
 );

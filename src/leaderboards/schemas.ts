@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { UserInfoSchema } from "../auth/routes";
-import { ChallengeFilterInput } from "../challenges/schemas";
-import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../challenges/core/schedule";
+import { UserInfoSchema } from "../auth/schemas";
+import { CounterFilterInput } from "../rules/schemas";
+import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../rules/schedule";
 import { PagingQuery } from "../shared/paging";
 import { LocalizedName as Name } from "../shared/schemas";
 import { AGGREGATIONS, MEMBER_TYPES } from "./catalog";
@@ -18,7 +18,7 @@ export const LeaderboardInput = z
       description: "The meta data field that holds the score; null: `amount` when the event has one, else 1 per event",
       example: "score",
     }),
-    filters: z.array(ChallengeFilterInput).max(20).default([]),
+    filters: z.array(CounterFilterInput).max(20).default([]),
     aggregation: z.enum(AGGREGATIONS).default("sum").openapi({
       description:
         "How a member's events make the score: sum adds, max keeps the highest, min the lowest, last the newest (by receipt time). " +
@@ -48,7 +48,7 @@ export const LeaderboardAdmin = z
     name: z.union([z.string(), z.record(z.string(), z.string())]),
     event_name: z.string(),
     value_field: z.string().nullable(),
-    filters: z.array(ChallengeFilterInput),
+    filters: z.array(CounterFilterInput),
     aggregation: z.enum(AGGREGATIONS),
     sort_order_ascending: z.boolean(),
     period_range: z.enum(PERIOD_RANGES).nullable(),

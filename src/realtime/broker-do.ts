@@ -4,7 +4,6 @@ import { ApiError } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { Connection } from "./connection";
 import {
-  CloseCode,
   handlePacket,
   keepAliveDeadline,
   keepAliveExpired,

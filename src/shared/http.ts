@@ -34,4 +34,3 @@ export function createRouter() {
   });
 }
 
-export type Router = ReturnType<typeof createRouter>;

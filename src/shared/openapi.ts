@@ -25,7 +25,6 @@ export const errorResponses = {
 } as const;
 
 export const conflictResponse = { 409: errorResponse("The object is not in a state that allows this action") } as const;
-export const forbiddenResponse = { 403: errorResponse("The credential may not do this") } as const;
 
 export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body") => ({
   body: { required: true, description, content: { "application/json": { schema } } },

@@ -1,8 +1,8 @@
-import { bumpCatalogVersion } from "../catalog/cache";
-import { getNow, toIso } from "../shared/clock";
+import { writeConfig } from "../apps/config-write";
+import { getNow, readClock, toIso, type ServiceClock } from "../shared/clock";
 import { parseRetryAfter, retryBaseSeconds, WEBHOOK_MAX_ATTEMPTS } from "./core/backoff";
 import { decide } from "./core/outcome";
-import { webhookUrlProblem } from "./core/url";
+import { webhookUrlProblem } from "../rules/webhook-url";
 import { attemptDelivery } from "./deliver";
 import { deadLetteredStatement, type LoggedOutcome, recordOutcomeStatements } from "./deliveries-repo";
 import { disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
@@ -35,7 +35,7 @@ export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): P
  */
 async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   // The service clock may be moved in development; attempts are logged on it, as the cron prunes on it.
-  const clockOffset = (await getNow(env)) - Date.now();
+  const clock = await readClock(env);
   const valid = batch.messages.filter((msg) => {
     if (isDeliveryMessage(msg.body)) return true;
     console.error("webhooks: dropping a message of unknown shape", msg.id);
@@ -44,14 +44,17 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   }) as Message<DeliveryMessage>[];
   if (valid.length === 0) return;
 
-  const processed = await Promise.all(valid.map((msg) => processMessage(env, msg, clockOffset)));
-  await env.DB.batch(
+  const processed = await Promise.all(valid.map((msg) => processMessage(env, msg, clock)));
+  // Disabling an endpoint changes the app's configuration, so the batch moves those apps' catalog versions.
+  const disabledApps = [...new Set(processed.flatMap((p) => p.disabledAppId ?? []))];
+  await writeConfig(
+    env.DB,
+    disabledApps,
     processed.flatMap((p) => [
       ...recordOutcomeStatements(env.DB, p.message, p.outcome),
       ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, "The receiver answered 410 Gone", p.outcome.at)] : []),
     ]),
   );
-  for (const appId of new Set(processed.flatMap((p) => p.disabledAppId ?? []))) await bumpCatalogVersion(env.DB, appId);
   valid.forEach((msg, i) => {
     const { settle } = processed[i];
     if (settle.ack) msg.ack();
@@ -59,9 +62,9 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   });
 }
 
-async function processMessage(env: Env, msg: Message<DeliveryMessage>, clockOffset: number): Promise<Processed> {
+async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock): Promise<Processed> {
   const message = msg.body;
-  const now = Date.now() + clockOffset;
+  const now = clock.now();
   const at = toIso(now);
   const refuse = (error: string): Processed => ({
     message,

@@ -1,4 +1,4 @@
-import { withSecretKey } from "./core/url";
+import { withSecretKey } from "../rules/webhook-url";
 import { webhookSignature } from "./core/signing";
 
 /** A receiver that has not answered within this time has failed the attempt. */

@@ -1,5 +1,6 @@
 import type { WebhookType } from "../changes/types";
-import { bumpCatalogVersion, cachedCatalog } from "../catalog/cache";
+import { cachedCatalog } from "../apps/catalog-cache";
+import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
 
@@ -78,33 +79,28 @@ export async function requireEndpoint(db: D1Database, appId: number, webhookId: 
 }
 
 export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
-  const row = await db
+  const statement = db
     .prepare("INSERT INTO webhooks (app_id, webhook_type, url, secret_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *")
-    .bind(appId, input.webhook_type, input.url, input.secret_key, nowIso, nowIso)
-    .first<EndpointRow>();
-  await bumpCatalogVersion(db, appId);
-  return row!;
+    .bind(appId, input.webhook_type, input.url, input.secret_key, nowIso, nowIso);
+  return (await writeConfigRow<EndpointRow>(db, appId, statement))!;
 }
 
 /** Replaces the endpoint's settings; this also re-enables an endpoint disabled by a 410. */
 export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
-  const updated = await db
+  const statement = db
     .prepare(
       `UPDATE webhooks SET webhook_type = ?, url = ?, secret_key = ?, disabled_at = NULL, disabled_reason = NULL, updated_at = ?
        WHERE webhook_id = ? RETURNING *`,
     )
-    .bind(input.webhook_type, input.url, input.secret_key, nowIso, row.webhook_id)
-    .first<EndpointRow>();
-  await bumpCatalogVersion(db, row.app_id);
-  return updated!;
+    .bind(input.webhook_type, input.url, input.secret_key, nowIso, row.webhook_id);
+  return (await writeConfigRow<EndpointRow>(db, row.app_id, statement))!;
 }
 
 export async function deleteEndpoint(db: D1Database, row: EndpointRow): Promise<void> {
-  await db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(row.webhook_id).run();
-  await bumpCatalogVersion(db, row.app_id);
+  await writeConfig(db, row.app_id, [db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(row.webhook_id)]);
 }
 
-/** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone. */
+/** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone (run it with writeConfig). */
 export function disableEndpointStatement(db: D1Database, webhookId: string, reason: string, nowIso: string): D1PreparedStatement {
   return db
     .prepare("UPDATE webhooks SET disabled_at = COALESCE(disabled_at, ?), disabled_reason = ?, updated_at = ? WHERE webhook_id = ?")

@@ -1,6 +1,6 @@
 import { ChallengesApi, EventsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, adminCreate as admin, http, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
+import { adminCreate as admin, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
 
 describe("personal challenges through the SCILL JS SDK", () => {
   it("lists, unlocks, activates, counts events until unclaimed, claims and reads finished", async () => {

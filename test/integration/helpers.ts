@@ -1,4 +1,5 @@
-import { SELF } from "cloudflare:test";
+import { SELF, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 import { onTestFinished, vi } from "vitest";
 import { TEST_SECRETS } from "../support/secrets";
 
@@ -50,6 +51,16 @@ export async function createTestApp(name = "Test app") {
   };
 }
 
+export const HOUR = 3600_000;
+export const DAY = 24 * HOUR;
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The service clock now, as the dev clock reports it. */
+export async function serviceNow(): Promise<number> {
+  const r = await call("GET", "/api/v1/admin/dev/clock", { token: ADMIN });
+  return Date.parse(r.body.now);
+}
+
 /** Moves the service's development clock forward. */
 export async function advanceClock(seconds: number) {
   const r = await call("POST", "/api/v1/admin/dev/clock/advance", { token: ADMIN, body: { advance_seconds: seconds } });
@@ -57,18 +68,51 @@ export async function advanceClock(seconds: number) {
   return r.body as { now: string };
 }
 
-/** A queue that keeps what is sent to it, so a test sees exactly what a producer sent. */
-export function capturingQueue<T = unknown>() {
+/** Sends one event for a user from the customer's backend. */
+export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra } });
+  if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/**
+ * Calls the Worker's fetch handler with some bindings replaced, and waits for the work it left
+ * running (`waitUntil`), so that what it sends is there when the call answers.
+ */
+export async function callWorker(bindings: Partial<Env>, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const request = new Request(`https://gamification.test${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/**
+ * A queue that keeps what is sent to it, so a test sees exactly what a producer sent: each body
+ * (through `read`, a copy by default) in `sent`, and each send call's bodies in `batches`.
+ */
+export function capturingQueue<T = unknown>(read: (body: any) => T = (body) => structuredClone(body)) {
   const sent: T[] = [];
+  const batches: T[][] = [];
+  const keep = (bodies: T[]) => {
+    batches.push(bodies);
+    sent.push(...bodies);
+  };
   const queue = {
-    async send(body: T) {
-      sent.push(structuredClone(body));
+    async send(body: unknown) {
+      keep([read(body)]);
     },
-    async sendBatch(messages: Iterable<{ body: T }>) {
-      for (const m of messages) sent.push(structuredClone(m.body));
+    async sendBatch(messages: Iterable<{ body: unknown }>) {
+      keep([...messages].map((m) => read(m.body)));
     },
   } as unknown as Queue;
-  return { sent, queue };
+  return { sent, batches, queue };
 }
 
 /**

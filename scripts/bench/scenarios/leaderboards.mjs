@@ -1,7 +1,7 @@
 // Leaderboard reads at 10k, 100k and 1M members: rank of a member, the top page and a page in the
 // middle of the board, against the trivial route with the same access token and concurrency.
 // Boards are created through the admin API and filled straight into local D1 with the
-// leaderboards area's own seeding code (src/leaderboards/seed.ts) while the server is stopped.
+// leaderboards seeding code of the tests (test/support/seed-board.ts) while the server is stopped.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { projectRoot } from "../../lib/wrangler.mjs";

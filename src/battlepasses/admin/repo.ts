@@ -1,3 +1,4 @@
+import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { badRequest, notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
@@ -92,27 +93,25 @@ const passValues = (p: BattlePassInput) => [
 
 export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): Promise<PassRow> {
   const columns = ["app_id", ...PASS_COLUMNS, "created_at", "updated_at"];
-  const row = await db
+  const statement = db
     .prepare(`INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
-    .bind(appId, ...passValues(input), nowIso, nowIso)
-    .first<PassRow>();
-  return row!;
+    .bind(appId, ...passValues(input), nowIso, nowIso);
+  return (await writeConfigRow<PassRow>(db, appId, statement))!;
 }
 
 /**
  * Replaces a pass's settings. A pass whose end moves into the future may end again later, so it
  * is made eligible for another battlepass-expired.
  */
-export async function updatePass(db: D1Database, passId: number, input: BattlePassInput, nowIso: string): Promise<PassRow> {
-  const row = await db
+export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string): Promise<PassRow> {
+  const statement = db
     .prepare(
       `UPDATE battle_passes SET ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
          expired_at = CASE WHEN ? > ? THEN NULL ELSE expired_at END
        WHERE battle_pass_id = ? RETURNING *`,
     )
-    .bind(...passValues(input), nowIso, isoText(input.end_date), nowIso, passId)
-    .first<PassRow>();
-  return row!;
+    .bind(...passValues(input), nowIso, isoText(input.end_date), nowIso, pass.battle_pass_id);
+  return (await writeConfigRow<PassRow>(db, pass.app_id, statement))!;
 }
 
 export async function requirePass(db: D1Database, appId: number, battlePassId: string): Promise<PassRow> {
@@ -130,9 +129,9 @@ export async function listPasses(db: D1Database, appId: number, paging: Paging) 
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function deletePass(db: D1Database, passId: number): Promise<void> {
+export async function deletePass(db: D1Database, pass: PassRow): Promise<void> {
   // Levels and their challenges go with it (foreign keys cascade).
-  await db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(passId).run();
+  await writeConfig(db, pass.app_id, [db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(pass.battle_pass_id)]);
 }
 
 // ---- levels and their challenges
@@ -174,7 +173,7 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
   }
   // One transaction: the batch is serialized, so the newest level id is the one just inserted.
   const newLevelId = "(SELECT MAX(level_id) FROM battle_pass_levels)";
-  const results = await db.batch([
+  const results = await writeConfig(db, pass.app_id, [
     db
       .prepare(
         `INSERT INTO battle_pass_levels (app_id, battle_pass_id, level_priority, reward_amount, reward_type_name, level_reward_type,
@@ -202,7 +201,7 @@ export async function updateLevel(db: D1Database, level: LevelRow, existing: Cat
   }
   const kept = new Set(input.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined));
   const removed = [...known].filter((id) => !kept.has(id));
-  await db.batch([
+  await writeConfig(db, level.app_id, [
     db
       .prepare(
         `UPDATE battle_pass_levels SET level_priority = COALESCE(?, level_priority), reward_amount = ?, reward_type_name = ?,
@@ -247,6 +246,6 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
   };
 }
 
-export async function deleteLevel(db: D1Database, levelId: number): Promise<void> {
-  await db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(levelId).run();
+export async function deleteLevel(db: D1Database, level: LevelRow): Promise<void> {
+  await writeConfig(db, level.app_id, [db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(level.level_id)]);
 }

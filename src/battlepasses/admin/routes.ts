@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireApp } from "../../admin/apps/repo";
-import { bumpCatalogVersion } from "../../catalog/cache";
+import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { badRequest } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { webhookUrlProblem } from "../../webhooks/core/url";
+import { webhookUrlProblem } from "../../rules/webhook-url";
 import {
   deleteLevel,
   deletePass,
@@ -52,7 +51,6 @@ export const battlePassesAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const row = await insertPass(c.env.DB, app.app_id, c.req.valid("json"), toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       return c.json(presentPassAdmin(row), 201);
     },
   )
@@ -92,8 +90,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      const row = await updatePass(c.env.DB, pass.battle_pass_id, c.req.valid("json"), toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      const row = await updatePass(c.env.DB, pass, c.req.valid("json"), toIso(c.get("now")));
       return c.json(presentPassAdmin(row), 200);
     },
   )
@@ -107,8 +104,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      await deletePass(c.env.DB, pass.battle_pass_id);
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      await deletePass(c.env.DB, pass);
       return c.body(null, 204);
     },
   )
@@ -125,7 +121,6 @@ export const battlePassesAdmin = createRouter()
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
       const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       const level = await requireLevel(c.env.DB, pass, String(levelId));
       return c.json(presentLevelAdmin(level.row, level.challenges), 201);
     },
@@ -166,9 +161,8 @@ export const battlePassesAdmin = createRouter()
     async (c) => {
       const input = c.req.valid("json");
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
-      const { app, pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
+      const { pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
       await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       const updated = await requireLevel(c.env.DB, pass, String(level.row.level_id));
       return c.json(presentLevelAdmin(updated.row, updated.challenges), 200);
     },
@@ -180,9 +174,8 @@ export const battlePassesAdmin = createRouter()
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      const { app, level } = await levelOf(c.env.DB, c.req.valid("param"));
-      await deleteLevel(c.env.DB, level.row.level_id);
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      const { level } = await levelOf(c.env.DB, c.req.valid("param"));
+      await deleteLevel(c.env.DB, level.row);
       return c.body(null, 204);
     },
   );

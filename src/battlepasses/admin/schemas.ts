@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { FILTER_OPS } from "../../challenges/core/counter";
+import { CounterFilterInput } from "../../rules/schemas";
 import { DigitsId, Localized, LocalizedName as Name, LocalizedText, Text } from "../../shared/schemas";
 
 const LocalizedInput = LocalizedText.openapi({ example: { en: "Season 1", de: "Saison 1" } });
@@ -62,17 +62,6 @@ export const BattlePassAdmin = z
   })
   .openapi("BattlePassAdmin");
 
-const MetaValue = z.union([z.number().int(), z.string().max(500)]);
-
-export const FilterInput = z
-  .object({
-    field: z.string().min(1).max(100),
-    op: z.enum(FILTER_OPS),
-    value: z.union([MetaValue, z.array(MetaValue).min(1).max(100)]),
-  })
-  .refine((f) => (f.op === "in") === Array.isArray(f.value), { message: "`in` takes a list, every other op one value", path: ["value"] })
-  .openapi("CounterFilter");
-
 export const LevelChallengeInput = z
   .object({
     challenge_id: DigitsId.optional().openapi({
@@ -88,7 +77,7 @@ export const LevelChallengeInput = z
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
       description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
     }),
-    filters: z.array(FilterInput).max(20).default([]),
+    filters: z.array(CounterFilterInput).max(20).default([]),
     counter_scope: z.enum(["session", "total"]).default("session"),
   })
   .openapi("BattlePassLevelChallengeInput");
@@ -128,7 +117,7 @@ export const LevelChallengeAdmin = z
     challenge_icon_hd: z.string(),
     event_name: z.string(),
     value_field: z.string().nullable(),
-    filters: z.array(FilterInput),
+    filters: z.array(CounterFilterInput),
     counter_scope: z.string(),
   })
   .openapi("BattlePassLevelChallengeAdmin");

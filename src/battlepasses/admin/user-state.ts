@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { userObject } from "../../user/user-do";
+import { userObject } from "../../user/names";
 import { battlePassCatalog } from "../catalog";
 import { presentLevels, presentPassForUser } from "../present";
 import { BattlePassForUser, BattlePassLevel } from "../schemas";

@@ -6,7 +6,7 @@ import {
   type CounterDef,
   type CounterEvent,
   type CounterState,
-} from "../../challenges/core/counter";
+} from "../../rules/counter";
 
 /**
  * The battle-pass state machine of one user, pure: it takes `now` and never does I/O.

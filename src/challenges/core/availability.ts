@@ -1,6 +1,6 @@
 import { dailyPick } from "./daily";
 import type { ChallengeCatalog, ChallengeDef } from "./model";
-import { utcDateKey } from "./schedule";
+import { utcDateKey } from "../../rules/schedule";
 
 /**
  * Whether a challenge is offered at `now`: its live date has passed and, in a daily category, it

@@ -1,6 +1,6 @@
-import { INITIAL_COUNTER, stepCounter, type CounterEvent } from "./counter";
+import { INITIAL_COUNTER, stepCounter, type CounterEvent } from "../../rules/counter";
 import type { ChallengeDef } from "./model";
-import { periodStart } from "./schedule";
+import { periodStart } from "../../rules/schedule";
 
 /**
  * The spec's state machine of one challenge for one user, as pure functions. A challenge the user

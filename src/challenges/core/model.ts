@@ -1,6 +1,6 @@
 import type { Localized } from "../../shared/localize";
-import type { CounterDef } from "./counter";
-import type { PeriodSchedule } from "./schedule";
+import type { CounterDef } from "../../rules/counter";
+import type { PeriodSchedule } from "../../rules/schedule";
 
 /** A challenge of the catalog, as the lifecycle and the presentation read it. */
 export interface ChallengeDef {

@@ -1,6 +1,7 @@
 import type { FieldProblem } from "../../shared/errors";
 import { fieldType, predefinedEvent, type CatalogEvent } from "../catalog";
-import type { MetaValue, UserEvent } from "../types";
+import type { MetaValue } from "../../rules/counter";
+import type { UserEvent } from "../../user/event";
 
 /** Which credential the sender chose with `?auth=`; an access token already names the user. */
 export type AuthMode = "api_key" | "access_token";

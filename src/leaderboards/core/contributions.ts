@@ -1,5 +1,5 @@
-import { eventAmount, matchesEvent } from "../../challenges/core/counter";
-import type { UserEvent } from "../../events/types";
+import { eventAmount, matchesEvent } from "../../rules/counter";
+import type { UserEvent } from "../../user/event";
 import type { Aggregation, LeaderboardDef, MemberType } from "../catalog";
 import { clampScore } from "./rank-key";
 import { seasonAt } from "./season";

@@ -1,4 +1,4 @@
-import { periodStart, type PeriodSchedule } from "../../challenges/core/schedule";
+import { periodStart, type PeriodSchedule } from "../../rules/schedule";
 
 /**
  * Which season an instant belongs to. A season is identified by its start (ms): the board's

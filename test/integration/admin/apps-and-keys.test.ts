@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN, call } from "../helpers";
+import { ADMIN, call, createTestApp } from "../helpers";
+import { createCategory, createChallenge } from "../challenges/support";
 
 const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
@@ -53,6 +54,21 @@ describe("apps", () => {
 
   it("accepts a doubled slash after the base address", async () => {
     expect((await call("GET", "//api/v1/admin/apps", { token: ADMIN })).status).toBe(200);
+  });
+
+  it("a new default language is seen at once by answers built from the cached catalog", async () => {
+    const app = await createTestApp("Languages");
+    const category = await createCategory(app.appId);
+    await createChallenge(app.appId, category.category_id);
+    const token = await app.tokenFor("polyglot");
+    const names = async () => {
+      const r = await call("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token });
+      return r.body.map((c: any) => [c.category_name, c.challenges.map((ch: any) => ch.challenge_name)]);
+    };
+    expect(await names()).toEqual([["Category", ["Kill 3 enemies"]]]);
+    const put = await call("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ADMIN, body: { name: "Languages", default_language: "de" } });
+    expect(put.status).toBe(200);
+    expect(await names()).toEqual([["Kategorie", ["Besiege 3 Gegner"]]]);
   });
 });
 

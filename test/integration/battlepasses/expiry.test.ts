@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, advanceClock, call, createTestApp } from "../helpers";
-import { addWebhook, capturingWebhooks, createPass, DAY, HOUR, iso, runCron, sendEvent, serviceNow, threeLevelPass } from "./support";
+import { ADMIN, advanceClock, call, createTestApp, DAY, HOUR, iso, sendEvent, serviceNow } from "../helpers";
+import { addWebhook, capturingWebhooks, createPass, runCron, threeLevelPass } from "./support";
 
 /** This file moves the service clock: its storage (and clock) is its own. */
 

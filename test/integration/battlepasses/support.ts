@@ -8,15 +8,6 @@ import worker from "../../../src/index";
 import { ADMIN, call, captureSends } from "../helpers";
 
 /** The service clock now, as the dev clock reports it. */
-export async function serviceNow(): Promise<number> {
-  const r = await call("GET", "/api/v1/admin/dev/clock", { token: ADMIN });
-  return Date.parse(r.body.now);
-}
-
-export const iso = (ms: number) => new Date(ms).toISOString();
-export const HOUR = 3600_000;
-export const DAY = 24 * HOUR;
-
 export async function createPass(appId: string, fields: Record<string, unknown>) {
   const r = await call("POST", `/api/v1/admin/apps/${appId}/battle-passes`, { token: ADMIN, body: fields });
   if (r.status !== 201) throw new Error(`create pass: ${r.status} ${JSON.stringify(r.body)}`);
@@ -52,11 +43,6 @@ export async function threeLevelPass(appId: string, pass: Record<string, unknown
 }
 
 /** Sends one event for a user from the customer's backend. */
-export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown>) {
-  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta } });
-  if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
-}
-
 export async function addWebhook(appId: string, webhookType: string, url = "http://127.0.0.1:9/hook") {
   const r = await call("POST", `/api/v1/admin/apps/${appId}/webhooks`, { token: ADMIN, body: { webhook_type: webhookType, url, secret_key: "test-secret-1234" } });
   if (r.status !== 201) throw new Error(`webhook: ${r.status} ${JSON.stringify(r.body)}`);
@@ -70,22 +56,6 @@ export function capturingWebhooks() {
     payload: JSON.parse(body.body),
   }));
   return { sent, queue: env.WEBHOOKS };
-}
-
-/** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */
-export async function callCapturing(webhooks: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const request = new Request(`https://gamification.test${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, WEBHOOKS: webhooks }, ctx);
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as any };
 }
 
 /** One cron run, with the webhook queue replaced. */

@@ -1,14 +1,15 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyAccessToken } from "../../../src/auth/access-tokens";
-import type { BackgroundMessage } from "../../../src/background/messages";
-import { UserChallenges } from "../../../src/challenges/user-challenges";
-import type { UserEvent } from "../../../src/events/types";
-import { userObject } from "../../../src/user/user-do";
-import { Outbox } from "../../../src/user/outbox";
+import type { BackgroundMessage } from "../../../src/user/messages";
+import { UserChallenges, type ChallengeTouch } from "../../../src/challenges/user-challenges";
+import { Staged } from "../../../src/user/area";
+import type { UserEvent } from "../../../src/user/event";
+import { userObject } from "../../../src/user/names";
+import { Outbox } from "../../../src/wiring/outbox";
 import { publishChanges } from "../../../src/realtime/publish";
-import { ADMIN, call, createTestApp } from "../helpers";
-import { createCategory, createChallenge, serviceNow } from "./support";
+import { ADMIN, call, capturingQueue, createTestApp, serviceNow } from "../helpers";
+import { createCategory, createChallenge } from "./support";
 
 /**
  * The challenge-changed notifications and usage counts. The user's object is driven directly, with
@@ -32,32 +33,35 @@ beforeAll(async () => {
 });
 
 function capturing() {
-  const webhooks: any[] = [];
-  const background: BackgroundMessage[] = [];
-  const queue = (keep: (body: any) => void) =>
-    ({
-      async send(body: any) {
-        keep(structuredClone(body));
-      },
-      async sendBatch(messages: Iterable<{ body: any }>) {
-        for (const m of messages) keep(structuredClone(m.body));
-      },
-    }) as unknown as Queue;
-  return {
-    webhooks,
-    background,
-    env: { ...env, WEBHOOKS: queue((b) => webhooks.push(JSON.parse(b.body))), BACKGROUND: queue((b) => background.push(b)) } as Env,
-  };
+  const webhooks = capturingQueue((message: { body: string }) => JSON.parse(message.body));
+  const background = capturingQueue<BackgroundMessage>();
+  return { webhooks: webhooks.sent, background: background.sent, env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env };
 }
 
 /** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
 function challengesOf(storage: DurableObjectStorage, env: Env) {
   const outbox = new Outbox(storage.sql, publishChanges);
-  return new UserChallenges(storage, env, {
-    stage: (changes, background) => outbox.stage(changes, background),
-    deliver: async () => void (await outbox.flush(env)),
-    reschedule: async () => {},
+  return new UserChallenges({
+    storage,
+    env,
+    async transact(work) {
+      const staged = new Staged();
+      const result = storage.transactionSync(() => {
+        const value = work(staged);
+        outbox.stage(staged.changes, staged.background);
+        return value;
+      });
+      await outbox.flush(env);
+      return result;
+    },
   });
+}
+
+/** What applying one event reported. */
+function applied(challenges: UserChallenges, touch: ChallengeTouch, ev: UserEvent) {
+  const staged = new Staged();
+  challenges.applyEvent(touch, ev, staged);
+  return staged.changes;
 }
 
 /** Runs `body` against a fresh user's object, with capturing queues. */
@@ -109,14 +113,14 @@ describe("challenge-changed", () => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       const touch = await challenges.prepare(app.appId, userId, now);
-      const first = challenges.applyEvent(touch, event(userId, now, 1));
+      const first = applied(challenges, touch, event(userId, now, 1));
       expect(first).toHaveLength(1);
       expect(first[0]).toMatchObject({
         appId: app.appId,
         webhookType: "challenge-changed",
         topic: { kind: "user-challenges", appId: app.appId, userId },
       });
-      const second = challenges.applyEvent(await challenges.prepare(app.appId, userId, now), event(userId, now, 1));
+      const second = applied(challenges, await challenges.prepare(app.appId, userId, now), event(userId, now, 1));
       await challenges.act(app.appId, userId, now, "claim", ch.challenge_id);
       expect(types([...cap.webhooks.slice(0, 2), first[0].payload, second[0].payload, cap.webhooks[2]])).toEqual([
         ["unlock", "unlocked", 0],
@@ -135,8 +139,8 @@ describe("challenge-changed", () => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       const touch = await challenges.prepare(app.appId, userId, now);
-      expect(challenges.applyEvent(touch, event(userId, now, 1, { eventName: "open-door", metaData: { door: "blue" } }))).toEqual([]);
-      expect(challenges.applyEvent(touch, event(userId, now, 1, { eventName: "other" }))).toEqual([]);
+      expect(applied(challenges, touch, event(userId, now, 1, { eventName: "open-door", metaData: { door: "blue" } }))).toEqual([]);
+      expect(applied(challenges, touch, event(userId, now, 1, { eventName: "other" }))).toEqual([]);
     });
   });
 
@@ -153,7 +157,7 @@ describe("challenge-changed", () => {
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       cap.webhooks.length = 0;
       await call("POST", "/api/v1/admin/dev/clock/advance", { token: ADMIN, body: { advance_seconds: 61 } });
-      await challenges.alarm();
+      await challenges.onAlarm();
       expect(types(cap.webhooks)).toEqual([["in-progress", "lost", 0]]);
       expect(cap.webhooks[0].new_challenge.user_challenge_status).toBe(5);
     });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestApp } from "../helpers";
-import { createCategory, createChallenge, player, sendEvent } from "./support";
+import { call, createTestApp, sendEvent } from "../helpers";
+import { createCategory, createChallenge, player } from "./support";
 
 /** The spec's "Rules for events", end to end: events through the intake, counters read through the lists. */
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, call, createTestApp } from "../helpers";
-import { createCategory, createChallenge, player, sendEvent } from "./support";
+import { ADMIN, call, createTestApp, sendEvent } from "../helpers";
+import { createCategory, createChallenge, player } from "./support";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let app: TestApp;

@@ -2,16 +2,6 @@ import { ADMIN, call } from "../helpers";
 
 /** Helpers of the challenge integration tests: configuration through the admin API, players through the API. */
 
-export const HOUR = 3600_000;
-export const DAY = 24 * HOUR;
-export const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The service clock now, as the dev clock reports it. */
-export async function serviceNow(): Promise<number> {
-  const r = await call("GET", "/api/v1/admin/dev/clock", { token: ADMIN });
-  return Date.parse(r.body.now);
-}
-
 export async function createCategory(appId: string, fields: Record<string, unknown> = {}) {
   const r = await call("POST", `/api/v1/admin/apps/${appId}/challenge-categories`, {
     token: ADMIN,
@@ -35,12 +25,6 @@ export const challengeBody = (categoryId: string, fields: Record<string, unknown
   event_name: "kill-enemy",
   ...fields,
 });
-
-/** Sends one event for a user from the customer's backend. */
-export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra } });
-  if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
-}
 
 const personal = "/api/v1/challenges/personal";
 

@@ -1,9 +1,9 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dailyPick } from "../../../src/challenges/core/daily";
-import { userObject } from "../../../src/user/user-do";
-import { ADMIN, advanceClock, call, createTestApp } from "../helpers";
-import { DAY, HOUR, createCategory, createChallenge, iso, player, sendEvent, serviceNow } from "./support";
+import { userObject } from "../../../src/user/names";
+import { ADMIN, advanceClock, call, createTestApp, DAY, HOUR, iso, sendEvent, serviceNow } from "../helpers";
+import { createCategory, createChallenge, player } from "./support";
 
 /** Everything that depends on the clock, driven by the development clock and the object's alarm. */
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN, call, createTestApp } from "../helpers";
-import type { BackgroundMessage } from "../../../src/background/messages";
-import type { UserEvent } from "../../../src/events/types";
+import type { BackgroundMessage } from "../../../src/user/messages";
+import type { UserEvent } from "../../../src/user/event";
 import { runScheduled } from "../../../src/cron";
 import { pruneEventData } from "../../../src/events/retention";
 import { consume } from "./support";

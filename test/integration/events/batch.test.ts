@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestApp } from "../helpers";
-import { callCapturing, capturingQueue } from "./support";
+import { call, createTestApp, callWorker } from "../helpers";
+import { capturingBackground } from "./support";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 let token: string;
@@ -17,13 +17,13 @@ const points = (userId: string | undefined, amount: unknown, extra: Record<strin
   ...extra,
 });
 
-const eventNamesAndUsers = (sent: ReturnType<typeof capturingQueue>["sent"]) =>
+const eventNamesAndUsers = (sent: ReturnType<typeof capturingBackground>["sent"]) =>
   sent.map((m) => (m.kind === "event" ? [m.event.userId, m.event.metaData.amount] : null));
 
 describe("POST /api/v1/events/batch", () => {
   it("applies the good events, names the bad one and keeps each user's order", async () => {
-    const { sent, queue } = capturingQueue();
-    const r = await callCapturing(queue, "POST", "/api/v1/events/batch", {
+    const { sent, queue } = capturingBackground();
+    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events/batch", {
       token: app.apiKey,
       body: {
         events: [
@@ -59,8 +59,8 @@ describe("POST /api/v1/events/batch", () => {
   });
 
   it("answers OK when every event is accepted, and marks a repeated event_id as a duplicate", async () => {
-    const { sent, queue } = capturingQueue();
-    const r = await callCapturing(queue, "POST", "/api/v1/events/batch", {
+    const { sent, queue } = capturingBackground();
+    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events/batch", {
       token: app.apiKey,
       body: { events: [points("c", 1, { event_id: "same" }), points("c", 1, { event_id: "same" })] },
     });
@@ -76,8 +76,8 @@ describe("POST /api/v1/events/batch", () => {
   });
 
   it("takes the user from an access token and refuses a user_id in any event", async () => {
-    const { sent, queue } = capturingQueue();
-    const r = await callCapturing(queue, "POST", "/api/v1/events/batch?auth=access_token", {
+    const { sent, queue } = capturingBackground();
+    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events/batch?auth=access_token", {
       token,
       body: { events: [points(undefined, 4), points("intruder", 5)] },
     });
@@ -94,9 +94,9 @@ describe("POST /api/v1/events/batch", () => {
   });
 
   it("sends the applied events of a full batch to the background queue", async () => {
-    const { sent, queue } = capturingQueue();
+    const { sent, queue } = capturingBackground();
     const events = Array.from({ length: 500 }, (_, i) => points(`user-${i % 7}`, i));
-    const r = await callCapturing(queue, "POST", "/api/v1/events/batch", { token: app.apiKey, body: { events } });
+    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events/batch", { token: app.apiKey, body: { events } });
     expect(r.body.message).toBe("OK");
     expect(r.body.results).toHaveLength(500);
     expect(sent).toHaveLength(500);

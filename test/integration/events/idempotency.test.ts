@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { advanceClock, createTestApp } from "../helpers";
-import { userObject } from "../../../src/user/user-do";
-import { callCapturing, capturingQueue } from "./support";
+import { advanceClock, createTestApp, callWorker } from "../helpers";
+import { userObject } from "../../../src/user/names";
+import { capturingBackground } from "./support";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 const send = (queue: Queue, userId: string, eventId: string) =>
-  callCapturing(queue, "POST", "/api/v1/events", {
+  callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
     token: app.apiKey,
     body: { user_id: userId, event_name: "earn-points", meta_data: { amount: 10 }, event_id: eventId },
   });
@@ -23,7 +23,7 @@ const processedIds = (userId: string) =>
 
 describe("event_id", () => {
   it("applies an event sent twice once, and acknowledges both", async () => {
-    const { sent, queue } = capturingQueue();
+    const { sent, queue } = capturingBackground();
     const first = await send(queue, "p1", "evt-1");
     const second = await send(queue, "p1", "evt-1");
     expect(first).toEqual({ status: 200, body: { status: 200, message: "OK" } });
@@ -33,13 +33,13 @@ describe("event_id", () => {
   });
 
   it("is scoped to the user: another user's event with the same id is applied", async () => {
-    const { sent, queue } = capturingQueue();
+    const { sent, queue } = capturingBackground();
     await send(queue, "p2", "evt-1");
     expect(sent).toHaveLength(1);
   });
 
   it("is remembered for more than 24 hours, then forgotten", async () => {
-    const { sent, queue } = capturingQueue();
+    const { sent, queue } = capturingBackground();
     await send(queue, "p3", "old");
     await advanceClock(25 * 3600);
     await send(queue, "p3", "old");

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedBoard, seededScore } from "../../../src/leaderboards/seed";
+import { seedBoard, seededScore } from "../../support/seed-board";
 import { createTestApp } from "../helpers";
 import { createBoard, deliver, get, score, triples } from "./support";
 

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { applyLeaderboardEvents } from "../../../src/leaderboards/apply";
-import { call, createTestApp } from "../helpers";
-import { admin, capturingQueue, createBoard, deliver, get, score, triples, userEvent } from "./support";
+import { dispatchChanges } from "../../../src/fanout/dispatch";
+import { call, createTestApp, capturingQueue } from "../helpers";
+import { admin, createBoard, deliver, get, score, triples, userEvent } from "./support";
 
 const users = async (token: string, boardId: string, query = "") =>
   triples((await get(token, `/api/v1/leaderboards/${boardId}${query}`)).body.grouped_by_users);
@@ -177,11 +178,12 @@ describe("the change hook", () => {
     const token = await app.tokenFor("ann");
     await call("PUT", "/api/v1/user-additional-info", { token, body: { username: "Ann", avatarImage: "ann.png" } });
     const webhooks = capturingQueue();
+    const capturing = { ...env, WEBHOOKS: webhooks.queue };
     const events = async (specs: Parameters<typeof userEvent>[1][]) =>
       Promise.all(specs.map(async (spec, i) => ({ messageId: `change-${Math.random()}-${i}`, event: await userEvent(app.appId, spec) })));
 
-    await applyLeaderboardEvents({ ...env, WEBHOOKS: webhooks.queue }, await events([score("bob", 10)]));
-    await applyLeaderboardEvents({ ...env, WEBHOOKS: webhooks.queue }, await events([score("ann", 3), score("ann", 4), score("ann", 5), score("bob", 0)]));
+    await applyLeaderboardEvents(capturing, await events([score("bob", 10)]), (changes) => dispatchChanges(capturing, changes));
+    await applyLeaderboardEvents(capturing, await events([score("ann", 3), score("ann", 4), score("ann", 5), score("bob", 0)]), (changes) => dispatchChanges(capturing, changes));
     const bodies = webhooks.sent.map((m) => JSON.parse((m as { body: string }).body));
     expect(bodies).toEqual([
       expect.objectContaining({ member_data: expect.objectContaining({ member_id: "bob" }) }),

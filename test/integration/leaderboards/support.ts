@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import worker from "../../../src/index";
-import type { BackgroundMessage } from "../../../src/background/messages";
-import type { UserEvent } from "../../../src/events/types";
+import type { BackgroundMessage } from "../../../src/user/messages";
+import type { UserEvent } from "../../../src/user/event";
 import { getNow } from "../../../src/shared/clock";
 import { ADMIN, call } from "../helpers";
 export { capturingQueue } from "../helpers";

@@ -2,9 +2,9 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MqttBroker } from "../../../src/realtime/broker-do";
 import { brokerShard } from "../../../src/realtime/shards";
-import { userObject } from "../../../src/user/user-do";
-import { createTestApp } from "../helpers";
-import { createCategory, createChallenge, sendEvent } from "../challenges/support";
+import { userObject } from "../../../src/user/names";
+import { createTestApp, sendEvent } from "../helpers";
+import { createCategory, createChallenge } from "../challenges/support";
 import { connectClient, json, subscribe, topicLink } from "./support";
 
 /**

@@ -13,19 +13,6 @@ export async function createEndpoint(appId: string, body: { webhook_type: string
 }
 
 /** A queue that keeps what is sent to it instead of delivering it. */
-export function capturingQueue() {
-  const batches: DeliveryMessage[][] = [];
-  const queue = {
-    async send(body: DeliveryMessage) {
-      batches.push([structuredClone(body)]);
-    },
-    async sendBatch(messages: Iterable<{ body: DeliveryMessage }>) {
-      batches.push([...messages].map((m) => structuredClone(m.body)));
-    },
-  } as unknown as Queue;
-  return { batches, sent: () => batches.flat(), queue };
-}
-
 export interface ReceivedCall {
   url: URL;
   method: string;

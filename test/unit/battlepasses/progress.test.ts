@@ -11,7 +11,7 @@ import {
   type PassDef,
   type PassProgress,
 } from "../../../src/battlepasses/core/progress";
-import type { CounterEvent } from "../../../src/challenges/core/counter";
+import type { CounterEvent } from "../../../src/rules/counter";
 
 const START = Date.parse("2030-01-01T00:00:00Z");
 const END = Date.parse("2030-02-01T00:00:00Z");

@@ -11,7 +11,7 @@ import {
   type TouchContext,
 } from "../../../src/challenges/core/lifecycle";
 import type { ChallengeDef } from "../../../src/challenges/core/model";
-import type { CounterEvent } from "../../../src/challenges/core/counter";
+import type { CounterEvent } from "../../../src/rules/counter";
 
 const T0 = Date.parse("2024-05-06T10:00:00Z");
 

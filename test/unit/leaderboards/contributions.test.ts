@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
 import { contributionsOf, dedupKey } from "../../../src/leaderboards/core/contributions";
-import type { UserEvent } from "../../../src/events/types";
+import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
 

@@ -1,0 +1,35 @@
+import { pageOffset, type Paging } from "../../shared/paging";
+import { writeConfig, writeConfigRow } from "../config-write";
+import type { AppRow } from "../repo";
+import type { AppInput } from "./schemas";
+
+/** D1 writes and reads of the admin API for apps. */
+
+export async function createApp(db: D1Database, input: AppInput, nowIso: string): Promise<AppRow> {
+  const row = await db
+    .prepare("INSERT INTO apps (name, default_language, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING *")
+    .bind(input.name, input.default_language, nowIso, nowIso)
+    .first<AppRow>();
+  return row!;
+}
+
+export async function listApps(db: D1Database, paging: Paging): Promise<{ rows: AppRow[]; total: number }> {
+  const [rows, total] = await db.batch<AppRow | { n: number }>([
+    db.prepare("SELECT * FROM apps ORDER BY app_id LIMIT ? OFFSET ?").bind(paging.pageSize, pageOffset(paging)),
+    db.prepare("SELECT COUNT(*) AS n FROM apps"),
+  ]);
+  return { rows: rows.results as AppRow[], total: (total.results[0] as { n: number }).n };
+}
+
+/** The default language is part of every answer built from the catalog, so this is a configuration write. */
+export async function updateApp(db: D1Database, app: AppRow, input: AppInput, nowIso: string): Promise<AppRow> {
+  const statement = db
+    .prepare("UPDATE apps SET name = ?, default_language = ?, updated_at = ? WHERE app_id = ? RETURNING *")
+    .bind(input.name, input.default_language, nowIso, app.app_id);
+  return (await writeConfigRow<AppRow>(db, app.app_id, statement))!;
+}
+
+/** Foreign keys cascade to everything the app owns in D1. */
+export async function deleteApp(db: D1Database, app: AppRow): Promise<void> {
+  await writeConfig(db, app.app_id, [db.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id)]);
+}

@@ -1,0 +1,215 @@
+import { badRequest, conflict, notFound } from "../../shared/errors";
+import { parseId } from "../../shared/ids";
+import { pageOffset, type Paging } from "../../shared/paging";
+import { writeConfig, writeConfigRow } from "../../apps/config-write";
+import type { CategoryRow, ChallengeRow } from "../repo";
+import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "../schemas";
+
+/** D1 writes and reads of the admin API for categories and challenges. Writes go through writeConfig (the catalog version moves with them). */
+
+const bool = (v: boolean) => (v ? 1 : 0);
+const json = (v: unknown) => JSON.stringify(v);
+
+const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
+
+const CATEGORY_COLUMNS = ["category_slug", "category_name", "category_position", "is_daily_category", "daily_challenge_count"] as const;
+
+const categoryValues = (input: CategoryInput) => [
+  input.category_slug,
+  json(input.category_name),
+  input.category_position,
+  bool(input.is_daily_category),
+  input.daily_challenge_count,
+];
+
+const slugTaken = (slug: string) => conflict(`Category slug '${slug}' is already used in this app`);
+
+export async function createCategory(db: D1Database, appId: number, input: CategoryInput, now: string): Promise<CategoryRow> {
+  try {
+    const row = await writeConfigRow<CategoryRow>(
+      db,
+      appId,
+      db
+        .prepare(
+          `INSERT INTO challenge_categories (app_id, ${CATEGORY_COLUMNS.join(", ")}, created_at, updated_at)
+           VALUES (?, ${CATEGORY_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING *`,
+        )
+        .bind(appId, ...categoryValues(input), now, now),
+    );
+    return row!;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(input.category_slug);
+    throw err;
+  }
+}
+
+export async function listCategories(db: D1Database, appId: number, paging: Paging) {
+  const [rows, total] = await db.batch<unknown>([
+    db
+      .prepare("SELECT * FROM challenge_categories WHERE app_id = ? ORDER BY category_position, category_id LIMIT ? OFFSET ?")
+      .bind(appId, paging.pageSize, pageOffset(paging)),
+    db.prepare("SELECT COUNT(*) AS n FROM challenge_categories WHERE app_id = ?").bind(appId),
+  ]);
+  return { rows: rows.results as CategoryRow[], total: (total.results[0] as { n: number }).n };
+}
+
+export async function requireCategory(db: D1Database, appId: number, categoryId: string): Promise<CategoryRow> {
+  const id = parseId(categoryId);
+  const row =
+    id === null
+      ? null
+      : await db.prepare("SELECT * FROM challenge_categories WHERE app_id = ? AND category_id = ?").bind(appId, id).first<CategoryRow>();
+  if (!row) throw notFound(`Challenge category ${categoryId} not found`);
+  return row;
+}
+
+export async function replaceCategory(db: D1Database, row: CategoryRow, input: CategoryInput, now: string): Promise<CategoryRow> {
+  try {
+    const updated = await writeConfigRow<CategoryRow>(
+      db,
+      row.app_id,
+      db
+        .prepare(
+          `UPDATE challenge_categories SET ${CATEGORY_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
+           WHERE category_id = ? RETURNING *`,
+        )
+        .bind(...categoryValues(input), now, row.category_id),
+    );
+    return updated!;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(input.category_slug);
+    throw err;
+  }
+}
+
+/** Refused while the category holds challenges: deleting them by accident would lose users' progress. */
+export async function deleteCategory(db: D1Database, row: CategoryRow): Promise<void> {
+  const deleted = await writeConfigRow(
+    db,
+    row.app_id,
+    db
+      .prepare(
+        "DELETE FROM challenge_categories WHERE category_id = ? AND NOT EXISTS (SELECT 1 FROM challenges WHERE category_id = ?) RETURNING category_id",
+      )
+      .bind(row.category_id, row.category_id),
+  );
+  if (!deleted) {
+    const count = await countInCategory(db, row.category_id);
+    throw conflict(`Challenge category ${row.category_id} still holds ${count} challenges; delete or move them first`);
+  }
+}
+
+async function countInCategory(db: D1Database, categoryId: number): Promise<number> {
+  const row = await db.prepare("SELECT COUNT(*) AS n FROM challenges WHERE category_id = ?").bind(categoryId).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+const categoryFull = (categoryId: number) =>
+  conflict(`Challenge category ${categoryId} already holds ${MAX_CHALLENGES_PER_CATEGORY} challenges, the most a category may hold`);
+
+const CHALLENGE_COLUMNS = [
+  "category_id", "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition",
+  "challenge_duration_time", "live_date", "challenge_price", "challenge_reward", "challenge_reward_type", "challenge_xp",
+  "challenge_icon", "challenge_icon_hd", "repeatable", "is_auto_activated", "period_range", "period_range_reset_at_time",
+  "period_range_time_zone", "event_name", "value_field", "filters", "counter_scope",
+] as const;
+
+const challengeValues = (input: ChallengeInput) => [
+  Number(input.category_id),
+  json(input.challenge_name),
+  input.challenge_description === null ? null : json(input.challenge_description),
+  input.challenge_goal,
+  input.challenge_goal_condition,
+  input.challenge_duration_time,
+  input.live_date === null ? null : new Date(Date.parse(input.live_date)).toISOString(),
+  input.challenge_price,
+  input.challenge_reward,
+  input.challenge_reward_type,
+  input.challenge_xp,
+  input.challenge_icon,
+  input.challenge_icon_hd,
+  bool(input.repeatable),
+  bool(input.is_auto_activated),
+  input.period_range,
+  input.period_range_reset_at_time,
+  input.period_range_time_zone,
+  input.event_name,
+  input.value_field,
+  json(input.filters),
+  input.counter_scope,
+];
+
+/** The body's category must be one of the app's. */
+async function requireInputCategory(db: D1Database, appId: number, categoryId: string): Promise<number> {
+  const row = await db
+    .prepare("SELECT category_id FROM challenge_categories WHERE app_id = ? AND category_id = ?")
+    .bind(appId, Number(categoryId))
+    .first<{ category_id: number }>();
+  if (!row) {
+    throw badRequest(`Invalid body: category_id: category ${categoryId} does not exist in this app`, [
+      { field: "category_id", problem: `category ${categoryId} does not exist in this app` },
+    ]);
+  }
+  return row.category_id;
+}
+
+/** The count check and the insert are one statement, so concurrent creates cannot pass the limit. */
+export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string): Promise<ChallengeRow> {
+  const categoryId = await requireInputCategory(db, appId, input.category_id);
+  const row = await writeConfigRow<ChallengeRow>(
+    db,
+    appId,
+    db
+      .prepare(
+        `INSERT INTO challenges (app_id, ${CHALLENGE_COLUMNS.join(", ")}, created_at, updated_at)
+         SELECT ?, ${CHALLENGE_COLUMNS.map(() => "?").join(", ")}, ?, ?
+         WHERE (SELECT COUNT(*) FROM challenges WHERE category_id = ?) < ?
+         RETURNING *`,
+      )
+      .bind(appId, ...challengeValues(input), now, now, categoryId, MAX_CHALLENGES_PER_CATEGORY),
+  );
+  if (!row) throw categoryFull(categoryId);
+  return row;
+}
+
+export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null) {
+  const where = categoryId === null ? "app_id = ?" : "app_id = ? AND category_id = ?";
+  const binds = categoryId === null ? [appId] : [appId, categoryId];
+  const [rows, total] = await db.batch<unknown>([
+    db
+      .prepare(`SELECT * FROM challenges WHERE ${where} ORDER BY challenge_id LIMIT ? OFFSET ?`)
+      .bind(...binds, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM challenges WHERE ${where}`).bind(...binds),
+  ]);
+  return { rows: rows.results as ChallengeRow[], total: (total.results[0] as { n: number }).n };
+}
+
+export async function requireChallenge(db: D1Database, appId: number, challengeId: string): Promise<ChallengeRow> {
+  const id = parseId(challengeId);
+  const row =
+    id === null ? null : await db.prepare("SELECT * FROM challenges WHERE app_id = ? AND challenge_id = ?").bind(appId, id).first<ChallengeRow>();
+  if (!row) throw notFound(`Challenge ${challengeId} not found`);
+  return row;
+}
+
+/** Moving a challenge to another category counts against that category's limit. */
+export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string): Promise<ChallengeRow> {
+  const categoryId = await requireInputCategory(db, row.app_id, input.category_id);
+  const updated = await writeConfigRow<ChallengeRow>(
+    db,
+    row.app_id,
+    db
+      .prepare(
+        `UPDATE challenges SET ${CHALLENGE_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
+         WHERE challenge_id = ? AND (category_id = ? OR (SELECT COUNT(*) FROM challenges WHERE category_id = ?) < ?)
+         RETURNING *`,
+      )
+      .bind(...challengeValues(input), now, row.challenge_id, categoryId, categoryId, MAX_CHALLENGES_PER_CATEGORY),
+  );
+  if (!updated) throw categoryFull(categoryId);
+  return updated;
+}
+
+export async function deleteChallenge(db: D1Database, row: ChallengeRow): Promise<void> {
+  await writeConfig(db, row.app_id, [db.prepare("DELETE FROM challenges WHERE challenge_id = ?").bind(row.challenge_id)]);
+}

@@ -1,0 +1,53 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../shared/http";
+import { notFound } from "../shared/errors";
+import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
+import { readClock, setClockOffset, toIso, type ServiceClock } from "../shared/clock";
+
+const Clock = z.object({ now: z.string(), offset_seconds: z.number() }).openapi("DevClock");
+const Advance = z
+  .object({ advance_seconds: z.number().int().min(0).max(10 * 366 * 86400).openapi({ example: 3600 }) })
+  .openapi("DevClockAdvance");
+
+const tags = ["Admin: development clock"];
+const security = bearerSecurity.admin;
+
+const present = (clock: ServiceClock) => ({ now: toIso(clock.now()), offset_seconds: Math.round(clock.offsetMs / 1000) });
+
+/** Only with DEV_CLOCK=on; in a deployed configuration these paths do not exist. */
+export const devClockAdmin = createRouter();
+devClockAdmin.use("/api/v1/admin/dev/*", async (c, next) => {
+  if (c.env.DEV_CLOCK !== "on") throw notFound("The development clock is off");
+  await next();
+});
+devClockAdmin
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/dev/clock", tags, security, summary: "Read the service clock (development only)",
+      responses: { 200: jsonResponse(Clock, "The service's current time"), ...errorResponses },
+    }),
+    async (c) => c.json(present(await readClock(c.env)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post", path: "/api/v1/admin/dev/clock/advance", tags, security,
+      summary: "Move the service clock forward (development only)",
+      request: jsonBody(Advance),
+      responses: { 200: jsonResponse(Clock, "The service's new time"), ...errorResponses },
+    }),
+    async (c) => {
+      const offsetMs = (await readClock(c.env)).offsetMs + c.req.valid("json").advance_seconds * 1000;
+      await setClockOffset(c.env.DB, offsetMs);
+      return c.json(present(await readClock(c.env)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete", path: "/api/v1/admin/dev/clock", tags, security, summary: "Put the service clock back to real time",
+      responses: { 200: jsonResponse(Clock, "Real time"), ...errorResponses },
+    }),
+    async (c) => {
+      await setClockOffset(c.env.DB, 0);
+      return c.json(present(await readClock(c.env)), 200);
+    },
+  );

@@ -1,0 +1,91 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireApp } from "../../apps/repo";
+import { toIso } from "../../shared/clock";
+import { createRouter } from "../../shared/http";
+import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
+import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
+import { deleteBoard, insertBoard, listBoards, requireBoard, updateBoard } from "./repo";
+import { toDef, type LeaderboardRow } from "../catalog";
+import { presentAdmin } from "../present";
+import { LeaderboardAdmin, LeaderboardInput } from "../schemas";
+
+const tags = ["Admin: leaderboards"];
+const security = bearerSecurity.admin;
+const boards = "/api/v1/admin/apps/{appId}/leaderboards";
+const AppParams = z.object({ appId: pathId("appId") });
+const BoardParams = AppParams.extend({ leaderboardId: pathId("leaderboardId") });
+
+const present = (row: LeaderboardRow, now: number) => presentAdmin(toDef(row), now);
+
+export const leaderboardsAdmin = createRouter()
+  .openapi(
+    createRoute({
+      method: "post", path: boards, tags, security, summary: "Create a leaderboard",
+      description: "Scores come from events named event_name that pass every filter; the first season starts now.",
+      request: { params: AppParams, ...jsonBody(LeaderboardInput) },
+      responses: { 201: jsonResponse(LeaderboardAdmin, "The new leaderboard"), ...errorResponses },
+    }),
+    async (c) => {
+      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
+      const now = c.get("now");
+      const row = await insertBoard(c.env.DB, app.app_id, c.req.valid("json"), now, toIso(now));
+      return c.json(present(row, now), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: boards, tags, security, summary: "List leaderboards",
+      request: { params: AppParams, query: PagingQuery },
+      responses: { 200: jsonResponse(pageOf(LeaderboardAdmin), "A page of leaderboards"), ...errorResponses },
+    }),
+    async (c) => {
+      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
+      const paging = c.req.valid("query");
+      const { rows, total } = await listBoards(c.env.DB, app.app_id, paging.pageSize, pageOffset(paging));
+      return c.json({ items: rows.map((r) => present(r, c.get("now"))), ...paging, total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: `${boards}/{leaderboardId}`, tags, security, summary: "Get a leaderboard",
+      request: { params: BoardParams },
+      responses: { 200: jsonResponse(LeaderboardAdmin, "The leaderboard"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, leaderboardId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      return c.json(present(await requireBoard(c.env.DB, app.app_id, leaderboardId), c.get("now")), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put", path: `${boards}/{leaderboardId}`, tags, security, summary: "Replace a leaderboard",
+      description:
+        "A changed sort_order_ascending or reset schedule starts a new, empty season at once; other changes apply to events from now on and keep the scores.",
+      request: { params: BoardParams, ...jsonBody(LeaderboardInput) },
+      responses: { 200: jsonResponse(LeaderboardAdmin, "The updated leaderboard"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, leaderboardId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      const current = await requireBoard(c.env.DB, app.app_id, leaderboardId);
+      const now = c.get("now");
+      const row = await updateBoard(c.env.DB, current, c.req.valid("json"), now, toIso(now));
+      return c.json(present(row, now), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete", path: `${boards}/{leaderboardId}`, tags, security, summary: "Delete a leaderboard",
+      description: "Its scores disappear at once from every read; the stored rows are removed in the background.",
+      request: { params: BoardParams },
+      responses: { 204: { description: "Deleted" }, ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, leaderboardId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      const board = await requireBoard(c.env.DB, app.app_id, leaderboardId);
+      await deleteBoard(c.env.DB, board);
+      return c.body(null, 204);
+    },
+  );

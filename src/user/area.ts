@@ -1,0 +1,46 @@
+import type { Change } from "../changes/types";
+import type { UserEvent } from "./event";
+import type { BackgroundMessage } from "./messages";
+import type { AreaSchema } from "./schema";
+
+/**
+ * What one state change of a user's object produced. Areas report into it inside the transaction;
+ * the object stages it in the outbox in that same transaction, hands it on after, and moves its
+ * alarm when a timer moved.
+ */
+export class Staged {
+  readonly changes: Change[] = [];
+  readonly background: BackgroundMessage[] = [];
+  /** A timer of an area started, moved or ended. */
+  timersMoved = false;
+}
+
+/** What the user's object gives each of its areas. */
+export interface UserObjectContext {
+  readonly storage: DurableObjectStorage;
+  readonly env: Env;
+  /**
+   * Runs `work` synchronously in one transaction and stages what it reported with it; then hands
+   * it on (webhooks, MQTT, background queue) and moves the alarm. Every state change of every flow
+   * (event, action, list, alarm) goes through here.
+   */
+  transact<T>(work: (staged: Staged) => T): Promise<T>;
+}
+
+/**
+ * The contract every area of the user's object implements, so that the object runs them all the
+ * same way. An event: `prepareEvent` for each area (I/O: its catalog, a token), then inside one
+ * transaction `applyEvent` for each. Areas with timers say when the next one is due and apply due
+ * ones when the object's alarm fires. Operations of an area's own (list, unlock, claim...) are
+ * its methods, each a `prepare` followed by `context.transact`.
+ */
+export interface UserArea<Prepared = unknown> {
+  readonly schema: AreaSchema;
+  prepareEvent(event: UserEvent): Promise<Prepared>;
+  /** Synchronous, inside the event's transaction: applies the event and reports into `staged`. */
+  applyEvent(prepared: Prepared, event: UserEvent, staged: Staged): void;
+  /** Service time of the area's next timer, or null. */
+  nextTimerAt?(): number | null;
+  /** The object's alarm fired: apply what is due (through `context.transact`). */
+  onAlarm?(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import type { MetaValue } from "../rules/counter";
+
+/** A validated event, as the intake hands it to the user's Durable Object. */
+export interface UserEvent {
+  appId: string;
+  userId: string;
+  teamId: string | null;
+  eventName: string;
+  eventType: "single" | "group";
+  sessionId: string;
+  /** Only the keys defined for the event (predefined events) or all keys (custom events). */
+  metaData: Record<string, MetaValue>;
+  /** Makes the event idempotent when set. */
+  eventId: string | null;
+  /** Service clock (ms) when the event was received. */
+  receivedAt: number;
+}
+
+export interface ApplyEventResult {
+  /** True when an event with the same event_id was already applied; nothing was applied again. */
+  duplicate: boolean;
+}

@@ -1,0 +1,123 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { WEBHOOK_TYPES } from "../../changes/types";
+import { requireApp } from "../../apps/repo";
+import { toIso } from "../../shared/clock";
+import { conflict } from "../../shared/errors";
+import { createRouter } from "../../shared/http";
+import { bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
+import { PagingQuery, pageOf } from "../../shared/paging";
+import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "../core/webhook-types";
+import {
+  attemptsOf, DELIVERY_STATUSES, listDeliveries, messageOf, presentDelivery, reopenDelivery, requireDelivery, restoreDelivery,
+} from "../deliveries-repo";
+import { sendAll } from "../../shared/chunks";
+import { endpointForDelivery } from "../endpoints-repo";
+
+export const Delivery = z
+  .object({
+    delivery_id: z.string(),
+    message_id: z.string().openapi({ description: "The webhook-id header: the same on every attempt and on redelivery." }),
+    webhook_id: z.string().nullable(),
+    webhook_type: z.enum(WEBHOOK_TYPES),
+    url: z.string().nullable().openapi({ description: "The URL called (without the secret)." }),
+    status: z.enum(DELIVERY_STATUSES).openapi({
+      description: "pending: not delivered yet, attempts remain; succeeded: a 2xx answer; failed: 410 Gone, not sendable, or every attempt failed.",
+    }),
+    attempt_count: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    last_attempt_at: z.string().nullable(),
+    next_attempt_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("WebhookDelivery");
+
+const Attempt = z
+  .object({
+    attempt_number: z.number().int(),
+    attempted_at: z.string(),
+    status_code: z.number().int().nullable().openapi({ description: "Null when no answer arrived." }),
+    latency_ms: z.number().int().nullable(),
+    error: z.string().nullable(),
+    outcome: z.enum(["succeeded", "failed"]),
+  })
+  .openapi("WebhookAttempt");
+
+const DeliveryDetail = Delivery.extend({
+  payload: z.unknown().openapi({ description: "The JSON body sent." }),
+  attempts: z.array(Attempt),
+}).openapi("WebhookDeliveryDetail");
+
+const AppParams = z.object({ appId: pathId("appId") });
+const DeliveryParams = AppParams.extend({ deliveryId: pathId("deliveryId") });
+const ListQuery = PagingQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  webhook_id: z.string().optional(),
+  webhook_type: z.enum(ACCEPTED_WEBHOOK_TYPES).optional(),
+  message_id: z.string().optional(),
+});
+const tags = ["Admin: webhooks"];
+const security = bearerSecurity.admin;
+
+export const deliveriesAdmin = createRouter()
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries", tags, security,
+      summary: "The delivery log, newest first (kept 30 days)",
+      request: { params: AppParams, query: ListQuery },
+      responses: { 200: jsonResponse(pageOf(Delivery), "A page of deliveries"), ...errorResponses },
+    }),
+    async (c) => {
+      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
+      const { status, webhook_id, webhook_type, message_id, ...paging } = c.req.valid("query");
+      const filter = { status, webhook_id, message_id, webhook_type: webhook_type && canonicalWebhookType(webhook_type) };
+      const { rows, total } = await listDeliveries(c.env.DB, app.app_id, filter, paging);
+      return c.json({ items: rows.map(presentDelivery), ...paging, total }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}", tags, security,
+      summary: "One delivery with its body and every attempt",
+      request: { params: DeliveryParams },
+      responses: { 200: jsonResponse(DeliveryDetail, "The delivery"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, deliveryId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      const row = await requireDelivery(c.env.DB, app.app_id, deliveryId);
+      const attempts = await attemptsOf(c.env.DB, row.delivery_id);
+      return c.json({ ...presentDelivery(row), payload: JSON.parse(row.payload) as unknown, attempts }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver", tags, security,
+      summary: "Send a finished delivery again",
+      description:
+        "Queues the same body with the same webhook-id (receivers deduplicate by it) to the endpoint's current URL and secret, with a fresh retry schedule. 409 while the delivery is still pending or when its endpoint is deleted or disabled.",
+      request: { params: DeliveryParams },
+      responses: { 202: jsonResponse(Delivery, "The delivery, pending again"), ...errorResponses, ...conflictResponse },
+    }),
+    async (c) => {
+      const { appId, deliveryId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      const row = await requireDelivery(c.env.DB, app.app_id, deliveryId);
+      if (row.status === "pending") throw conflict(`Webhook delivery ${deliveryId} is still pending`);
+      const endpoint = row.webhook_id === null ? null : await endpointForDelivery(c.env.DB, String(app.app_id), String(row.webhook_id));
+      if (!endpoint) throw conflict(`The endpoint of webhook delivery ${deliveryId} was deleted`);
+      if (!endpoint.enabled && !row.override_url) {
+        throw conflict(`Webhook ${endpoint.webhookId} is disabled; replace it (PUT) to enable it again`);
+      }
+      const reopened = await reopenDelivery(c.env.DB, row, toIso(c.get("now")));
+      if (!reopened) throw conflict(`Webhook delivery ${deliveryId} is still pending`);
+      try {
+        await sendAll(c.env.WEBHOOKS, [messageOf(row)]);
+      } catch (err) {
+        await restoreDelivery(c.env.DB, row);
+        throw err;
+      }
+      return c.json(presentDelivery(reopened), 202);
+    },
+  );

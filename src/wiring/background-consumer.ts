@@ -1,0 +1,46 @@
+import type { BackgroundKind, BackgroundMessage, BackgroundMessagesOf } from "../user/messages";
+import { recordEventAnalytics, recordUsageCounts } from "../events/background";
+import { applyLeaderboardEventMessages } from "../leaderboards/background";
+import { dispatchChanges } from "../fanout/dispatch";
+import type { ChangeSink } from "../changes/types";
+
+type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env: Env, deliver: ChangeSink) => Promise<void>;
+
+/** Every area's handlers of each kind: an area that consumes a kind adds its handler to the list. */
+const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
+  event: [recordEventAnalytics, applyLeaderboardEventMessages],
+  usage: [recordUsageCounts],
+};
+
+/**
+ * Applies a batch of background work. Each handler gets all messages of its kind and writes them in
+ * one D1 batch. When any handler of a kind fails, that kind's messages are retried for all its
+ * handlers, so every handler must tolerate a replay (key rows by the message id).
+ */
+export async function consumeBackground(batch: MessageBatch<BackgroundMessage>, env: Env): Promise<void> {
+  const deliver: ChangeSink = (changes) => dispatchChanges(env, changes);
+  const byKind = new Map<BackgroundKind, Message<BackgroundMessage>[]>();
+  for (const message of batch.messages) {
+    const sameKind = byKind.get(message.body.kind);
+    if (sameKind) sameKind.push(message);
+    else byKind.set(message.body.kind, [message]);
+  }
+  await Promise.all(
+    [...byKind].map(async ([kind, messages]) => {
+      const handlers = HANDLERS[kind] as Handler<BackgroundKind>[] | undefined;
+      if (!handlers) {
+        // Written by another version of the Worker; nothing here can apply it.
+        console.error("background messages of unknown kind dropped", kind, messages.length);
+        for (const message of messages) message.ack();
+        return;
+      }
+      const results = await Promise.allSettled(handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, deliver)));
+      const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      for (const failure of failures) console.error(`background handler of kind ${kind} failed`, failure.reason);
+      for (const message of messages) {
+        if (failures.length > 0) message.retry();
+        else message.ack();
+      }
+    }),
+  );
+}

@@ -1,0 +1,91 @@
+import type { BackgroundMessage } from "../user/messages";
+import { dispatchChanges, type Publisher } from "../fanout/dispatch";
+import type { Change } from "../changes/types";
+import { sendAll } from "../shared/chunks";
+import type { AreaSchema } from "../user/schema";
+
+/**
+ * What a user's object still has to hand on after a state change: the changes for webhooks and
+ * MQTT, and the background messages (analytics, leaderboards, usage). A row is written in the same
+ * synchronous step as the state change it reports, so a failed queue send or an evicted object
+ * loses nothing: the row stays and is handed on at the next flush (the next call or the alarm).
+ */
+export const outboxSchema: AreaSchema = {
+  area: "outbox",
+  migrations: ["CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)"],
+};
+
+/** How long after a failed flush the alarm tries again. */
+export const OUTBOX_RETRY_MS = 30_000;
+
+interface StagedRow {
+  seq: number;
+  changes: Change[];
+  background: BackgroundMessage[];
+}
+
+/**
+ * The outbox of one object. Staged rows are also kept in memory, so that the flush right after a
+ * state change reads and parses nothing; a fresh object reloads them from storage.
+ */
+export class Outbox {
+  /** The rows not yet handed on, in order; null until loaded (a fresh object may have leftovers). */
+  private pending: StagedRow[] | null = null;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly publish: Publisher,
+  ) {}
+
+  /** Call as the last step of the synchronous state change it reports. */
+  stage(changes: Change[], background: BackgroundMessage[] = []): void {
+    if (changes.length === 0 && background.length === 0) return;
+    const { seq } = this.sql
+      .exec<{ seq: number }>("INSERT INTO outbox (changes, background) VALUES (?, ?) RETURNING seq", JSON.stringify(changes), JSON.stringify(background))
+      .one();
+    this.pending?.push({ seq, changes, background });
+  }
+
+  hasStaged(): boolean {
+    return this.rows().length > 0;
+  }
+
+  /**
+   * Hands on every staged row, in order, in as few queue sends as possible: rows staged while an
+   * earlier flush was under way go out together. Answers false after a failure; what was not
+   * handed on stays for the next flush. Callers must not run two flushes at once (UserDO chains
+   * them).
+   */
+  async flush(env: Env): Promise<boolean> {
+    const rows = this.rows().splice(0);
+    if (rows.length === 0) return true;
+    const lastSeq = rows[rows.length - 1].seq;
+    try {
+      const changes = rows.flatMap((row) => row.changes);
+      if (changes.length > 0) await dispatchChanges(env, changes, this.publish);
+    } catch (err) {
+      this.pending!.unshift(...rows);
+      console.error("handing on staged changes failed; retried later", err);
+      return false;
+    }
+    try {
+      await sendAll(env.BACKGROUND, rows.flatMap((row) => row.background));
+    } catch (err) {
+      // The changes went out: a retry of these rows must not queue the webhooks a second time.
+      this.sql.exec("UPDATE outbox SET changes = '[]' WHERE seq <= ?", lastSeq);
+      this.pending!.unshift(...rows.map((row) => ({ ...row, changes: [] })));
+      console.error("handing on staged background messages failed; retried later", err);
+      return false;
+    }
+    this.sql.exec("DELETE FROM outbox WHERE seq <= ?", lastSeq);
+    return true;
+  }
+
+  private rows(): StagedRow[] {
+    this.pending ??= this.sql
+      .exec<{ seq: number; changes: string; background: string }>("SELECT seq, changes, background FROM outbox ORDER BY seq")
+      .toArray()
+      .map((row) => ({ seq: row.seq, changes: JSON.parse(row.changes) as Change[], background: JSON.parse(row.background) as BackgroundMessage[] }));
+    return this.pending;
+  }
+}

@@ -1,0 +1,147 @@
+import { DurableObject } from "cloudflare:workers";
+import type { ApplyEventResult, UserEvent } from "../user/event";
+import { Staged, type UserArea } from "../user/area";
+import { migrateUserStorage } from "../user/schema";
+import { readClock } from "../shared/clock";
+import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
+import { appEndpoints } from "../webhooks/endpoints-repo";
+import { TopicWatchers, watchersSchema } from "../realtime/watchers";
+import { hasReceiver } from "../fanout/receivers";
+import type { BattlePassAction } from "../battlepasses/user-progress";
+import type { CatalogPass } from "../battlepasses/catalog";
+import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
+import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
+import { userAreas } from "./user-areas";
+
+/**
+ * One per (app, user), addressed by `userObject` (src/user/names.ts). The single writer of that
+ * user's challenge and battle-pass progress: its serial execution is what keeps every increment
+ * under concurrent events. Every state change runs through `transact`, which stages what the areas
+ * report in the same transaction and hands it on after; areas plug in through src/user/area.ts.
+ */
+export class UserDO extends DurableObject<Env> {
+  private readonly outbox: Outbox;
+  private readonly watchers: TopicWatchers;
+  private readonly area: ReturnType<typeof userAreas>;
+  /** Every area, in the order an event applies to them. */
+  private readonly areas: UserArea[];
+  /** The flush under way: flushes run one after the other so that changes go out in order. */
+  private delivery: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.watchers = new TopicWatchers(ctx.storage.sql);
+    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
+    this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
+    this.areas = Object.values(this.area);
+    ctx.blockConcurrencyWhile(async () =>
+      migrateUserStorage(ctx.storage.sql, [eventsSchema, outboxSchema, watchersSchema, ...this.areas.map((area) => area.schema)]),
+    );
+  }
+
+  /**
+   * Runs one state change: `work` reports into a fresh `Staged` inside one synchronous transaction,
+   * which also stages what is kept (`keep`: events stage only what somebody receives); then hands
+   * it on, and moves the alarm when a timer moved.
+   */
+  private async transact<T>(work: (staged: Staged) => T, keep?: (change: Staged["changes"][number]) => boolean): Promise<T> {
+    const staged = new Staged();
+    const result = this.ctx.storage.transactionSync(() => {
+      const value = work(staged);
+      this.outbox.stage(keep ? staged.changes.filter(keep) : staged.changes, staged.background);
+      return value;
+    });
+    await this.deliver();
+    if (staged.timersMoved) await this.reschedule();
+    return result;
+  }
+
+  /** Hands on what is staged; after a failure the alarm retries. */
+  private async deliver(): Promise<void> {
+    const run = this.delivery.then(() => this.outbox.flush(this.env));
+    this.delivery = run.catch(() => false);
+    if (!(await run)) await this.reschedule();
+  }
+
+  /** The one alarm serves the areas' timers (in service time) and the retry of a failed flush. */
+  private async reschedule(): Promise<void> {
+    const wallNow = Date.now();
+    const timers = this.areas.map((area) => area.nextTimerAt?.() ?? null).filter((t): t is number => t !== null);
+    const clock = timers.length > 0 ? await readClock(this.env) : null;
+    const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
+    if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
+    if (times.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...times));
+  }
+
+  /**
+   * Applies one validated event: every area prepares (its catalog) before the transaction and
+   * applies inside it, between the idempotency check and the record of the event id, so that a
+   * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
+   * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
+   * (actions, time-outs) stage everything, and their flush finds no receiver for it.
+   */
+  async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
+    const sql = this.ctx.storage.sql;
+    const prepared: unknown[] = [];
+    for (const area of this.areas) prepared.push(await area.prepareEvent(event));
+    const endpoints = await appEndpoints(this.env.DB, event.appId);
+    // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
+    const duplicate = await this.transact(
+      (staged) => {
+        if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
+        staged.background.push({ kind: "event", event });
+        this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
+        if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+        return false;
+      },
+      (change) => hasReceiver(change, endpoints, this.watchers.any),
+    );
+    return { duplicate };
+  }
+
+  /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
+  async watchTopics(broker: string, topics: string[], watching: boolean): Promise<void> {
+    this.watchers.update(broker, topics, watching, Date.now());
+  }
+
+  /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
+  async battlePassProgress() {
+    return this.area.battlePasses.progress();
+  }
+
+  /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
+  async battlePassAction(pass: CatalogPass, userId: string, action: BattlePassAction, now: number) {
+    return this.area.battlePasses.act(pass, userId, action, now);
+  }
+
+  /** Personal challenges (src/challenges/user-challenges.ts). Lists start automatic challenges. */
+  async listChallenges(appId: string, userId: string, now: number, query: ListQuery) {
+    return this.area.challenges.list(appId, userId, now, query);
+  }
+
+  async getChallenge(appId: string, userId: string, now: number, challengeId: string, language?: string) {
+    return this.area.challenges.get(appId, userId, now, challengeId, language);
+  }
+
+  /** Unlock, activate, cancel or claim; a wrong state answers `{ok: false, status: 409}`. */
+  async challengeAction(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string) {
+    return this.area.challenges.act(appId, userId, now, action, cid, language);
+  }
+
+  async resetChallenges(appId: string, userId: string, now: number) {
+    return this.area.challenges.reset(appId, userId, now);
+  }
+
+  /** The stored challenge rows, read-only (admin view of a user). */
+  async challengeState() {
+    return this.area.challenges.state();
+  }
+
+  /** Retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
+  override async alarm() {
+    await this.deliver();
+    for (const area of this.areas) await area.onAlarm?.();
+    await this.reschedule();
+  }
+}

@@ -1,0 +1,98 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { userObject } from "../../../src/user/names";
+import { ADMIN, call, captureSends, createTestApp } from "../helpers";
+import { createCategory, createChallenge } from "../challenges/support";
+
+let app: Awaited<ReturnType<typeof createTestApp>>;
+
+beforeAll(async () => {
+  app = await createTestApp("Outbox");
+  const category = await createCategory(app.appId);
+  await createChallenge(app.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+  await call("POST", `/api/v1/admin/apps/${app.appId}/webhooks`, {
+    token: ADMIN,
+    body: { webhook_type: "challenge-changed", url: "https://game.example.com/hooks", secret_key: "test-secret-1234" },
+  });
+});
+
+const kill = (userId: string, amount: number, eventId?: string) =>
+  call("POST", "/api/v1/events", {
+    token: app.apiKey,
+    body: { user_id: userId, event_name: "kill-enemy", meta_data: { amount }, ...(eventId ? { event_id: eventId } : {}) },
+  });
+
+const staged = (userId: string) =>
+  runInDurableObject(userObject(env, app.appId, userId), (_i, state) => state.storage.sql.exec("SELECT seq FROM outbox").toArray().length);
+
+const scoresOf = (sent: { body: string }[]) => sent.map((m) => JSON.parse(m.body).new_challenge.user_challenge_current_score);
+
+describe("the user's outbox", () => {
+  it("keeps what a failed queue send could not hand on, and the alarm hands it on", async () => {
+    const sendBatch = vi.spyOn(env.WEBHOOKS, "sendBatch").mockRejectedValueOnce(new Error("queue unavailable"));
+    // The event is applied and its changes kept: the client is not asked to send it again.
+    expect(await kill("ann", 2)).toMatchObject({ status: 200, body: { status: 200, message: "OK" } });
+    sendBatch.mockRestore();
+    expect(await staged("ann")).toBe(1);
+
+    const sent = captureSends<{ body: string }>(env.WEBHOOKS);
+    expect(await runDurableObjectAlarm(userObject(env, app.appId, "ann"))).toBe(true);
+    // The automatic challenge started (unlock -> in-progress) and counted 2, in that order.
+    expect(scoresOf(sent)).toEqual([0, 2]);
+    expect(await staged("ann")).toBe(0);
+  });
+
+  it("hands on leftovers when the client retries the same event_id", async () => {
+    const background = captureSends<{ kind: string }>(env.BACKGROUND);
+    const sendBatch = vi.spyOn(env.WEBHOOKS, "sendBatch").mockRejectedValueOnce(new Error("queue unavailable"));
+    await kill("bob", 3, "evt-1");
+    sendBatch.mockRestore();
+    expect(await staged("bob")).toBe(1);
+    // Nothing of the row went out: changes are sent before the background messages.
+    expect(background).toEqual([]);
+
+    const webhooks = captureSends<{ body: string }>(env.WEBHOOKS);
+    expect(await kill("bob", 3, "evt-1")).toMatchObject({ status: 200 });
+    expect(scoresOf(webhooks)).toEqual([0, 3]);
+    expect(background.map((m) => m.kind)).toEqual(["event", "usage"]);
+    expect(await staged("bob")).toBe(0);
+  });
+
+  it("does not queue the webhooks twice when only the background send failed", async () => {
+    const webhooks = captureSends<{ body: string }>(env.WEBHOOKS);
+    const send = vi.spyOn(env.BACKGROUND, "sendBatch").mockRejectedValueOnce(new Error("queue unavailable"));
+    await kill("cem", 1);
+    send.mockRestore();
+    expect(await staged("cem")).toBe(1);
+    const background = captureSends<{ kind: string }>(env.BACKGROUND);
+    await runDurableObjectAlarm(userObject(env, app.appId, "cem"));
+    expect(scoresOf(webhooks)).toEqual([0, 1]);
+    expect(background.map((m) => m.kind)).toEqual(["event", "usage"]);
+    expect(await staged("cem")).toBe(0);
+  });
+
+  it("stages only the changes somebody receives", async () => {
+    const quiet = await createTestApp("Outbox without receivers");
+    const category = await createCategory(quiet.appId);
+    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+    const stagedRow = (appId: string, userId: string) =>
+      runInDurableObject(userObject(env, appId, userId), async (instance, state) => {
+        // The flush is held back, so the row stays as the event's transaction wrote it.
+        vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
+        await instance.applyEvent({
+          appId, userId, teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
+          metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(),
+        });
+        const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
+        return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
+      });
+
+    // An app with a challenge-changed endpoint: the start and the count of the challenge.
+    const withEndpoint = await stagedRow(app.appId, "dan");
+    expect(withEndpoint.changes.map((c) => c.webhookType)).toEqual(["challenge-changed", "challenge-changed"]);
+    // No endpoint and no MQTT subscriber: only the messages for analytics, leaderboards and usage.
+    const withoutReceivers = await stagedRow(quiet.appId, "dan");
+    expect(withoutReceivers.changes).toEqual([]);
+    expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["event", "usage"]);
+  });
+});
