@@ -1,7 +1,7 @@
 import type { ChangeSink } from "../changes/types";
 import { toIso } from "../shared/clock";
 import { toCatalogPass, type PassRow } from "./catalog";
-import { expiredChange } from "./changes";
+import { expiredChange } from "./core/changes";
 
 /** Passes handled per cron run; more wait for the next minute. */
 const BATCH = 100;

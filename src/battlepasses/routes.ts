@@ -7,7 +7,7 @@ import { bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId,
 import { userObject } from "../user/names";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
-import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./present";
+import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./core/present";
 import { BattlePass, BattlePassForUser, BattlePassLevel, LanguageQuery, UnlockBody } from "./schemas";
 import type { BattlePassAction } from "./user-progress";
 

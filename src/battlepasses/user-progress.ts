@@ -2,7 +2,7 @@ import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
-import { challengeChanges, rewardClaimedChange } from "./changes";
+import { challengeChanges, rewardClaimedChange } from "./core/changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
 import { battlePassSchema, hasUnlockedPasses, readProgress, writeProgress } from "./user-store";
 

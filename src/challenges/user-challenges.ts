@@ -6,7 +6,7 @@ import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
 import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
-import { challengeChange } from "./changes";
+import { challengeChange } from "./core/changes";
 import { availability } from "./core/availability";
 import {
   ChallengeStateError,

@@ -2,7 +2,7 @@ import { readUserInfos, userInfosOf, userInfosStatement } from "../auth/user-inf
 import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "./catalog";
 import type { RankedRow } from "./core/ranking";
 import { currentSeason } from "./core/season";
-import { rowOf, unrankedRow, type BoardPage, type MemberRow, type Presentation } from "./present";
+import { rowOf, unrankedRow, type BoardPage, type MemberRow, type Presentation } from "./core/present";
 import {
   countsStatement,
   memberCounts,

@@ -19,7 +19,7 @@ import {
   withNextReset,
   type MemberRow,
   type Presentation,
-} from "./present";
+} from "./core/present";
 import { readAround, readBoardPages, readMemberRows } from "./reads";
 import {
   AroundQuery,

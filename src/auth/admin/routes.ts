@@ -1,42 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
-import { notFound } from "../../shared/errors";
-import { parseId } from "../../shared/ids";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
-import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
+import { PagingQuery, pageOf } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
-import { insertApiKey, presentApiKey, type ApiKeyRow } from "../api-keys";
+import { insertApiKey, presentApiKey } from "../api-keys";
 import { requireApp } from "../../apps/repo";
-
-const ApiKeyInput = z.object({ name: z.string().trim().max(200).default("").openapi({ example: "game server" }) }).openapi("ApiKeyInput");
-
-const ApiKey = z
-  .object({
-    key_id: z.string(), app_id: z.string(), name: z.string(), key_prefix: z.string(),
-    created_at: z.string(), revoked_at: z.string().nullable(),
-  })
-  .openapi("ApiKey");
-
-const CreatedApiKey = ApiKey.extend({
-  key: z.string().openapi({ description: "The key itself. Shown only in this response; only its hash is stored." }),
-}).openapi("CreatedApiKey");
+import { listApiKeys, renameApiKey, requireApiKey, revokeApiKey } from "./repo";
+import { ApiKey, ApiKeyInput, CreatedApiKey } from "./schemas";
 
 const AppParams = z.object({ appId: pathId("appId") });
 const KeyParams = AppParams.extend({ keyId: pathId("keyId") });
 const tags = ["Admin: API keys"];
 const security = bearerSecurity.admin;
-const COLUMNS = "key_id, app_id, name, key_prefix, created_at, revoked_at";
-
-async function requireKey(db: D1Database, appId: number, keyId: string): Promise<ApiKeyRow> {
-  const id = parseId(keyId);
-  const row = id === null ? null : await db
-    .prepare(`SELECT ${COLUMNS} FROM api_keys WHERE app_id = ? AND key_id = ?`)
-    .bind(appId, id)
-    .first<ApiKeyRow>();
-  if (!row) throw notFound(`API key ${keyId} not found`);
-  return row;
-}
-
 export const apiKeysAdmin = createRouter()
   .openapi(
     createRoute({
@@ -59,15 +34,8 @@ export const apiKeysAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const paging = c.req.valid("query");
-      const [rows, total] = await c.env.DB.batch<ApiKeyRow | { n: number }>([
-        c.env.DB.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE app_id = ? ORDER BY key_id LIMIT ? OFFSET ?`)
-          .bind(app.app_id, paging.pageSize, pageOffset(paging)),
-        c.env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE app_id = ?").bind(app.app_id),
-      ]);
-      return c.json(
-        { items: (rows.results as ApiKeyRow[]).map(presentApiKey), ...paging, total: (total.results[0] as { n: number }).n },
-        200,
-      );
+      const { rows, total } = await listApiKeys(c.env.DB, app.app_id, paging);
+      return c.json({ items: rows.map(presentApiKey), ...paging, total }, 200);
     },
   )
   .openapi(
@@ -79,7 +47,7 @@ export const apiKeysAdmin = createRouter()
     async (c) => {
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      return c.json(presentApiKey(await requireKey(c.env.DB, app.app_id, keyId)), 200);
+      return c.json(presentApiKey(await requireApiKey(c.env.DB, app.app_id, keyId)), 200);
     },
   )
   .openapi(
@@ -91,11 +59,8 @@ export const apiKeysAdmin = createRouter()
     async (c) => {
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      const key = await requireKey(c.env.DB, app.app_id, keyId);
-      const row = await c.env.DB.prepare(`UPDATE api_keys SET name = ? WHERE key_id = ? RETURNING ${COLUMNS}`)
-        .bind(c.req.valid("json").name, key.key_id)
-        .first<ApiKeyRow>();
-      return c.json(presentApiKey(row!), 200);
+      const key = await requireApiKey(c.env.DB, app.app_id, keyId);
+      return c.json(presentApiKey(await renameApiKey(c.env.DB, key, c.req.valid("json").name)), 200);
     },
   )
   .openapi(
@@ -108,12 +73,7 @@ export const apiKeysAdmin = createRouter()
     async (c) => {
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      const key = await requireKey(c.env.DB, app.app_id, keyId);
-      const row = await c.env.DB.prepare(
-        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING ${COLUMNS}`,
-      )
-        .bind(toIso(c.get("now")), key.key_id)
-        .first<ApiKeyRow>();
-      return c.json(presentApiKey(row!), 200);
+      const key = await requireApiKey(c.env.DB, app.app_id, keyId);
+      return c.json(presentApiKey(await revokeApiKey(c.env.DB, key, toIso(c.get("now")))), 200);
     },
   );

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { userObject } from "../../user/names";
 import { battlePassCatalog } from "../catalog";
-import { presentLevels, presentPassForUser } from "../present";
+import { presentLevels, presentPassForUser } from "../core/present";
 import { BattlePassForUser, BattlePassLevel } from "../schemas";
 
 /** The battle-pass part of the admin's read-only view of one user (GET /api/v1/admin/apps/{appId}/users/{userId}). */

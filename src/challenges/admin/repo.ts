@@ -3,7 +3,7 @@ import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import type { CategoryRow, ChallengeRow } from "../repo";
-import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "../schemas";
+import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
 
 /** D1 writes and reads of the admin API for categories and challenges. Writes go through writeConfig (the catalog version moves with them). */
 

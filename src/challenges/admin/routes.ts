@@ -18,7 +18,7 @@ import {
   requireChallenge,
 } from "./repo";
 import { presentCategoryRow, presentChallengeRow } from "../repo";
-import { CategoryAdmin, CategoryInput, ChallengeAdmin, ChallengeInput } from "../schemas";
+import { CategoryAdmin, CategoryInput, ChallengeAdmin, ChallengeInput } from "./schemas";
 
 const security = bearerSecurity.admin;
 const categoryTags = ["Admin: challenge categories"];

@@ -8,7 +8,7 @@ import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shar
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { countEvents } from "../analytics-store";
 import { analyticsRange, countsPerDay } from "../core/periods";
-import { AnalyticsQuery, EventAnalytics, MonthUsage, UsageQuery } from "../schemas";
+import { AnalyticsQuery, EventAnalytics, MonthUsage, UsageQuery } from "./schemas";
 import { listMonthUsage, readMonthUsage } from "../usage-store";
 
 /** The admin side of events: analytics counts and monthly usage. */

@@ -2,7 +2,7 @@ import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import type { LeaderboardRow } from "../catalog";
-import type { LeaderboardInput } from "../schemas";
+import type { LeaderboardInput } from "./schemas";
 
 /** D1 access of the admin API's leaderboards. Writes go through writeConfig (the catalog version moves with them). */
 

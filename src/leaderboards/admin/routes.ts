@@ -6,8 +6,8 @@ import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { deleteBoard, insertBoard, listBoards, requireBoard, updateBoard } from "./repo";
 import { toDef, type LeaderboardRow } from "../catalog";
-import { presentAdmin } from "../present";
-import { LeaderboardAdmin, LeaderboardInput } from "../schemas";
+import { presentAdmin } from "../core/present";
+import { LeaderboardAdmin, LeaderboardInput } from "./schemas";
 
 const tags = ["Admin: leaderboards"];
 const security = bearerSecurity.admin;

@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { WEBHOOK_TYPES } from "../../changes/types";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { conflict } from "../../shared/errors";
@@ -12,42 +11,7 @@ import {
 } from "../deliveries-repo";
 import { sendAll } from "../../shared/chunks";
 import { endpointForDelivery } from "../endpoints-repo";
-
-export const Delivery = z
-  .object({
-    delivery_id: z.string(),
-    message_id: z.string().openapi({ description: "The webhook-id header: the same on every attempt and on redelivery." }),
-    webhook_id: z.string().nullable(),
-    webhook_type: z.enum(WEBHOOK_TYPES),
-    url: z.string().nullable().openapi({ description: "The URL called (without the secret)." }),
-    status: z.enum(DELIVERY_STATUSES).openapi({
-      description: "pending: not delivered yet, attempts remain; succeeded: a 2xx answer; failed: 410 Gone, not sendable, or every attempt failed.",
-    }),
-    attempt_count: z.number().int(),
-    last_status_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
-    last_attempt_at: z.string().nullable(),
-    next_attempt_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("WebhookDelivery");
-
-const Attempt = z
-  .object({
-    attempt_number: z.number().int(),
-    attempted_at: z.string(),
-    status_code: z.number().int().nullable().openapi({ description: "Null when no answer arrived." }),
-    latency_ms: z.number().int().nullable(),
-    error: z.string().nullable(),
-    outcome: z.enum(["succeeded", "failed"]),
-  })
-  .openapi("WebhookAttempt");
-
-const DeliveryDetail = Delivery.extend({
-  payload: z.unknown().openapi({ description: "The JSON body sent." }),
-  attempts: z.array(Attempt),
-}).openapi("WebhookDeliveryDetail");
+import { Delivery, DeliveryDetail } from "./schemas";
 
 const AppParams = z.object({ appId: pathId("appId") });
 const DeliveryParams = AppParams.extend({ deliveryId: pathId("deliveryId") });

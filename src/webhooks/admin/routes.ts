@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { WEBHOOK_TYPES } from "../../changes/types";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { badRequest, conflict } from "../../shared/errors";
@@ -8,49 +7,15 @@ import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonRespons
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { webhookUrlProblem } from "../../rules/webhook-url";
 import { newWebhookSecret, secretProblem } from "../core/signing";
-import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "../core/webhook-types";
-import { deliveriesAdmin, Delivery } from "./deliveries-routes";
+import { canonicalWebhookType } from "../core/webhook-types";
+import { deliveriesAdmin } from "./deliveries-routes";
+import { Delivery, Webhook, WebhookInput, WebhookTypeField } from "./schemas";
 import { insertQueuedDelivery, presentDelivery } from "../deliveries-repo";
 import { sendAll } from "../../shared/chunks";
 import {
   deleteEndpoint, type EndpointInput, type EndpointRow, insertEndpoint, presentEndpoint, replaceEndpoint, requireEndpoint,
 } from "../endpoints-repo";
 import { newMessageId } from "../messages";
-
-const WebhookTypeField = z.enum(ACCEPTED_WEBHOOK_TYPES).openapi({
-  description: "One of the spec's five types. `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.",
-  example: "challenge-changed",
-});
-
-const WebhookInput = z
-  .object({
-    webhook_type: WebhookTypeField,
-    url: z.string().openapi({
-      description: "HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).",
-      example: "https://game.example.com/hooks/gamification",
-    }),
-    secret_key: z.string().optional().openapi({
-      description:
-        "Sent as the query parameter secret_key and used as the Standard Webhooks signing key: a `whsec_<base64>` secret is base64-decoded, any other is used as its bytes (the libraries' raw format). 8-256 printable ASCII characters. Generated in the `whsec_` form when omitted. It also signs the per-level reward URLs of battle pass levels when this is the app's first battlepass-level-reward-claimed endpoint.",
-      example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    }),
-  })
-  .openapi("WebhookInput");
-
-const Webhook = z
-  .object({
-    webhook_id: z.string(),
-    app_id: z.string(),
-    webhook_type: z.enum(WEBHOOK_TYPES),
-    url: z.string(),
-    secret_key: z.string(),
-    enabled: z.boolean().openapi({ description: "False once the receiver answered 410 Gone; a PUT enables it again." }),
-    disabled_at: z.string().nullable(),
-    disabled_reason: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("Webhook");
 
 const AppParams = z.object({ appId: pathId("appId") });
 const WebhookParams = AppParams.extend({ webhookId: pathId("webhookId") });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogChallenge, CatalogLevel, CatalogPass } from "../../../src/battlepasses/catalog";
-import { challengeChanges, expiredChange, rewardClaimedChange } from "../../../src/battlepasses/changes";
+import { challengeChanges, expiredChange, rewardClaimedChange } from "../../../src/battlepasses/core/changes";
 import { applyEvent, unlockPass, type PassProgress } from "../../../src/battlepasses/core/progress";
 
 const START = Date.parse("2030-01-01T00:00:00Z");

@@ -1,10 +1,10 @@
-import type { UserInfo } from "../auth/user-info";
-import { toIso } from "../shared/clock";
-import { localize } from "../shared/localize";
-import type { LeaderboardDef, MemberType } from "./catalog";
-import { UNRANKED, type RankedRow } from "./core/ranking";
-import { currentSeason, nextReset } from "./core/season";
-import type { MemberMetadata } from "./schemas";
+import type { UserInfo } from "../../auth/user-info";
+import { toIso } from "../../shared/clock";
+import { localize } from "../../shared/localize";
+import type { LeaderboardDef, MemberType } from "../catalog";
+import { UNRANKED, type RankedRow } from "./ranking";
+import { currentSeason, nextReset } from "./season";
+import type { MemberMetadata } from "../schemas";
 
 /** Turns board rows into SCILL's v1 and v2 shapes. */
 

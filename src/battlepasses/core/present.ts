@@ -1,7 +1,7 @@
-import { toIso } from "../shared/clock";
-import { localize } from "../shared/localize";
-import type { CatalogPass } from "./catalog";
-import { isPassCompleted, isTracking, viewLevels, type PassProgress } from "./core/progress";
+import { toIso } from "../../shared/clock";
+import { localize } from "../../shared/localize";
+import type { CatalogPass } from "../catalog";
+import { isPassCompleted, isTracking, viewLevels, type PassProgress } from "./progress";
 
 /** The spec's BattlePass, BattlePassLevel and BattlePassLevelChallenge in one language. */
 

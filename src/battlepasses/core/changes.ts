@@ -1,6 +1,6 @@
-import type { Change, TopicRef } from "../changes/types";
-import type { CatalogPass } from "./catalog";
-import { changedChallenges, viewLevels, type ChallengeView, type LevelView, type PassProgress } from "./core/progress";
+import type { Change, TopicRef } from "../../changes/types";
+import type { CatalogPass } from "../catalog";
+import { changedChallenges, viewLevels, type ChallengeView, type LevelView, type PassProgress } from "./progress";
 
 /** The webhook and realtime payloads of the spec for battle passes. */
 

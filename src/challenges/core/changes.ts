@@ -1,7 +1,7 @@
-import type { Change } from "../changes/types";
-import type { Transition } from "./core/lifecycle";
-import type { ChallengeCatalog } from "./core/model";
-import { presentChallenge } from "./core/present";
+import type { Change } from "../../changes/types";
+import type { Transition } from "./lifecycle";
+import type { ChallengeCatalog } from "./model";
+import { presentChallenge } from "./present";
 
 export interface ChangeContext {
   appId: string;
