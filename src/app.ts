@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { ApiError, errorBody, handleError } from "./shared/errors";
+import { jsonRequestBodies } from "./shared/body";
 import { getNow } from "./shared/clock";
 import type { AppEnv } from "./shared/http";
 import { requireAdmin } from "./auth/middleware";
@@ -42,6 +43,8 @@ export function buildApp() {
       },
     }),
   );
+  // The JSON API: every SCILL and spec path is under one of these (the console has its own forms).
+  for (const api of ["/api/*", "/v1/*"]) app.use(api, jsonRequestBodies);
   app.use(
     "*",
     createMiddleware<AppEnv>(async (c, next) => {

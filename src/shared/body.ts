@@ -1,0 +1,74 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { ApiError, badRequest } from "./errors";
+import type { AppEnv } from "./http";
+
+/**
+ * Request bodies of the JSON API, checked once for every endpoint that takes one (DESIGN.md,
+ * "Request bodies"):
+ * - an empty body is no body, whatever its Content-Type: SCILL's Unity, Unreal and PHP SDKs send
+ *   empty POSTs and PUTs with `application/json` (Unreal with `; charset=utf-8`), and HTTP
+ *   libraries add a form type to an empty POST on their own;
+ * - any other body must be JSON: `application/json` or `application/*+json`, with any media-type
+ *   parameters, else 415 (every SCILL SDK sends one of these, see sdk-clients.md);
+ * - its bytes must be UTF-8 (RFC 8259): anything else is 400, never silently replaced by U+FFFD,
+ *   which would merge distinct ids.
+ * After the check the request carries the canonical `application/json` type and the checked text
+ * (without a BOM), so the route validators and handlers read the body as usual.
+ */
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/** The media type without its parameters, lower case; "" when there is none. */
+export const mediaTypeOf = (contentType: string | undefined) => (contentType ?? "").split(";")[0].trim().toLowerCase();
+
+export const isJsonMediaType = (contentType: string | undefined) => JSON_MEDIA_TYPE.test(mediaTypeOf(contentType));
+
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type application/json";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** The same request with other headers and body (the original body has been read). */
+function rebuilt(raw: Request, headers: Headers, body: string | null): Request {
+  return new Request(raw.url, { method: raw.method, headers, body });
+}
+
+export const jsonRequestBodies = createMiddleware<AppEnv>(async (c, next) => {
+  const raw = c.req.raw;
+  if (!METHODS_WITH_BODY.has(raw.method) || raw.body === null) return next();
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const headers = new Headers(raw.headers);
+  headers.delete("Content-Length");
+  if (bytes.byteLength === 0) {
+    headers.delete("Content-Type");
+    c.req.raw = rebuilt(raw, headers, null);
+    c.req.bodyCache = {};
+    return next();
+  }
+  const contentType = raw.headers.get("Content-Type") ?? undefined;
+  if (!isJsonMediaType(contentType)) {
+    const given = contentType === undefined ? "no Content-Type" : `Content-Type ${mediaTypeOf(contentType) || contentType}`;
+    throw new ApiError(415, `${UNSUPPORTED_MEDIA_TYPE_MESSAGE} (got ${given})`);
+  }
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw badRequest("Request body is not valid UTF-8", [{ field: "body", problem: "must be UTF-8 encoded JSON" }]);
+  }
+  headers.set("Content-Type", "application/json");
+  c.req.raw = rebuilt(raw, headers, text);
+  c.req.bodyCache = {};
+  return next();
+});
+
+/** The request's JSON body, or undefined when it has none (an empty body is none). */
+export async function jsonBodyOf(c: Context<AppEnv>): Promise<unknown> {
+  if (c.req.raw.body === null) return undefined;
+  try {
+    return await c.req.json();
+  } catch {
+    throw badRequest("Request body must be JSON", [{ field: "body", problem: "must be JSON" }]);
+  }
+}
