@@ -73,7 +73,7 @@ describe("SCILL's C# SDK against the service", () => {
     expect(paid.json.purchase_id).toBe(none.json.purchase_id);
   });
 
-  it("monitors challenges over MQTT on WebSocket and battle passes over TCP (SCILLClient.cs:139-176, 186-224)", async () => {
+  it("monitors challenges over MQTT on WebSocket and battle passes over TCP (SCILLClient.cs:145-178, 192-226)", async () => {
     const studio = await csharpStudio("C# realtime");
     const token = await csharpToken(studio.apiKey, "cs-live");
     const topic = async (query: string) => (await wire("GET", `/api/v1/auth/${query}`, bare(token))).json.topic as string;
@@ -105,7 +105,7 @@ describe("SCILL's C# SDK against the service", () => {
     await wire("POST", `/api/v1/challenges/personal/unlock/${studio.appId}/${studio.challengeId}`, bare(token));
     await wire("POST", "/api/v1/events?auth=access_token", json(token), JSON.stringify({ event_name: "kill-enemy", meta_data: { amount: 1 } }));
 
-    // ChallengeWebhookPayload and BattlePassChallengeChangedPayload, deserialized as they come (SCILLClient.cs:160-168, 205-213).
+    // ChallengeWebhookPayload and BattlePassChallengeChangedPayload, deserialized as they come (SCILLClient.cs:161-169, 209-217).
     const challenge = await ws.next(PACKET.PUBLISH);
     expect({ topic: challenge.topic, payload: JSON.parse(challenge.payload!) }).toMatchObject({
       topic: challengesTopic, payload: { webhook_type: "challenge-changed", new_challenge: { type: "unlocked", user_id: "cs-live" } },
