@@ -9,7 +9,7 @@ import { wire } from "./sdk-wire";
 /**
  * Contract of SCILL's PHP SDK (scillgame/scill-php 53684d9, lib/), Guzzle: what it sends
  * (sdk-clients.md) and what it reads. A backend points the generated APIs at this service with
- * `Configuration::setHost()`; SCILLClient hard-codes SCILL's hosts (SCILLClient.php:30-32).
+ * `Configuration::setHost()`; SCILLClient hard-codes SCILL's hosts (SCILLClient.php:31-32).
  *
  * The last case runs the real SDK with PHP when it is there: `php` with curl and mbstring, Debian's
  * php-guzzlehttp-guzzle, and a checkout of scill-php named by SCILL_PHP_SDK (the SDK is not part of
@@ -40,7 +40,7 @@ async function phpStudio(name: string) {
 }
 
 describe("SCILL's PHP SDK against the service", () => {
-  it("sends events with the API key and no auth, and acts with empty JSON bodies (SCILLClient.php:65-75, 128-135; EventsApi.php:521-588)", async () => {
+  it("sends events with the API key and no auth, and acts with empty JSON bodies (SCILLClient.php:65-75, 124-131; EventsApi.php:521-588)", async () => {
     const studio = await phpStudio("PHP wire");
     const minted = await wire("POST", "/api/v1/auth/access-token", phpHeaders(studio.apiKey), JSON.stringify({ user_id: "php-player" }));
     const token: string = minted.json.token;
@@ -54,7 +54,7 @@ describe("SCILL's PHP SDK against the service", () => {
     expect(event.json).toEqual({ status: 200, message: "OK" });
     // GETs carry Content-Type application/json too; never refused for it.
     expect((await wire("GET", `${personal}/get/${studio.appId}/${studio.challengeId}`, phpHeaders(token))).json).toMatchObject({ user_challenge_current_score: 2 });
-    // unlockBattlePass without purchase data: an empty JSON body (BattlePassesApi.php:2466, 2656-2700).
+    // unlockBattlePass without purchase data: an empty JSON body (BattlePassesApi.php:2466, 2659-2700).
     const unlocked = await wire("POST", `/api/v1/battle-passes/${studio.appId}/unlock/${studio.passId}`, phpHeaders(token), "");
     expect(unlocked.json).toMatchObject({ battle_pass_id: studio.passId, user_id: "php-player" });
     expect(unlocked.json.purchase_id).toMatch(/^\d+$/);
