@@ -13,24 +13,27 @@ import type { AppEnv } from "./http";
  *   parameters, else 415 (every SCILL SDK sends one of these, see sdk-clients.md);
  * - its bytes must be UTF-8 (RFC 8259): anything else is 400, never silently replaced by U+FFFD,
  *   which would merge distinct ids.
- * After the check the request carries the canonical `application/json` type and the checked text
- * (without a BOM), so the route validators and handlers read the body as usual.
+ * After the check the request carries the canonical `application/json` type and the checked bytes,
+ * so the route validators and handlers read the body as usual.
  */
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const CANONICAL_TYPE = "application/json";
 
 /** The media type without its parameters, lower case; "" when there is none. */
-export const mediaTypeOf = (contentType: string | undefined) => (contentType ?? "").split(";")[0].trim().toLowerCase();
-
-export const isJsonMediaType = (contentType: string | undefined) => JSON_MEDIA_TYPE.test(mediaTypeOf(contentType));
+const mediaTypeOf = (contentType: string) => contentType.split(";")[0].trim().toLowerCase();
 
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type application/json";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** The same request with other headers and body (the original body has been read). */
-function rebuilt(raw: Request, headers: Headers, body: string | null): Request {
+/** The same request with another Content-Type and body (its own body has been read). */
+function rebuilt(raw: Request, contentType: string | null, body: string | null): Request {
+  const headers = new Headers(raw.headers);
+  headers.delete("Content-Length");
+  if (contentType === null) headers.delete("Content-Type");
+  else headers.set("Content-Type", contentType);
   return new Request(raw.url, { method: raw.method, headers, body });
 }
 
@@ -38,17 +41,14 @@ export const jsonRequestBodies = createMiddleware<AppEnv>(async (c, next) => {
   const raw = c.req.raw;
   if (!METHODS_WITH_BODY.has(raw.method) || raw.body === null) return next();
   const bytes = new Uint8Array(await c.req.arrayBuffer());
-  const headers = new Headers(raw.headers);
-  headers.delete("Content-Length");
   if (bytes.byteLength === 0) {
-    headers.delete("Content-Type");
-    c.req.raw = rebuilt(raw, headers, null);
+    c.req.raw = rebuilt(raw, null, null);
     c.req.bodyCache = {};
     return next();
   }
-  const contentType = raw.headers.get("Content-Type") ?? undefined;
-  if (!isJsonMediaType(contentType)) {
-    const given = contentType === undefined ? "no Content-Type" : `Content-Type ${mediaTypeOf(contentType) || contentType}`;
+  const contentType = raw.headers.get("Content-Type");
+  if (contentType === null || !JSON_MEDIA_TYPE.test(mediaTypeOf(contentType))) {
+    const given = contentType === null ? "no Content-Type" : `Content-Type ${mediaTypeOf(contentType) || contentType}`;
     throw new ApiError(415, `${UNSUPPORTED_MEDIA_TYPE_MESSAGE} (got ${given})`);
   }
   let text: string;
@@ -57,9 +57,11 @@ export const jsonRequestBodies = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     throw badRequest("Request body is not valid UTF-8", [{ field: "body", problem: "must be UTF-8 encoded JSON" }]);
   }
-  headers.set("Content-Type", "application/json");
-  c.req.raw = rebuilt(raw, headers, text);
-  c.req.bodyCache = {};
+  // The usual case reads on from the bytes already cached; any other JSON type is made canonical.
+  if (contentType !== CANONICAL_TYPE) {
+    c.req.raw = rebuilt(raw, CANONICAL_TYPE, text);
+    c.req.bodyCache = {};
+  }
   return next();
 });
 

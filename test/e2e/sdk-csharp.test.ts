@@ -1,7 +1,8 @@
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBridge } from "../../scripts/mqtt-bridge.mjs";
-import { adminCreate, baseUrl, newStudioApp } from "./support";
+import { baseUrl } from "./support";
+import { sdkStudio } from "./sdk-studio";
 import { connectPacket, PACKET, subscribePacket, wire, WireMqtt } from "./sdk-wire";
 
 /**
@@ -25,20 +26,6 @@ afterEach(async () => {
 const within = <T>(promise: Promise<T>, ms = 15_000) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms))]);
 
-async function csharpStudio(name: string) {
-  const studio = await newStudioApp(name);
-  const admin = `/api/v1/admin/apps/${studio.appId}`;
-  const category = await adminCreate(`${admin}/challenge-categories`, { category_slug: "main", category_name: "Main" });
-  const challenge = await adminCreate(`${admin}/challenges`, { category_id: category.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy" });
-  const now = Date.now();
-  const pass = await adminCreate(`${admin}/battle-passes`, {
-    battle_pass_name: "Season", start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 30 * 86400_000).toISOString(), is_active: true,
-  });
-  await adminCreate(`${admin}/battle-passes/${pass.battle_pass_id}/levels`, {
-    reward_amount: "1", level_reward_type: "coin", challenges: [{ challenge_name: "Kill 2", challenge_goal: 2, event_name: "kill-enemy" }],
-  });
-  return { ...studio, challengeId: challenge.challenge_id as string, passId: pass.battle_pass_id as string };
-}
 
 /** SCILLBackend.GenerateAccessToken: AuthApi.cs:407-452. */
 async function csharpToken(apiKey: string, userId: string) {
@@ -49,7 +36,7 @@ async function csharpToken(apiKey: string, userId: string) {
 
 describe("SCILL's C# SDK against the service", () => {
   it("backend events with auth=api_key, client events with auth=access_token (SCILLBackend.cs:39-41, SCILLClient.cs:83; EventsApi.cs:362-412)", async () => {
-    const studio = await csharpStudio("C# events");
+    const studio = await sdkStudio("C# events");
     const token = await csharpToken(studio.apiKey, "cs-player");
     const personal = "/api/v1/challenges/personal";
     // Unlock POST and activate PUT without a body or Content-Type (ChallengesApi.cs:2181, 666-705).
@@ -63,7 +50,7 @@ describe("SCILL's C# SDK against the service", () => {
   });
 
   it("unlocks a battle pass with no body, and with a purchase, reading BattlePassUnlockInfo (BattlePassesApi.cs:1946-1994)", async () => {
-    const studio = await csharpStudio("C# passes");
+    const studio = await sdkStudio("C# passes");
     const token = await csharpToken(studio.apiKey, "cs-buyer");
     const path = `/api/v1/battle-passes/${studio.appId}/unlock/${studio.passId}`;
     const none = await wire("POST", path, bare(token));
@@ -74,7 +61,7 @@ describe("SCILL's C# SDK against the service", () => {
   });
 
   it("monitors challenges over MQTT on WebSocket and battle passes over TCP (SCILLClient.cs:145-178, 192-226)", async () => {
-    const studio = await csharpStudio("C# realtime");
+    const studio = await sdkStudio("C# realtime");
     const token = await csharpToken(studio.apiKey, "cs-live");
     const topic = async (query: string) => (await wire("GET", `/api/v1/auth/${query}`, bare(token))).json.topic as string;
 

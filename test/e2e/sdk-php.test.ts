@@ -3,7 +3,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { adminCreate, baseUrl, newStudioApp } from "./support";
+import { baseUrl } from "./support";
+import { sdkStudio } from "./sdk-studio";
 import { wire } from "./sdk-wire";
 
 /**
@@ -24,24 +25,10 @@ const phpHeaders = (credential: string) => ({
   "User-Agent": "Swagger-Codegen/1.0.0/php",
 });
 
-async function phpStudio(name: string) {
-  const studio = await newStudioApp(name);
-  const admin = `/api/v1/admin/apps/${studio.appId}`;
-  const category = await adminCreate(`${admin}/challenge-categories`, { category_slug: "main", category_name: "Main" });
-  const challenge = await adminCreate(`${admin}/challenges`, { category_id: category.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy" });
-  const now = Date.now();
-  const pass = await adminCreate(`${admin}/battle-passes`, {
-    battle_pass_name: "Season", start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 30 * 86400_000).toISOString(), is_active: true,
-  });
-  await adminCreate(`${admin}/battle-passes/${pass.battle_pass_id}/levels`, {
-    reward_amount: "1", level_reward_type: "coin", challenges: [{ challenge_name: "Kill 2", challenge_goal: 2, event_name: "kill-enemy" }],
-  });
-  return { ...studio, challengeId: challenge.challenge_id as string, passId: pass.battle_pass_id as string };
-}
 
 describe("SCILL's PHP SDK against the service", () => {
   it("sends events with the API key and no auth, and acts with empty JSON bodies (SCILLClient.php:65-75, 124-131; EventsApi.php:521-588)", async () => {
-    const studio = await phpStudio("PHP wire");
+    const studio = await sdkStudio("PHP wire");
     const minted = await wire("POST", "/api/v1/auth/access-token", phpHeaders(studio.apiKey), JSON.stringify({ user_id: "php-player" }));
     const token: string = minted.json.token;
     const personal = "/api/v1/challenges/personal";
@@ -63,7 +50,7 @@ describe("SCILL's PHP SDK against the service", () => {
   const sdk = process.env.SCILL_PHP_SDK;
   const runnable = sdk !== undefined && existsSync(path.join(sdk, "lib/Api/EventsApi.php")) && existsSync("/usr/share/php/GuzzleHttp/autoload.php");
   it.skipIf(!runnable)("runs the real SDK with PHP: token, challenge actions, an event, reads, battle-pass unlock", async () => {
-    const studio = await phpStudio("PHP real client");
+    const studio = await sdkStudio("PHP real client");
     const script = path.join(import.meta.dirname, "php/scill-php-client.php");
     const { stdout } = await promisify(execFile)("php", [script, sdk!, baseUrl(), studio.apiKey, studio.appId, studio.challengeId, studio.passId, "php-real"], { timeout: 30_000 });
     const out = JSON.parse(stdout);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { adminCreate, eventually, newStudioApp } from "./support";
+import { adminCreate, eventually } from "./support";
+import { sdkStudio } from "./sdk-studio";
 import { connectPacket, PACKET, subscribePacket, wire, WireMqtt } from "./sdk-wire";
 
 /**
@@ -20,22 +21,12 @@ const indented = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/
 const sockets: WireMqtt[] = [];
 afterEach(() => sockets.splice(0).forEach((s) => s.close()));
 
+/** The shared studio, with a category sorted before its own: the challenge's category is at index 1. */
 async function unityStudio(name: string) {
-  const studio = await newStudioApp(name);
-  const admin = `/api/v1/admin/apps/${studio.appId}`;
-  const main = await adminCreate(`${admin}/challenge-categories`, { category_slug: "main", category_name: "Main", category_position: 10 });
-  const side = await adminCreate(`${admin}/challenge-categories`, { category_slug: "side", category_name: "Side", category_position: 20 });
-  const challenge = await adminCreate(`${admin}/challenges`, { category_id: side.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy" });
-  await adminCreate(`${admin}/challenges`, { category_id: main.category_id, challenge_name: "Collect", challenge_goal: 3, event_name: "collect-item" });
-  const now = Date.now();
-  const pass = await adminCreate(`${admin}/battle-passes`, {
-    battle_pass_name: "Season", start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 30 * 86400_000).toISOString(), is_active: true,
-  });
-  await adminCreate(`${admin}/battle-passes/${pass.battle_pass_id}/levels`, {
-    reward_amount: "1", level_reward_type: "coin", challenges: [{ challenge_name: "Kill 2", challenge_goal: 2, event_name: "kill-enemy" }],
-  });
-  const board = await adminCreate(`${admin}/leaderboards`, { name: "Scores", event_name: "achieve-score", value_field: "score", aggregation: "max" });
-  return { ...studio, challengeId: challenge.challenge_id as string, sideId: side.category_id as string, passId: pass.battle_pass_id as string, boardId: board.leaderboard_id as string };
+  const studio = await sdkStudio(name);
+  const early = await adminCreate(`/api/v1/admin/apps/${studio.appId}/challenge-categories`, { category_slug: "early", category_name: "Early", category_position: 0 });
+  await adminCreate(`/api/v1/admin/apps/${studio.appId}/challenges`, { category_id: early.category_id, challenge_name: "Collect", challenge_goal: 3, event_name: "collect-item" });
+  return studio;
 }
 
 /** SCILLBackend's GenerateAccessToken (AuthApi.cs:388-398), with the API key. */
@@ -56,8 +47,8 @@ describe("SCILL's Unity SDK against the service", () => {
     expect(escapeDataString(token)).toBe(token);
     const personal = "/api/v1/challenges/personal";
     // GetPersonalChallenges with include_categories as csv (ChallengesApi.cs:857-871), Content-Type on a GET.
-    const listed = await wire("GET", `${personal}/get/${studio.appId}?include_categories=side%2C${studio.sideId}&language=en`, unityHeaders(token));
-    expect(listed.json.map((c: any) => [c.category_slug, c.category_position])).toEqual([["side", 1]]);
+    const listed = await wire("GET", `${personal}/get/${studio.appId}?include_categories=main%2C${studio.categoryId}&language=en`, unityHeaders(token));
+    expect(listed.json.map((c: any) => [c.category_slug, c.category_position])).toEqual([["main", 1]]);
     // Unlock POST and activate PUT with application/json and no body (ChallengesApi.cs:952-958, 596-602).
     for (const [method, verb, type] of [["POST", "unlock", "unlocked"], ["PUT", "activate", "in-progress"]]) {
       const r = await wire(method, `${personal}/${verb}/${studio.appId}/${studio.challengeId}`, unityHeaders(token), "");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { adminCreate, eventually, newStudioApp } from "./support";
+import { eventually } from "./support";
+import { sdkStudio } from "./sdk-studio";
 import { connectPacket, PACKET, subscribePacket, wire, WireMqtt } from "./sdk-wire";
 
 /**
@@ -18,22 +19,6 @@ const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` 
 const sockets: WireMqtt[] = [];
 afterEach(() => sockets.splice(0).forEach((s) => s.close()));
 
-/** A studio with one manual challenge, one battle pass of one level, and one leaderboard. */
-async function unrealStudio(name: string) {
-  const studio = await newStudioApp(name);
-  const admin = `/api/v1/admin/apps/${studio.appId}`;
-  const category = await adminCreate(`${admin}/challenge-categories`, { category_slug: "main", category_name: "Main" });
-  const challenge = await adminCreate(`${admin}/challenges`, { category_id: category.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy" });
-  const now = Date.now();
-  const pass = await adminCreate(`${admin}/battle-passes`, {
-    battle_pass_name: "Season", start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 30 * 86400_000).toISOString(), is_active: true,
-  });
-  await adminCreate(`${admin}/battle-passes/${pass.battle_pass_id}/levels`, {
-    reward_amount: "1", level_reward_type: "coin", challenges: [{ challenge_name: "Kill 1", challenge_goal: 1, event_name: "kill-enemy" }],
-  });
-  const board = await adminCreate(`${admin}/leaderboards`, { name: "Scores", event_name: "achieve-score", value_field: "score", aggregation: "max" });
-  return { ...studio, challengeId: challenge.challenge_id as string, passId: pass.battle_pass_id as string, boardId: board.leaderboard_id as string };
-}
 
 /** ScillClientBackend::GenerateAccessToken: AuthApiOperations.cpp:28-49, ScillClientBackend.cpp:14. */
 async function unrealToken(apiKey: string, userId: string): Promise<string> {
@@ -48,7 +33,7 @@ const sendEvent = (token: string, payload: Record<string, unknown>) =>
 
 describe("SCILL's Unreal SDK against the service", () => {
   it("a game client sends events with its access token and no auth, and they count (EventsApiOperations.cpp:76-97)", async () => {
-    const studio = await unrealStudio("Unreal events");
+    const studio = await sdkStudio("Unreal events");
     const token = await unrealToken(studio.apiKey, "ue-player");
     const personal = `/api/v1/challenges/personal`;
     // Activate and unlock: PUT/POST without a body or Content-Type (ChallengesApiOperations.cpp:44-52, 683-691); paths end in "?" (:39, :678).
@@ -65,7 +50,7 @@ describe("SCILL's Unreal SDK against the service", () => {
   });
 
   it("unlocks a battle pass with an empty body sent as application/json; charset=utf-8 (BattlePassesApiOperations.cpp:539-574)", async () => {
-    const studio = await unrealStudio("Unreal passes");
+    const studio = await sdkStudio("Unreal passes");
     const token = await unrealToken(studio.apiKey, "ue-buyer");
     const path = `/api/v1/battle-passes/${studio.appId}/unlock/${studio.passId}?`;
     const empty = await wire("POST", path, { ...bearer(token), "Content-Type": JSON_UTF8 }, "");
@@ -79,7 +64,7 @@ describe("SCILL's Unreal SDK against the service", () => {
   });
 
   it("receives challenge and leaderboard changes over MQTT as ScillMqtt.cpp reads them", async () => {
-    const studio = await unrealStudio("Unreal realtime");
+    const studio = await sdkStudio("Unreal realtime");
     const token = await unrealToken(studio.apiKey, "ue-live");
     const topic = async (query: string) => (await wire("GET", `/api/v1/auth/${query}`, bearer(token))).json.topic as string;
     const challengesTopic = await topic("user-challenges-topic-link");

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import WebSocket from "ws";
+import { encodeVarint } from "../../src/realtime/mqtt/bytes";
 import { baseUrl } from "./support";
 
 /**
@@ -45,18 +46,7 @@ const utf8 = (s: string) => [...encoder.encode(s)];
 const u16 = (n: number) => [n >> 8, n & 0xff];
 const str = (s: string) => [...u16(encoder.encode(s).length), ...utf8(s)];
 
-function remainingLength(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 128;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-}
-
-const packet = (first: number, body: number[]) => Buffer.from([first, ...remainingLength(body.length), ...body]);
+const packet = (first: number, body: number[]) => Buffer.from([first, ...encodeVarint(body.length), ...body]);
 
 /** MQTT 3.1.1 CONNECT with clean session and no credentials, as Unity (ScillMqttPacketConnect.cs) and Unreal (ScillMqtt.cpp:203-258) build it. */
 export const connectPacket = (clientId: string, keepAlive: number) =>
