@@ -24,7 +24,9 @@ const tags = ["Realtime"];
 const description =
   "Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; " +
   "`npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, " +
-  "as the matching webhook carries it. Topics are capabilities: the broker refuses any topic it did not hand out.";
+  "as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` " +
+  "(the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. " +
+  "Topics are capabilities: the broker refuses any topic it did not hand out.";
 const answer = { 200: jsonResponse(NotificationTopic, "The MQTT topic to subscribe to"), ...errorResponses };
 
 const SocketToken = z.object({ socket_token: z.string() }).openapi("SocketToken");

@@ -57,8 +57,10 @@ export const jsonRequestBodies = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     throw badRequest("Request body is not valid UTF-8", [{ field: "body", problem: "must be UTF-8 encoded JSON" }]);
   }
-  // The usual case reads on from the bytes already cached; any other JSON type is made canonical.
-  if (contentType !== CANONICAL_TYPE) {
+  // The usual case reads on from the bytes already cached. Any other JSON type is made canonical,
+  // and a byte order mark, which the decoder dropped and JSON.parse would refuse, is left out.
+  const hadByteOrderMark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (contentType !== CANONICAL_TYPE || hadByteOrderMark) {
     c.req.raw = rebuilt(raw, CANONICAL_TYPE, text);
     c.req.bodyCache = {};
   }

@@ -59,6 +59,21 @@ describe("SCILL's Unity SDK against the service", () => {
     expect(one.json).toMatchObject({ type: "in-progress", user_challenge_current_score: 2 });
   });
 
+  it("gets the deprecated websocket token, and passes the CORS preflight of a WebGL build", async () => {
+    const studio = await unityStudio("Unity WebGL");
+    const token = await unityToken(studio.apiKey, "unity-web");
+    // GenerateWebsocketAccessToken (ChallengesApi.cs:698-703): the user's challenge topic.
+    const socket = await wire("GET", "/api/v1/challenges/web-socket/generate-token", unityHeaders(token));
+    expect(socket.json.socket_token).toBe((await wire("GET", "/api/v1/auth/user-challenges-topic-link", unityHeaders(token))).json.topic);
+    // A browser asks before every request with Authorization and Content-Type.
+    const preflight = await wire("OPTIONS", `/api/v1/challenges/personal/activate/${studio.appId}/${studio.challengeId}`, {
+      Origin: "https://game.example.com", "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "authorization,content-type",
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(preflight.headers["access-control-allow-headers"]).toLowerCase()).toBe("authorization,content-type");
+  });
+
   it("unlocks a battle pass with an empty JSON body and reads BattlePassUnlockInfo (BattlePassesApi.cs:817-839)", async () => {
     const studio = await unityStudio("Unity passes");
     const token = await unityToken(studio.apiKey, "unity-buyer");
