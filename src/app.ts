@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { ApiError, errorBody, handleError } from "./shared/errors";
+import { jsonRequestBodies } from "./shared/body";
 import { getNow } from "./shared/clock";
 import type { AppEnv } from "./shared/http";
 import { requireAdmin } from "./auth/middleware";
@@ -17,7 +18,7 @@ import { eventsAdmin } from "./events/admin/routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
 import { webhooksAdmin } from "./webhooks/admin/routes";
-import { realtimeRoutes } from "./realtime/routes";
+import { realtimeRoutes } from "./fanout/topic-link-routes";
 import { challengeRoutes } from "./challenges/routes";
 import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
@@ -44,6 +45,8 @@ export function buildApp() {
       },
     }),
   );
+  // The JSON API: every SCILL and spec path is under one of these (the console has its own forms).
+  for (const api of ["/api/*", "/v1/*"]) app.use(api, jsonRequestBodies);
   app.use(
     "*",
     createMiddleware<AppEnv>(async (c, next) => {

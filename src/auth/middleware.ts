@@ -19,6 +19,10 @@ export function bearerToken(c: Context): string {
 
 const looksLikeApiKey = (credential: string) => credential.length <= MAX_API_KEY_LENGTH;
 
+/** A JWT (three base64url parts) longer than an API key can be: what an access token looks like. */
+export const isAccessTokenShaped = (credential: string) =>
+  !looksLikeApiKey(credential) && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(credential);
+
 async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise<Caller> {
   if (!looksLikeApiKey(credential)) throw unauthorized("This operation requires an API key, not an access token");
   const key = await findActiveKey(c.env.DB, credential);

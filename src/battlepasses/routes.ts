@@ -8,7 +8,8 @@ import { userObject } from "../user/names";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
 import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./core/present";
-import { BattlePass, BattlePassForUser, BattlePassLevel, LanguageQuery, UnlockBody } from "./schemas";
+import { BattlePass, BattlePassForUser, BattlePassLevel, BattlePassUnlockInfo, LanguageQuery, UnlockBody } from "./schemas";
+import { purchaseId } from "./purchase-id";
 import type { BattlePassAction } from "./user-progress";
 
 /**
@@ -131,7 +132,7 @@ const unlockRoute = (path: string) =>
       query: LanguageQuery,
       body: { required: false, description: "Purchase info", content: { "application/json": { schema: UnlockBody } } },
     },
-    responses: { 200: jsonResponse(BattlePassForUser, "The unlocked pass"), ...errorResponses, ...conflictResponse },
+    responses: { 200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"), ...errorResponses, ...conflictResponse },
   });
 
 const claimRoute = (path: string) =>
@@ -161,7 +162,8 @@ async function unlock(c: Ctx, params: z.infer<typeof PassParams>, language: stri
   const pass = requirePass(catalog, params.battlePassId);
   const purchase = { price: body.purchase_price ?? 0, currency: body.purchase_currency ?? "" };
   const { after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
-  return c.json(presentPassForUser(pass, after, userId, presentation), 200);
+  const purchase_id = await purchaseId(appId, userId, pass.battlePassId);
+  return c.json({ ...presentPassForUser(pass, after, userId, presentation), purchase_id }, 200);
 }
 
 async function claim(c: Ctx, pathAppId: string, levelId: string) {

@@ -88,6 +88,13 @@ export const BattlePassForUser = z
   })
   .openapi("BattlePassWithUserStatus");
 
+export const BattlePassUnlockInfo = BattlePassForUser.extend({
+  purchase_id: z.string().openapi({
+    description: "The id of this user's purchase of this pass (SCILL's BattlePassUnlockInfo): digits, the same on every unlock answer",
+    example: "603793843025346562",
+  }),
+}).openapi("BattlePassUnlockInfo");
+
 export const UnlockBody = z
   .object({
     purchase_price: z.number().min(0).max(1_000_000_000).optional().openapi({ description: "0 when free", example: 5.99 }),

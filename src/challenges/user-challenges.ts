@@ -235,9 +235,11 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       !(query.exclude?.includes(slug) || query.exclude?.includes(id));
     return this.run(touch, () => {
       const rows = readAllInstances(this.sql);
-      return touch.catalog.categories
-        .filter((category) => wanted(category.slug, category.categoryId))
-        .map((category) => {
+      // Indexes are taken before filtering: a category answers the same position in every list
+      // and payload, whatever include/exclude a request names.
+      return [...touch.catalog.categories.entries()]
+        .filter(([, category]) => wanted(category.slug, category.categoryId))
+        .map(([index, category]) => {
           const views: ChallengeView[] = [];
           for (const def of category.challenges) {
             const instance = this.touchOne(touch, def, rows.get(def.challengeId) ?? null);
@@ -247,7 +249,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
             if (query.filter === "in-progress" && snapshot.type !== "in-progress") continue;
             views.push(presentChallenge(def, snapshot, lang));
           }
-          return presentCategory(category, views, lang);
+          return presentCategory(category, index, views, lang);
         });
     });
   }

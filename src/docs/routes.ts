@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../shared/http";
+import { withBodyAnswers } from "./body-answers";
 import { renderReference } from "./reference-page";
 
 const DOCUMENT_INFO = {
@@ -22,6 +23,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
     type: "http", scheme: "bearer", description: "The ADMIN_TOKEN secret of the deployment.",
   });
-  app.doc31("/openapi.json", DOCUMENT_INFO);
-  app.get("/docs", (c) => c.html(renderReference(app.getOpenAPI31Document(DOCUMENT_INFO))));
+  const document = () => withBodyAnswers(app.getOpenAPI31Document(DOCUMENT_INFO));
+  app.get("/openapi.json", (c) => c.json(document()));
+  app.get("/docs", (c) => c.html(renderReference(document())));
 }

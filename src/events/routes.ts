@@ -3,8 +3,9 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createRouter, type AppEnv } from "../shared/http";
 import { badRequest, type FieldProblem } from "../shared/errors";
+import { jsonBodyOf } from "../shared/body";
 import { bearerSecurity, errorResponses, jsonResponse, StatusMessageSchema } from "../shared/openapi";
-import { callerApp, callerUser, requireAccessToken, requireApiKey } from "../auth/middleware";
+import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey } from "../auth/middleware";
 import { describeCatalog } from "./catalog";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
 import { ingestEvent, ingestEvents } from "./intake";
@@ -15,10 +16,14 @@ import {
 
 const AUTH_MODES: readonly string[] = ["api_key", "access_token"] satisfies AuthMode[];
 
-/** `?auth=` chooses the credential (default api_key), so it is read before the credential is checked. */
+/**
+ * `?auth=` chooses the credential, so it is read before the credential is checked. Without it the
+ * credential tells: Unreal's and PHP's SDKs never send `auth`, and an Unreal game client sends
+ * its access token.
+ */
 function authMode(c: Context<AppEnv>): AuthMode {
   const value = c.req.query("auth");
-  if (value === undefined || value === "") return "api_key";
+  if (value === undefined || value === "") return isAccessTokenShaped(bearerToken(c)) ? "access_token" : "api_key";
   if (AUTH_MODES.includes(value)) return value as AuthMode;
   const problem = "must be 'api_key' or 'access_token'";
   throw badRequest(`Invalid query: auth ${problem}`, [{ field: "auth", problem }]);
@@ -29,13 +34,8 @@ const requireSender = createMiddleware<AppEnv>(async (c, next) => {
   await (authMode(c) === "access_token" ? requireAccessToken : requireApiKey)(c, next);
 });
 
-async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw badRequest("Request body must be JSON", [{ field: "body", problem: "must be JSON" }]);
-  }
-}
+/** An empty body is no body: checked as `{}`, so each missing field is named. */
+const readJson = async (c: Context<AppEnv>): Promise<unknown> => (await jsonBodyOf(c)) ?? {};
 
 /** Validates one payload for the caller's credential; the event is stamped with the app and time. */
 function checkEvent(c: Context<AppEnv>, raw: unknown): { event: UserEvent } | { errors: FieldProblem[] } {
@@ -64,7 +64,8 @@ eventsRoutes
       method: "post", path: "/api/v1/events", tags, security: senderSecurity,
       summary: "Send an event (sendEvent)",
       description:
-        "With `auth=api_key` (default) the body names the user in `user_id`; with `auth=access_token` the token does. " +
+        "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
+        "credential is sent; without it the credential itself tells. " +
         "A predefined event must carry its required meta data fields; floats are refused.",
       middleware: [requireSender] as const,
       request: { query: AuthQuery, ...eventBody("EventPayload", "The event") },

@@ -48,8 +48,11 @@ export const EventBatchPayload = z
   .openapi("EventBatchPayload");
 
 export const AuthQuery = z.object({
-  auth: z.enum(["api_key", "access_token"]).default("api_key").openapi({
-    description: "The credential in the Bearer header: an API key (backend) or an access token (client).",
+  auth: z.enum(["api_key", "access_token"]).optional().openapi({
+    description:
+      "The credential in the Bearer header: an API key (backend) or an access token (client). " +
+      "When absent, the credential itself tells: a JWT longer than 64 characters is an access token, anything else an API key " +
+      "(SCILL's Unreal and PHP SDKs never send `auth`).",
   }),
 });
 

@@ -75,16 +75,31 @@ const V2_IGNORED = "startDate, endDate and aggregate are accepted and ignored: t
 const offsetOf = (query: { currentPage: number; pageSize: number; currentPosition?: number }) =>
   query.currentPosition !== undefined ? query.currentPosition - 1 : pageOffset(query);
 
-async function oneBoard(c: Ctx, leaderboardId: string, query: { language?: string; currentPage: number; pageSize: number; currentPosition?: number }) {
+async function oneBoard(c: Ctx, leaderboardId: string, query: BoardsQuery) {
   const { appId, boards, p } = await readContext(c, query.language);
   const board = findBoard(boards, leaderboardId);
   const [page] = await readBoardPages(c.env.DB, appId, [board], p, offsetOf(query), query.pageSize);
   return { page, p };
 }
 
-async function allBoards(c: Ctx, query: { language?: string; currentPage: number; pageSize: number; currentPosition?: number }) {
+type BoardsQuery = { language?: string; currentPage: number; pageSize: number; currentPosition?: number };
+
+/**
+ * SCILL's Unity SDK lists every board with `currentPosition` set to its `pageSize`
+ * (csharp-sdk/src/SCILL/Api/LeaderboardsApi.cs:585; its GetLeaderboardsAsync never forwards a
+ * position of the caller's, :559 and :567), so read as a position its first page would skip the
+ * top pageSize − 1 rows. On this list, a position equal to the page size sent alongside
+ * `currentPage` is that pattern and the page applies. A position sent on its own, or any other
+ * position, is a position (see README, "Using the SCILL SDKs").
+ */
+function boardsOffset(c: Ctx, query: BoardsQuery): number {
+  const unityPattern = query.currentPosition === query.pageSize && c.req.query("currentPage") !== undefined;
+  return unityPattern ? pageOffset(query) : offsetOf(query);
+}
+
+async function allBoards(c: Ctx, query: BoardsQuery) {
   const { appId, boards, p } = await readContext(c, query.language);
-  return { pages: await readBoardPages(c.env.DB, appId, boards, p, offsetOf(query), query.pageSize), p };
+  return { pages: await readBoardPages(c.env.DB, appId, boards, p, boardsOffset(c, query), query.pageSize), p };
 }
 
 async function memberOnAll(c: Ctx, memberType: MemberType, memberId: string, language: string | undefined) {
@@ -248,23 +263,26 @@ const router = createRouter()
 
 const resetDone = jsonResponse(StatusMessageSchema, "Done: status 200, message OK");
 
-router.openapi(
-  createRoute({
-    method: "delete", path: "/api/v2/leaderboards-reset/{appId}/{leaderboardId}", tags, security: bearerSecurity.apiKey,
-    middleware: [requireApiKey] as const,
-    summary: "Reset a leaderboard",
-    description: "Starts a new, empty season of the board at once (its reset schedule, if any, continues from there). API key only.",
-    request: { params: z.object({ appId: pathId("appId"), leaderboardId: pathId("leaderboardId") }) },
-    responses: { 200: resetDone, ...errorResponses },
-  }),
-  async (c) => {
-    const { appId: pathAppId, leaderboardId } = c.req.valid("param");
-    const appId = callerApp(c, pathAppId);
-    const board = await requireBoard(c.env.DB, Number(appId), leaderboardId);
-    await restartBoard(c.env.DB, board, c.get("now"), toIso(c.get("now")));
-    return c.json({ status: 200, message: "OK" }, 200);
-  },
-);
+// The v1 path is where SCILL's Unity SDK resets a board with ApiVersion v1 (LeaderboardsApi.cs:718).
+for (const path of ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "/api/v1/leaderboards-reset/{appId}/{leaderboardId}"]) {
+  router.openapi(
+    createRoute({
+      method: "delete", path, tags, security: bearerSecurity.apiKey,
+      middleware: [requireApiKey] as const,
+      summary: "Reset a leaderboard",
+      description: "Starts a new, empty season of the board at once (its reset schedule, if any, continues from there). API key only.",
+      request: { params: z.object({ appId: pathId("appId"), leaderboardId: pathId("leaderboardId") }) },
+      responses: { 200: resetDone, ...errorResponses },
+    }),
+    async (c) => {
+      const { appId: pathAppId, leaderboardId } = c.req.valid("param");
+      const appId = callerApp(c, pathAppId);
+      const board = await requireBoard(c.env.DB, Number(appId), leaderboardId);
+      await restartBoard(c.env.DB, board, c.get("now"), toIso(c.get("now")));
+      return c.json({ status: 200, message: "OK" }, 200);
+    },
+  );
+}
 
 router.openapi(
   createRoute({

@@ -15,6 +15,20 @@ function refsOf(change: Change): RealtimeTopicRef[] {
 }
 
 /**
+ * The `webhook_type` a topic's messages carry where it differs from the webhook's. Leaderboard
+ * topics are SCILL's, outside the spec, and SCILL's clients dispatch them on
+ * `leaderboard-ranking-changed` (Unreal ignores any other value: ScillMqtt.cpp:75-137); the
+ * leaderboard webhook keeps the spec's `leaderoard-updated`. The rest of the payload is the same.
+ */
+const TOPIC_WEBHOOK_TYPE: Partial<Record<RealtimeTopicRef["kind"], string>> = { leaderboard: "leaderboard-ranking-changed" };
+
+/** The MQTT message of a change on a topic of this kind. */
+function topicMessage(change: Change, kind: RealtimeTopicRef["kind"]): string {
+  const webhookType = TOPIC_WEBHOOK_TYPE[kind];
+  return JSON.stringify(webhookType === undefined ? change.payload : { ...change.payload, webhook_type: webhookType });
+}
+
+/**
  * Groups messages by topic, keeping the order of the changes within each topic; only topics that
  * pass `wanted`, if given.
  */
@@ -25,7 +39,8 @@ export async function topicBatches(env: TopicEnv, changes: Change[], wanted?: (t
     for (const ref of refsOf(change)) {
       const topic = await topicName(env, ref);
       if (wanted && !wanted(topic)) continue;
-      payload ??= JSON.stringify(change.payload);
+      // Every topic of one change gets the same message: a challenge's two topics both carry the webhook payload.
+      payload ??= topicMessage(change, ref.kind);
       const list = byTopic.get(topic);
       if (list) list.push(payload);
       else byTopic.set(topic, [payload]);

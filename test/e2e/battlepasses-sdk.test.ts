@@ -87,3 +87,21 @@ describe("battle passes through the SCILL JS SDK", () => {
     expect(completed).toMatchObject({ battle_pass_id: pass.battle_pass_id, unlocked_at: unlocked.purchased_at, battle_pass_completed: true });
   });
 });
+
+describe("unlockBattlePass's BattlePassUnlockInfo through the SCILL JS SDK", () => {
+  it("answers a purchase_id of digits, the same for the user and pass on every unlock", async () => {
+    const studio = await newStudioApp("Purchase ids");
+    const clock = await http("GET", "/api/v1/admin/dev/clock", { token: ADMIN_TOKEN });
+    const now = Date.parse(clock.body.now);
+    const pass = await admin(`/api/v1/admin/apps/${studio.appId}/battle-passes`, {
+      battle_pass_name: "Season", start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 30 * 86400_000).toISOString(),
+    });
+    const passes = (user: string) => studio.tokenFor(user).then((token) => new BattlePassesApi(sdkConfiguration(token)));
+    const buyer = await passes("buyer");
+    const first = await buyer.unlockBattlePass(studio.appId, pass.battle_pass_id, { purchase_price: 2.99, purchase_currency: "EUR" });
+    expect(first).toMatchObject({ battle_pass_id: pass.battle_pass_id, user_id: "buyer", purchase_price: 2.99, purchase_currency: "EUR", battle_pass_completed: false });
+    expect(first.purchase_id).toMatch(/^\d+$/);
+    expect((await buyer.unlockBattlePass(studio.appId, pass.battle_pass_id)).purchase_id).toBe(first.purchase_id);
+    expect((await (await passes("other")).unlockBattlePass(studio.appId, pass.battle_pass_id)).purchase_id).not.toBe(first.purchase_id);
+  });
+});

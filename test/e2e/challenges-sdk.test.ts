@@ -1,6 +1,9 @@
-import { ChallengesApi, EventsApi } from "@scillgame/scill-js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AuthApi, ChallengesApi, EventsApi } from "@scillgame/scill-js";
+import mqtt from "mqtt";
 import { describe, expect, it } from "vitest";
-import { adminCreate as admin, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
+import { adminCreate as admin, baseUrl, eventually, newStudioApp, sdkConfiguration, sdkFailure as rejection } from "./support";
 
 describe("personal challenges through the SCILL JS SDK", () => {
   it("lists, unlocks, activates, counts events until unclaimed, claims and reads finished", async () => {
@@ -62,5 +65,51 @@ describe("personal challenges through the SCILL JS SDK", () => {
     expect(await current()).toMatchObject({ type: "finished", is_claimed: true, user_challenge_is_claimed: true, user_challenge_current_score: 5 });
     expect((await challenges.getPersonalChallenges(studio.appId))[0].challenges).toEqual([]);
     expect((await challenges.getAllPersonalChallenges(studio.appId))[0].challenges!.map((c) => c.type)).toEqual(["finished"]);
+  });
+});
+
+describe("category_position through the SCILL JS SDK, over MQTT and webhooks", () => {
+  it("is the index of the category in the list the user gets, in the list, the MQTT message and the webhook alike", async () => {
+    const studio = await newStudioApp("Category positions");
+    const calls: any[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        calls.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const client = await mqtt.connectAsync(`${baseUrl().replace(/^http/, "ws")}/mqtt`, { protocolVersion: 4, reconnectPeriod: 0 });
+    try {
+      await admin(`/api/v1/admin/apps/${studio.appId}/webhooks`, { webhook_type: "challenge-changed", url: `http://127.0.0.1:${port}/hooks` });
+      // Stored positions 40 and 50: the list's indexes are 0 and 1.
+      await admin(`/api/v1/admin/apps/${studio.appId}/challenge-categories`, { category_slug: "first", category_name: "First", category_position: 40 });
+      const second = await admin(`/api/v1/admin/apps/${studio.appId}/challenge-categories`, { category_slug: "second", category_name: "Second", category_position: 50 });
+      const challenge = await admin(`/api/v1/admin/apps/${studio.appId}/challenges`, {
+        category_id: second.category_id, challenge_name: "Kill 2", challenge_goal: 2, event_name: "kill-enemy",
+      });
+
+      const token = await studio.tokenFor("indexed-player");
+      const challenges = new ChallengesApi(sdkConfiguration(token));
+      const listed = await challenges.getAllPersonalChallenges(studio.appId);
+      expect(listed.map((c) => [c.category_slug, c.category_position])).toEqual([["first", 0], ["second", 1]]);
+
+      const topic = (await new AuthApi(sdkConfiguration(token)).getUserChallengesNotificationTopic()).topic!;
+      await client.subscribeAsync(topic, { qos: 1 });
+      const message = new Promise<any>((resolve) => client.once("message", (_t, payload) => resolve(JSON.parse(payload.toString("utf8")))));
+      await challenges.unlockPersonalChallenge(studio.appId, challenge.challenge_id);
+
+      const pushed = await message;
+      expect(pushed).toMatchObject({ webhook_type: "challenge-changed", category_position: 1, new_challenge: { challenge_id: challenge.challenge_id, type: "unlocked" } });
+      const hooked = await eventually(async () => calls[0], 15_000, "the webhook call");
+      expect(hooked).toEqual(pushed);
+      expect(listed[hooked.category_position].category_id).toBe(second.category_id);
+    } finally {
+      await client.endAsync(true);
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

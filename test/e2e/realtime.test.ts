@@ -109,6 +109,9 @@ describe.each([4, 5] as const)("MQTT over WebSocket with the mqtt client, protoc
 
     const received = await messages.take(steps.length);
     expect(received.map((m) => [m.topic, m.qos])).toEqual(steps.map(() => [topic, 1]));
+    // Payloads name the challenge's user and the session of its last counted event (none before the kills).
+    const sessions = [null, null, null, "persistent", "persistent", "persistent"];
+    const asSent = (i: number) => ({ ...snapshots[i], user_id: "alice", session_id: sessions[i] });
     received.forEach((message, i) => {
       const payload = message.payload as Record<string, any>;
       expect(tokenUser(payload.user_token)).toBe("alice");
@@ -116,8 +119,8 @@ describe.each([4, 5] as const)("MQTT over WebSocket with the mqtt client, protoc
         webhook_type: "challenge-changed",
         category_position: 0,
         user_token: payload.user_token,
-        old_challenge: snapshots[i],
-        new_challenge: snapshots[i + 1],
+        old_challenge: asSent(i),
+        new_challenge: asSent(i + 1),
       });
     });
   });
@@ -169,7 +172,14 @@ describe("topics of one challenge", () => {
     const studio = await studioWithChallenge("One challenge");
     const token = await studio.tokenFor("carol");
     const topic = await topicOf(token, `user-challenge-topic-link?challenge_id=${studio.challengeId}`);
-    const other = await topicOf(token, `user-challenge-topic-link?challenge_id=${Number(studio.challengeId) + 1000}`);
+    // Topic links answer only ids of the app: a second challenge of the same category.
+    const first = await http("GET", `/api/v1/admin/apps/${studio.appId}/challenges/${studio.challengeId}`, { token: ADMIN_TOKEN });
+    const second = await http("POST", `/api/v1/admin/apps/${studio.appId}/challenges`, {
+      token: ADMIN_TOKEN,
+      body: { category_id: first.body.category_id, challenge_name: { en: "Kill 9 enemies" }, challenge_goal: 9, event_name: "kill-enemy" },
+    });
+    expect(second.status).toBe(201);
+    const other = await topicOf(token, `user-challenge-topic-link?challenge_id=${second.body.challenge_id}`);
     const client = await connect(5);
     await client.subscribeAsync([topic, other], { qos: 1 });
     const messages = inbox(client);

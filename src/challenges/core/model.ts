@@ -38,21 +38,31 @@ export interface CategoryDef {
 }
 
 /** An app's challenge configuration, loaded once per catalog version. */
+/** Where a challenge sits: `categoryIndex` is its category's index in `categories`. */
+export interface CatalogEntry {
+  challenge: ChallengeDef;
+  category: CategoryDef;
+  categoryIndex: number;
+}
+
 export interface ChallengeCatalog {
   defaultLanguage: string;
-  /** Ordered by category_position, then id. */
+  /**
+   * Ordered by category_position, then id: the categories array every user gets, so an index in
+   * it is what answers and payloads call `category_position` (the stored value is the sort key).
+   */
   categories: CategoryDef[];
-  byId: Map<string, { challenge: ChallengeDef; category: CategoryDef }>;
+  byId: Map<string, CatalogEntry>;
   /** The challenges that listen to each event name. */
   byEventName: Map<string, ChallengeDef[]>;
 }
 
 export function indexCatalog(defaultLanguage: string, categories: CategoryDef[]): ChallengeCatalog {
-  const byId = new Map<string, { challenge: ChallengeDef; category: CategoryDef }>();
+  const byId = new Map<string, CatalogEntry>();
   const byEventName = new Map<string, ChallengeDef[]>();
-  for (const category of categories) {
+  for (const [categoryIndex, category] of categories.entries()) {
     for (const challenge of category.challenges) {
-      byId.set(challenge.challengeId, { challenge, category });
+      byId.set(challenge.challengeId, { challenge, category, categoryIndex });
       const listeners = byEventName.get(challenge.counter.eventName) ?? [];
       listeners.push(challenge);
       byEventName.set(challenge.counter.eventName, listeners);

@@ -55,10 +55,11 @@ export function shortChallenge(view: ChallengeView) {
   return rest;
 }
 
-export function presentCategory(category: CategoryDef, challenges: ChallengeView[], lang: Language) {
+/** `index`: the category's index in the categories array the user gets (spec: "Position index in the categories array"). */
+export function presentCategory(category: CategoryDef, index: number, challenges: ChallengeView[], lang: Language) {
   return {
     is_daily_category: category.isDaily,
-    category_position: category.position,
+    category_position: index,
     category_slug: category.slug,
     category_name: localize(category.name, lang.language, lang.defaultLanguage),
     category_id: category.categoryId,

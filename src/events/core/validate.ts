@@ -103,7 +103,11 @@ function resolveUser(
   asText: (value: unknown) => string | undefined,
 ): string | undefined {
   if (sender.mode === "access_token") {
-    if (!absent(value)) problem("user_id", "must not be sent with an access token: the token names the user");
+    // Unreal's SDK always writes user_id, empty when the game leaves it unset; naming the token's
+    // own user says nothing new. Any other user is refused: a token speaks for its user only.
+    if (!absent(value) && value !== "" && value !== sender.tokenUserId) {
+      problem("user_id", "must not be sent with an access token: the token names the user");
+    }
     return sender.tokenUserId;
   }
   if (absent(value)) return void problem("user_id", "is required when sending with an API key");

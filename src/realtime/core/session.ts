@@ -136,8 +136,10 @@ export function protocolFailure(session: SessionState, error: MqttError): Outcom
   return refuse(session, error.reason, error.message, error.reason === Reason.PacketTooLarge ? CloseCode.TooBig : CloseCode.ProtocolError);
 }
 
+/** Silence past the deadline: before CONNECT it is the wait for CONNECT that ran out, not a keep-alive. */
 export function keepAliveExpired(session: SessionState): Outcome {
-  return refuse(session, Reason.KeepAliveTimeout, "keep-alive timeout", CloseCode.Normal);
+  const message = session.phase === "awaiting-connect" ? `no CONNECT within ${LIMITS.connectTimeoutMs / 1000} s` : "keep-alive timeout";
+  return refuse(session, Reason.KeepAliveTimeout, message, CloseCode.Normal);
 }
 
 export function takenOver(session: SessionState): Outcome {

@@ -99,7 +99,8 @@ describe("challenge-changed", () => {
       expect(Object.keys(payload).sort()).toEqual(["category_position", "new_challenge", "old_challenge", "user_token", "webhook_type"]);
       expect(payload).toMatchObject({
         webhook_type: "challenge-changed",
-        category_position: 3,
+        // The index of the app's only category, whatever its stored position (3).
+        category_position: 0,
         old_challenge: { challenge_id: ch.challenge_id, type: "unlock", user_challenge_id: "0", challenge_description: "Any weapon" },
         new_challenge: { challenge_id: ch.challenge_id, type: "unlocked", challenge_auto_activated: false },
       });

@@ -7,10 +7,10 @@ import type { Packet } from "../../../src/realtime/mqtt/packets";
 import { publishChanges, topicBatches } from "../../../src/realtime/publish";
 import { brokerShard } from "../../../src/realtime/shards";
 import { topicName } from "../../../src/realtime/topics";
-import { call, createTestApp } from "../helpers";
+import { ADMIN, call, createTestApp } from "../helpers";
 import { connectClient, json, openClient, subscribe, topicLink, upgrade, type RawClient } from "./support";
 
-const challengeChange = (appId: string, userId: string, score: number): Change => ({
+const challengeChange = (appId: string, userId: string, score: number, challengeId = "11"): Change => ({
   appId,
   webhookType: "challenge-changed",
   topic: { kind: "user-challenges", appId, userId },
@@ -18,10 +18,24 @@ const challengeChange = (appId: string, userId: string, score: number): Change =
     webhook_type: "challenge-changed",
     category_position: 0,
     user_token: "token",
-    old_challenge: { challenge_id: "11", type: "in-progress", user_challenge_current_score: score - 1 },
-    new_challenge: { challenge_id: "11", type: "in-progress", user_challenge_current_score: score },
+    old_challenge: { challenge_id: challengeId, type: "in-progress", user_challenge_current_score: score - 1 },
+    new_challenge: { challenge_id: challengeId, type: "in-progress", user_challenge_current_score: score },
   },
 });
+
+const created = async (path: string, body: unknown, id: string): Promise<string> => {
+  const r = await call("POST", `/api/v1/admin${path}`, { token: ADMIN, body });
+  expect(r.status).toBe(201);
+  return r.body[id];
+};
+/** Topic links answer only ids of the caller's app: these make them. */
+const newBoard = (appId: string) => created(`/apps/${appId}/leaderboards`, { name: "Board", event_name: "achieve-score" }, "leaderboard_id");
+const newPass = (appId: string) =>
+  created(`/apps/${appId}/battle-passes`, { battle_pass_name: "Pass", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" }, "battle_pass_id");
+async function newChallenge(appId: string) {
+  const category = await created(`/apps/${appId}/challenge-categories`, { category_slug: `c${crypto.randomUUID().slice(0, 8)}`, category_name: "C" }, "category_id");
+  return created(`/apps/${appId}/challenges`, { category_id: category, challenge_name: "Kill", challenge_goal: 3, event_name: "kill-enemy" }, "challenge_id");
+}
 
 const leaderboardChange = (appId: string, leaderboardId: string, n: number): Change => ({
   appId,
@@ -301,14 +315,17 @@ describe("fan-out and hibernation", () => {
   it("fans a leaderboard change out to every subscriber of both versions", async () => {
     const app = await createTestApp();
     const key = app.apiKey;
-    const topic = await topicLink(key, "leaderboard-topic-link?leaderboard_id=42");
-    expect(await topicLink(await app.tokenFor("x"), "leaderboard-topic-link?leaderboard_id=42")).toBe(topic);
+    const boardId = await newBoard(app.appId);
+    const topic = await topicLink(key, `leaderboard-topic-link?leaderboard_id=${boardId}`);
+    expect(await topicLink(await app.tokenFor("x"), `leaderboard-topic-link?leaderboard_id=${boardId}`)).toBe(topic);
     const clients = await Promise.all(Array.from({ length: 40 }, (_, i) => connectClient(i % 2 === 0 ? 4 : 5)));
     await Promise.all(clients.map((c, i) => subscribe(c, [topic], (i % 3 === 0 ? 0 : 1) as 0 | 1)));
-    const changes = [1, 2].map((n) => leaderboardChange(app.appId, "42", n));
+    const changes = [1, 2].map((n) => leaderboardChange(app.appId, boardId, n));
     expect((await brokerShard(env, 0).publish(await topicBatches(env, changes))).delivered).toBe(80);
+    // The topic carries SCILL's name for a ranking change; the webhook keeps the spec's.
+    const messages = changes.map((change) => ({ ...change.payload, webhook_type: "leaderboard-ranking-changed" }));
     for (const [i, client] of clients.entries()) {
-      for (const change of changes) await expectPublish(client, topic, change.payload, (i % 3 === 0 ? 0 : 1) as 0 | 1);
+      for (const message of messages) await expectPublish(client, topic, message, (i % 3 === 0 ? 0 : 1) as 0 | 1);
       client.close();
     }
   });
@@ -350,14 +367,34 @@ describe("topic endpoints", () => {
     const app = await createTestApp();
     const token = await app.tokenFor("mia");
     const appId = app.appId;
+    const [challengeId, battlePassId, leaderboardId] = [await newChallenge(appId), await newPass(appId), await newBoard(appId)];
     expect(await topicLink(token, "user-challenges-topic-link")).toBe(await topicName(env, { kind: "user-challenges", appId, userId: "mia" }));
-    expect(await topicLink(token, "user-challenge-topic-link?challenge_id=11")).toBe(
-      await topicName(env, { kind: "user-challenge", appId, userId: "mia", challengeId: "11" }),
+    expect(await topicLink(token, `user-challenge-topic-link?challenge_id=${challengeId}`)).toBe(
+      await topicName(env, { kind: "user-challenge", appId, userId: "mia", challengeId }),
     );
-    expect(await topicLink(token, "user-battle-pass-topic-link?battle_pass_id=3")).toBe(
-      await topicName(env, { kind: "user-battle-pass", appId, userId: "mia", battlePassId: "3" }),
+    expect(await topicLink(token, `user-battle-pass-topic-link?battle_pass_id=${battlePassId}`)).toBe(
+      await topicName(env, { kind: "user-battle-pass", appId, userId: "mia", battlePassId }),
     );
-    expect(await topicLink(token, "leaderboard-topic-link?leaderboard_id=8")).toBe(await topicName(env, { kind: "leaderboard", appId, leaderboardId: "8" }));
+    expect(await topicLink(token, `leaderboard-topic-link?leaderboard_id=${leaderboardId}`)).toBe(await topicName(env, { kind: "leaderboard", appId, leaderboardId }));
+  });
+
+  it("answer 404 for ids that are not in the caller's app, as every other path does", async () => {
+    const app = await createTestApp();
+    const other = await createTestApp("Other app");
+    const token = await app.tokenFor("max");
+    const foreign = { challenge: await newChallenge(other.appId), pass: await newPass(other.appId), board: await newBoard(other.appId) };
+    for (const [path, id, what] of [
+      ["user-challenge-topic-link?challenge_id=", foreign.challenge, "Challenge"],
+      ["user-challenge-topic-link?challenge_id=", "999999", "Challenge"],
+      ["user-battle-pass-topic-link?battle_pass_id=", foreign.pass, "Battle pass"],
+      ["user-battle-pass-topic-link?battle_pass_id=", "999999", "Battle pass"],
+      ["leaderboard-topic-link?leaderboard_id=", foreign.board, "Leaderboard"],
+      ["leaderboard-topic-link?leaderboard_id=", "999999", "Leaderboard"],
+    ]) {
+      const r = await call("GET", `/api/v1/auth/${path}${id}`, { token });
+      expect({ status: r.status, body: r.body }).toEqual({ status: 404, body: { status: 404, message: `${what} ${id} not found` } });
+    }
+    expect((await call("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${foreign.board}`, { token: app.apiKey })).status).toBe(404);
   });
 
   it("answer SCILL's deprecated websocket token with the user's challenge topic", async () => {
@@ -373,11 +410,12 @@ describe("topic endpoints", () => {
   it("delivers a challenge change on the topic of that challenge too", async () => {
     const app = await createTestApp();
     const token = await app.tokenFor("noah");
-    const one = await topicLink(token, "user-challenge-topic-link?challenge_id=11");
-    const otherChallenge = await topicLink(token, "user-challenge-topic-link?challenge_id=12");
+    const [first, second] = [await newChallenge(app.appId), await newChallenge(app.appId)];
+    const one = await topicLink(token, `user-challenge-topic-link?challenge_id=${first}`);
+    const otherChallenge = await topicLink(token, `user-challenge-topic-link?challenge_id=${second}`);
     const client = await connectClient(4);
     expect(await subscribe(client, [one, otherChallenge])).toEqual([1, 1]);
-    const change = challengeChange(app.appId, "noah", 1);
+    const change = challengeChange(app.appId, "noah", 1, first);
     await publishChanges(env, [change]);
     await expectPublish(client, one, change.payload);
     await client.sync();

@@ -115,8 +115,8 @@ describe("presentation", () => {
       user_challenge_activated_at: "2024-05-06T11:00:00.000Z",
     });
   });
-  it("presents a category", () => {
-    expect(presentCategory(category("4", [], { position: 2, isDaily: true }), [], { language: "de", defaultLanguage: "en" })).toEqual({
+  it("presents a category with its index in the user's list as category_position, not the stored sort key", () => {
+    expect(presentCategory(category("4", [], { position: 40, isDaily: true }), 2, [], { language: "de", defaultLanguage: "en" })).toEqual({
       is_daily_category: true,
       category_position: 2,
       category_slug: "slug-4",

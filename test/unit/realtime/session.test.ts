@@ -203,6 +203,14 @@ describe("keep-alive and endings", () => {
     expect(takenOver(await connected(5)).send[0]).toMatchObject({ reasonCode: Reason.SessionTakenOver });
   });
 
+  it("closes a socket that never sent CONNECT saying so, not as a keep-alive timeout", async () => {
+    expect(keepAliveExpired(newSession("c", NOW))).toEqual({
+      send: [],
+      close: { reason: Reason.KeepAliveTimeout, message: "no CONNECT within 10 s", code: 1000 },
+    });
+    expect(keepAliveExpired(await connected(4)).close).toMatchObject({ message: "keep-alive timeout" });
+  });
+
   it("answers an unsupported protocol level with the 3.1.1 CONNACK code 1", () => {
     expect(protocolFailure(newSession("c", NOW), new MqttError(Reason.UnsupportedProtocolVersion, "Unsupported protocol level 3")).send).toEqual([
       { type: "connack", sessionPresent: false, reasonCode: 1 },

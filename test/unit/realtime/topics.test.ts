@@ -84,7 +84,8 @@ describe("topicBatches", () => {
       { topic: await topicName(env, { kind: "user-challenges", appId: "1", userId: "bob" }), payloads: [json(changes[1])] },
       { topic: await topicName(env, { kind: "user-challenge", appId: "1", userId: "bob", challengeId: "7" }), payloads: [json(changes[1])] },
       { topic: await topicName(env, { kind: "user-challenge", appId: "1", userId: "alice", challengeId: "8" }), payloads: [json(changes[2])] },
-      { topic: await topicName(env, { kind: "leaderboard", appId: "1", leaderboardId: "3" }), payloads: [json(changes[3])] },
+      // A leaderboard topic carries SCILL's `leaderboard-ranking-changed`; the payload is otherwise the webhook's.
+      { topic: await topicName(env, { kind: "leaderboard", appId: "1", leaderboardId: "3" }), payloads: [JSON.stringify({ leaderboard_id: "3", webhook_type: "leaderboard-ranking-changed" })] },
     ]);
   });
 });

@@ -4,16 +4,17 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse } from "../shared/openapi";
 import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
 import { DigitsId } from "../shared/schemas";
-import { topicName, type RealtimeTopicRef } from "./topics";
+import { notFound } from "../shared/errors";
+import { battlePassCatalog } from "../battlepasses/catalog";
+import { challengeCatalog } from "../challenges/catalog";
+import { appLeaderboards } from "../leaderboards/catalog";
+import { topicName, type RealtimeTopicRef } from "../realtime/topics";
 
 const NotificationTopic = z
   .object({ topic: z.string().openapi({ example: "gamification/challenges/3ea785c6d0ce23e67beff0a1b2c3d4e5f6a7b8c9d0e1f2a3" }) })
   .openapi("NotificationTopic");
 
-/**
- * An id in the query. Existence is not checked: a topic is only a name to listen on, and the
- * topic of an id that does not exist simply never carries a message.
- */
+/** An id in the query; one that is not in the caller's app answers 404, as on every other path. */
 const queryId = <N extends string>(name: N) => {
   const id = DigitsId.openapi({ param: { name, in: "query", required: true }, example: "1" });
   return z.object({ [name]: id } as Record<N, typeof id>);
@@ -23,7 +24,9 @@ const tags = ["Realtime"];
 const description =
   "Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; " +
   "`npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, " +
-  "as the matching webhook carries it. Topics are capabilities: the broker refuses any topic it did not hand out.";
+  "as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` " +
+  "(the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. " +
+  "Topics are capabilities: the broker refuses any topic it did not hand out.";
 const answer = { 200: jsonResponse(NotificationTopic, "The MQTT topic to subscribe to"), ...errorResponses };
 
 const SocketToken = z.object({ socket_token: z.string() }).openapi("SocketToken");
@@ -33,6 +36,10 @@ async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) 
   return c.json({ topic: await topicName(c.env, ref(callerApp(c), callerUser(c)!)) }, 200);
 }
 
+/**
+ * The endpoints that hand out MQTT topics (the capabilities a client subscribes with). They sit
+ * above the areas because a link checks that the challenge, pass or board exists in the caller's app.
+ */
 export const realtimeRoutes = createRouter()
   .openapi(
     createRoute({
@@ -51,8 +58,9 @@ export const realtimeRoutes = createRouter()
       request: { query: queryId("challenge_id") },
       responses: answer,
     }),
-    (c) => {
+    async (c) => {
       const challengeId = c.req.valid("query").challenge_id;
+      if (!(await challengeCatalog(c.env.DB, callerApp(c))).byId.has(challengeId)) throw notFound(`Challenge ${challengeId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-challenge", appId, userId, challengeId }));
     },
   )
@@ -64,8 +72,10 @@ export const realtimeRoutes = createRouter()
       request: { query: queryId("battle_pass_id") },
       responses: answer,
     }),
-    (c) => {
+    async (c) => {
       const battlePassId = c.req.valid("query").battle_pass_id;
+      const { passes } = await battlePassCatalog(c.env.DB, callerApp(c));
+      if (!passes.some((pass) => pass.battlePassId === battlePassId)) throw notFound(`Battle pass ${battlePassId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-battle-pass", appId, userId, battlePassId }));
     },
   )
@@ -77,8 +87,10 @@ export const realtimeRoutes = createRouter()
       request: { query: queryId("leaderboard_id") },
       responses: answer,
     }),
-    (c) => {
+    async (c) => {
       const leaderboardId = c.req.valid("query").leaderboard_id;
+      const { boards } = await appLeaderboards(c.env.DB, callerApp(c));
+      if (!boards.some((board) => board.id === leaderboardId)) throw notFound(`Leaderboard ${leaderboardId} not found`);
       return topicOf(c, (appId) => ({ kind: "leaderboard", appId, leaderboardId }));
     },
   )
