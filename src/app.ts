@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { ApiError, errorBody, handleError } from "./shared/errors";
 import { getNow } from "./shared/clock";
+import { REQUEST_ID_HEADER, requestLog } from "./shared/request-log";
 import type { AppEnv } from "./shared/http";
 import { requireAdmin } from "./auth/middleware";
 import { authRoutes } from "./auth/routes";
@@ -31,8 +32,10 @@ export function buildApp() {
   app.onError(handleError);
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
 
-  // Browser games call the API directly with access tokens.
-  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], maxAge: 86400 }));
+  // First, so that every answer (CORS preflights, 401s, errors) carries the request id and is logged.
+  app.use("*", requestLog);
+  // Browser games call the API directly with access tokens, and may show the request id of an error.
+  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 }));
   app.use(
     "*",
     bodyLimit({

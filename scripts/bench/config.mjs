@@ -82,6 +82,8 @@ export function readConfig() {
 
 /** Secrets of the benchmark's own server: never the test or deployed values. */
 export const BENCH_VARS = {
+  // Development: its short secrets would close a production deployment's admin API (503).
+  ENVIRONMENT: "development",
   ADMIN_TOKEN: "bench-admin-token",
   JWT_SIGNING_KEYS: JSON.stringify([{ kid: "bench-1", secret: "bench-signing-secret-0123456789abcdef0123" }]),
   TOPIC_SECRET: "bench-topic-secret",
