@@ -21,6 +21,8 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],
             setupFiles: ["test/integration/apply-migrations.ts"],
+            // Every request writes a log line: shown for failing tests only.
+            silent: "passed-only",
           },
         },
         // Against `wrangler dev`, with real clients, as a new user would run it.

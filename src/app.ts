@@ -22,6 +22,7 @@ import { challengesAdmin } from "./challenges/admin-routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin-routes";
 import { registerDocs } from "./docs/routes";
+import { opsRoutes } from "./ops/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -70,6 +71,7 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", opsRoutes);
 
   registerDocs(app);
   return app;

@@ -42,6 +42,12 @@ export function logRequest(env: Pick<Env, "LOG_SAMPLE_RATE">, line: RequestLine)
   logLine(line.status >= 500 ? "error" : "info", "request", { ...line });
 }
 
+/** Cloudflare's id of the request, when it came through Cloudflare. */
+function rayOf(request: Request): { ray?: string } {
+  const ray = request.headers.get("cf-ray");
+  return ray ? { ray } : {};
+}
+
 /** The route pattern that answered; null when no route matched (a 404 of an unknown path). */
 function routePattern(c: Context<AppEnv>): string | null {
   // Middlewares are registered for every method ("ALL"); a route's handler names its method.
@@ -80,7 +86,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
     status: c.res.status,
     duration_ms: Date.now() - started,
     app_id: appOf(c),
-    ray: c.req.header("cf-ray") ?? undefined,
+    ...rayOf(c.req.raw),
   });
 });
 
@@ -127,7 +133,7 @@ export async function observeRequest(
     status: answer.status,
     duration_ms: Date.now() - started,
     app_id: null,
-    ray: request.headers.get("cf-ray") ?? undefined,
+    ...rayOf(request),
   });
   return answer;
 }

@@ -1,17 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../events/types";
-import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
+import { recordProcessed, wasProcessed } from "../events/processed-events";
 import type { Change } from "../changes/types";
 import { hasReceiver } from "../changes/receivers";
 import { appEndpoints } from "../webhooks/endpoints-repo";
-import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
-import { TopicWatchers, watchersSchema } from "../realtime/watchers";
+import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
+import { TopicWatchers } from "../realtime/watchers";
 import { userObjectName } from "./names";
 import { migrateUserStorage } from "./schema";
-import { battlePassSchema, hasUnlockedPasses, readProgress } from "../battlepasses/user-store";
+import { USER_STORAGE_AREAS } from "./storage-areas";
+import { logBackgroundFailure } from "../shared/log";
+import { hasUnlockedPasses, readProgress } from "../battlepasses/user-store";
 import { applyBattlePassEvent, runBattlePassAction, type BattlePassAction } from "../battlepasses/user-progress";
 import { battlePassCatalog, type CatalogPass } from "../battlepasses/catalog";
-import { challengesSchema } from "../challenges/user-store";
 import { UserChallenges, usageMessages, type ChallengeAction, type ListQuery } from "../challenges/user-challenges";
 
 /**
@@ -37,9 +38,7 @@ export class UserDO extends DurableObject<Env> {
       deliver: () => this.deliver(),
       reschedule: () => this.reschedule(),
     });
-    ctx.blockConcurrencyWhile(async () =>
-      migrateUserStorage(ctx.storage.sql, [eventsSchema, battlePassSchema, challengesSchema, outboxSchema, watchersSchema]),
-    );
+    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_STORAGE_AREAS));
   }
 
   /** Hands on what is staged; after a failure the alarm retries. */
@@ -132,9 +131,14 @@ export class UserDO extends DurableObject<Env> {
 
   /** Retries a failed flush, and applies challenge time-outs: `lost` even when the user never comes back. */
   override async alarm() {
-    await this.deliver();
-    await this.challenges.alarm();
-    await this.reschedule();
+    try {
+      await this.deliver();
+      await this.challenges.alarm();
+      await this.reschedule();
+    } catch (err) {
+      logBackgroundFailure("alarm", "user object alarm failed; the runtime retries it", err, { object: this.ctx.id.toString() });
+      throw err;
+    }
   }
 }
 
