@@ -6,6 +6,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
+      // Every request writes a log line: the output of a test is shown only when it fails.
+      silent: "passed-only",
       projects: [
         // Pure cores: no runtime, no I/O.
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
@@ -21,8 +23,6 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],
             setupFiles: ["test/integration/apply-migrations.ts"],
-            // Every request writes a log line: shown for failing tests only.
-            silent: "passed-only",
           },
         },
         // Against `wrangler dev`, with real clients, as a new user would run it.

@@ -5,13 +5,8 @@ import { USER_STORAGE_AREAS } from "../user/storage-areas";
 import type { AreaSchema } from "../user/schema";
 import { statusWarnings, type StatusFacts } from "./core/warnings";
 import { lastCronRun, MAINTENANCE_JOB, type CronRun } from "./cron-runs";
+import { EXPECTED_D1_MIGRATION } from "./expected-migration";
 import { buildOf, SERVICE_VERSION } from "./version";
-
-/**
- * The newest file in migrations/ when this code was built: status warns while D1 is behind it.
- * A unit test keeps it equal to the newest file.
- */
-export const EXPECTED_D1_MIGRATION = "0009_cron_runs.sql";
 
 /** The queue bindings the code sends to. */
 const QUEUE_BINDINGS = ["WEBHOOKS", "BACKGROUND"] as const;
