@@ -7,7 +7,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // Every request writes a log line: the output of a test is shown only when it fails.
-      silent: "passed-only",
+      silent: "passed-only" as const,
       projects: [
         // Pure cores: no runtime, no I/O.
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },

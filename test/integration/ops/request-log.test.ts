@@ -64,8 +64,8 @@ describe("the request log line", () => {
 
   it("is sampled by LOG_SAMPLE_RATE, errors never", async () => {
     const lines = captureLogs();
-    const ok = await fetchWith({ LOG_SAMPLE_RATE: "0" } as Partial<Env>, "GET", "/health");
-    const denied = await fetchWith({ LOG_SAMPLE_RATE: "0" } as Partial<Env>, "GET", "/api/v1/admin/apps");
+    const ok = await fetchWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/health");
+    const denied = await fetchWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/api/v1/admin/apps");
     expect(requestLines(lines, ok.headers.get("X-Request-Id"))).toEqual([]);
     expect(requestLines(lines, denied.headers.get("X-Request-Id"))).toMatchObject([{ status: 401 }]);
   });
