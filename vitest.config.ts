@@ -11,6 +11,8 @@ export default defineConfig(async () => {
       projects: [
         // Pure cores: no runtime, no I/O.
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+        // The operator's scripts (npm run deploy) against a fake wrangler on PATH.
+        { test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 60_000 } },
         // Inside workerd: the real Worker, D1, Durable Objects and queues, isolated per test file.
         {
           plugins: [
