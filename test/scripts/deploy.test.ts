@@ -73,7 +73,7 @@ async function deploy(account: Account, ...args: string[]) {
   // The operator's own account choice must not leak into the test.
   const { CLOUDFLARE_ACCOUNT_ID: _, ...inherited } = process.env as Record<string, string | undefined>;
   const env = { ...inherited, PATH: `${fakeBin}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: statePath, FAKE_WRANGLER_CONFIGS: configs, FAKE_WRANGLER_LOG: logPath };
-  const child = spawn(process.execPath, [path.join(root, "scripts/deploy.mjs"), "--config", configPath, ...args], { cwd: root, env });
+  const child = spawn(process.execPath, [path.join(root, "scripts/deploy.mjs"), "--config", configPath, ...args], { cwd: root, env: env as unknown as NodeJS.ProcessEnv });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
