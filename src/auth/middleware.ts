@@ -6,7 +6,7 @@ import type { AppEnv, Caller } from "../shared/http";
 import { timingSafeEqual } from "../shared/crypto";
 import { verifyAccessToken } from "./access-tokens";
 import { findActiveKey } from "./api-keys";
-import { signingKeysProblem } from "./signing-keys";
+import { signingKeys, signingKeysProblem } from "./signing-keys";
 
 /** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
 const MAX_API_KEY_LENGTH = 64;
@@ -64,6 +64,16 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const credential = bearerToken(c);
   if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
   c.set("caller", { kind: "admin" });
+  await next();
+});
+
+/**
+ * For paths whose work mints access tokens inside the user's object (challenge notifications carry
+ * the user's token): unusable signing keys answer 503 naming the secret here, before the work
+ * starts, since an error thrown inside the object reaches the Worker without its status.
+ */
+export const requireSigningKeys = createMiddleware<AppEnv>(async (c, next) => {
+  signingKeys(c.env);
   await next();
 });
 

@@ -6,7 +6,7 @@ import { badRequest, type FieldProblem } from "../shared/errors";
 import { toIso } from "../shared/clock";
 import { bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { PagingQuery, pageOf } from "../shared/paging";
-import { callerApp, callerUser, requireAccessToken, requireApiKey } from "../auth/middleware";
+import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { requireApp } from "../admin/apps/repo";
 import { describeCatalog } from "./catalog";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
@@ -73,7 +73,7 @@ eventsRoutes
       description:
         "With `auth=api_key` (default) the body names the user in `user_id`; with `auth=access_token` the token does. " +
         "A predefined event must carry its required meta data fields; floats are refused.",
-      middleware: [requireSender] as const,
+      middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventPayload", "The event") },
       responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)"), ...errorResponses },
     }),
@@ -91,7 +91,7 @@ eventsRoutes
       description:
         "Each event is checked and applied on its own, in order per user; the answer has a result per event. " +
         "The request fails as a whole only when it is not a list of 1 to 500 events.",
-      middleware: [requireSender] as const,
+      middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventBatchPayload", "The events") },
       responses: { 200: jsonResponse(EventBatchResponse, "A result per event"), ...errorResponses },
     }),

@@ -63,6 +63,11 @@ describe("paths that need a signing key or the topic secret", () => {
       expectNotConfigured(await fetchWith(settings, "POST", "/api/v1/auth/access-token", { token: app.apiKey, body: { user_id: "ann" } }), "JWT_SIGNING_KEYS", "is not set");
       expectNotConfigured(await fetchWith(settings, "GET", "/api/v1/user-additional-info", { token }), "JWT_SIGNING_KEYS", "is not set");
       expectNotConfigured(await fetchWith(settings, "GET", `/mqtt?token=${token}`, { headers: { Upgrade: "websocket" } }), "JWT_SIGNING_KEYS", "is not set");
+      // Sent with an API key, events and resets still notify with the user's token.
+      const event = { user_id: "ann", event_name: "kill-enemy", meta_data: { amount: 1 } };
+      expectNotConfigured(await fetchWith(settings, "POST", "/api/v1/events", { token: app.apiKey, body: event }), "JWT_SIGNING_KEYS", "is not set");
+      expectNotConfigured(await fetchWith(settings, "POST", "/api/v1/events/batch", { token: app.apiKey, body: { events: [event] } }), "JWT_SIGNING_KEYS", "is not set");
+      expectNotConfigured(await fetchWith(settings, "POST", `/api/v1/reset-challenges/${app.appId}/ann`, { token: app.apiKey }), "JWT_SIGNING_KEYS", "is not set");
     }
     // An API key needs no signing key.
     expect((await fetchWith({ JWT_SIGNING_KEYS: "" }, "GET", "/api/v1/auth/check", { token: app.apiKey })).status).toBe(200);
