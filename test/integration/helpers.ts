@@ -1,5 +1,6 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { onTestFinished, vi } from "vitest";
+import worker from "../../src/index";
 import { TEST_SECRETS } from "../support/secrets";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
@@ -11,8 +12,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the Worker as a client would; answers the status and the parsed JSON body. */
-export async function call(method: string, path: string, options: CallOptions = {}) {
+/** The request a client would send. */
+function clientRequest(method: string, path: string, options: CallOptions): Request {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
@@ -20,7 +21,11 @@ export async function call(method: string, path: string, options: CallOptions = 
     body = JSON.stringify(options.body);
     headers["Content-Type"] = "application/json";
   } else if (body !== undefined) headers["Content-Type"] ??= "application/json";
-  const response = await SELF.fetch(`https://gamification.test${path}`, { method, headers, body });
+  return new Request(`https://gamification.test${path}`, { method, headers, body });
+}
+
+/** The status, the parsed JSON body (the text when it is not JSON) and the headers. */
+async function answerOf(response: Response) {
   const text = await response.text();
   let json: any = undefined;
   try {
@@ -29,6 +34,23 @@ export async function call(method: string, path: string, options: CallOptions = 
     json = text;
   }
   return { status: response.status, body: json, headers: response.headers };
+}
+
+/** Calls the Worker as a client would; answers the status and the parsed JSON body. */
+export async function call(method: string, path: string, options: CallOptions = {}) {
+  return answerOf(await SELF.fetch(clientRequest(method, path, options)));
+}
+
+/**
+ * The same through the Worker's fetch handler with `overrides` on top of the test bindings: a
+ * deployment with other settings, or a queue replaced by a capturing one.
+ */
+export async function callWith(overrides: Partial<Env>, method: string, path: string, options: CallOptions = {}) {
+  const ctx = createExecutionContext();
+  const request = clientRequest(method, path, options) as Request<unknown, IncomingRequestCfProperties>;
+  const response = await worker.fetch(request, { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return answerOf(response);
 }
 
 /** A new app with one API key, and a way to mint access tokens for its users. */

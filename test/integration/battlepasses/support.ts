@@ -5,7 +5,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../../src/index";
-import { ADMIN, call, captureSends } from "../helpers";
+import { ADMIN, call, callWith, captureSends } from "../helpers";
 
 /** The service clock now, as the dev clock reports it. */
 export async function serviceNow(): Promise<number> {
@@ -74,18 +74,8 @@ export function capturingWebhooks() {
 
 /** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */
 export async function callCapturing(webhooks: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const request = new Request(`https://gamification.test${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, WEBHOOKS: webhooks }, ctx);
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as any };
+  const { status, body } = await callWith({ WEBHOOKS: webhooks }, method, path, options);
+  return { status, body };
 }
 
 /** One cron run, with the webhook queue replaced. */

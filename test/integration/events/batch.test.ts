@@ -55,7 +55,10 @@ describe("POST /api/v1/events/batch", () => {
         ],
       },
     });
-    expect(eventNamesAndUsers(sent)).toEqual([["a", 1], ["b", 2], ["a", 3]]);
+    // Users are applied side by side: the order holds within each user, not across them.
+    const applied = eventNamesAndUsers(sent);
+    expect(applied.filter((e) => e?.[0] === "a")).toEqual([["a", 1], ["a", 3]]);
+    expect(applied.filter((e) => e?.[0] !== "a")).toEqual([["b", 2]]);
   });
 
   it("answers OK when every event is accepted, and marks a repeated event_id as a duplicate", async () => {

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../../src/index";
 import type { BackgroundMessage } from "../../../src/background/messages";
-import { captureSends } from "../helpers";
+import { callWith, captureSends } from "../helpers";
 
 /**
  * The background queue, keeping what the user's object hands on, so a test sees exactly which
@@ -10,23 +10,9 @@ import { captureSends } from "../helpers";
 export const capturingQueue = () => ({ sent: captureSends<BackgroundMessage>(env.BACKGROUND), queue: env.BACKGROUND });
 
 /** Calls the Worker's fetch handler with the test env and the capturing background queue. */
-export async function callCapturing(
-  background: Queue,
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown } = {},
-) {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  const request: Parameters<typeof worker.fetch>[0] = new Request(`https://gamification.test${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request, { ...env, BACKGROUND: background }, ctx);
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as any };
+export async function callCapturing(background: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const { status, body } = await callWith({ BACKGROUND: background }, method, path, { ...options, headers: { "Content-Type": "application/json" } });
+  return { status, body };
 }
 
 let nextMessage = 0;

@@ -2,8 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runScheduled } from "../../../src/cron";
 import { userObject } from "../../../src/user/user-do";
-import { ADMIN, call, createTestApp } from "../helpers";
-import { fetchWith } from "./support";
+import { ADMIN, call, callWith, createTestApp } from "../helpers";
+
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,8 +64,8 @@ describe("the request log line", () => {
 
   it("is sampled by LOG_SAMPLE_RATE, errors never", async () => {
     const lines = captureLogs();
-    const ok = await fetchWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/health");
-    const denied = await fetchWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/api/v1/admin/apps");
+    const ok = await callWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/health");
+    const denied = await callWith({ LOG_SAMPLE_RATE: "0" } as unknown as Partial<Env>, "GET", "/api/v1/admin/apps");
     expect(requestLines(lines, ok.headers.get("X-Request-Id"))).toEqual([]);
     expect(requestLines(lines, denied.headers.get("X-Request-Id"))).toMatchObject([{ status: 401 }]);
   });
@@ -86,7 +86,7 @@ describe("the request log line", () => {
 describe("an unexpected error", () => {
   it("answers 500 with the request id in body and header, and logs its stack once", async () => {
     const lines = captureLogs();
-    const r = await fetchWith({ DB: brokenDb, DEV_CLOCK: "off" }, "GET", "/api/v1/admin/apps", { token: ADMIN });
+    const r = await callWith({ DB: brokenDb, DEV_CLOCK: "off" }, "GET", "/api/v1/admin/apps", { token: ADMIN });
     const id = r.headers.get("X-Request-Id");
     expect(r).toMatchObject({ status: 500, body: { status: 500, message: "Internal error", request_id: id } });
     expect(lines.filter((l) => l.request_id === id)).toEqual([

@@ -6,8 +6,8 @@ import { getNow } from "../../../src/shared/clock";
 import { brokerSchema } from "../../../src/realtime/broker-schema";
 import { DEVELOPMENT_SECRET_VALUES } from "../../../src/shared/secrets";
 import { USER_STORAGE_AREAS } from "../../../src/user/storage-areas";
-import { ADMIN, call } from "../helpers";
-import { fetchWith, PRODUCTION } from "./support";
+import { ADMIN, call, callWith } from "../helpers";
+import { PRODUCTION } from "./support";
 
 const build = { id: expect.any(String), tag: null, timestamp: expect.any(String) };
 
@@ -53,7 +53,7 @@ describe("GET /api/v1/admin/status", () => {
 
   it("warns about development switches and a weak topic secret in production", async () => {
     const settings = { ...PRODUCTION, DEV_CLOCK: "on", ALLOW_LOOPBACK_WEBHOOKS: "on", TOPIC_SECRET: DEVELOPMENT_SECRET_VALUES.TOPIC_SECRET };
-    const r = await fetchWith(settings, "GET", "/api/v1/admin/status", { token: settings.ADMIN_TOKEN });
+    const r = await callWith(settings, "GET", "/api/v1/admin/status", { token: settings.ADMIN_TOKEN });
     expect(r.status).toBe(200);
     expect(r.body.environment).toBe("production");
     expect(r.body.warnings).toEqual([
@@ -61,12 +61,12 @@ describe("GET /api/v1/admin/status", () => {
       'ALLOW_LOOPBACK_WEBHOOKS is "on" outside development: webhooks may be sent to plain-http loopback addresses. Set ALLOW_LOOPBACK_WEBHOOKS = "off".',
       "TOPIC_SECRET is the development value: topics handed out are guessable by anyone who reads the code. Set a random secret of at least 32 characters with `wrangler secret put TOPIC_SECRET`; the topics handed out so far stop working, and clients fetch new ones.",
     ]);
-    expect((await fetchWith(PRODUCTION, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN })).body.warnings).toEqual([]);
+    expect((await callWith(PRODUCTION, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN })).body.warnings).toEqual([]);
   });
 
   it("reports a missing queue binding and a D1 behind the code", async () => {
     await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '0009_cron_runs.sql'").run();
-    const r = await fetchWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN });
+    const r = await callWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN });
     expect(r.body.queues).toEqual({ WEBHOOKS: true, BACKGROUND: false });
     expect(r.body.d1).toEqual({ reachable: true, latest_migration: "0006_webhooks.sql", expected_migration: "0009_cron_runs.sql" });
     expect(r.body.warnings).toEqual([
