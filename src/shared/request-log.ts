@@ -9,7 +9,7 @@ import { logError, logLine } from "./log";
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
 /** Our own id for every request: a client-sent id is not trusted into the logs. */
-export const newRequestId = (): string => crypto.randomUUID();
+const newRequestId = (): string => crypto.randomUUID();
 
 /**
  * LOG_SAMPLE_RATE is the share (0 to 1) of successful requests that get a log line; an answer of
