@@ -6,9 +6,13 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
+      // Every request writes a log line: the output of a test is shown only when it fails.
+      silent: "passed-only" as const,
       projects: [
         // Pure cores: no runtime, no I/O.
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
+        // The operator's scripts (npm run deploy) against a fake wrangler on PATH.
+        { test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 60_000 } },
         // Inside workerd: the real Worker, D1, Durable Objects and queues, isolated per test file.
         {
           plugins: [

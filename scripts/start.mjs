@@ -1,6 +1,6 @@
 // `npm start`: local D1 migrated, a demo app seeded (idempotently), `wrangler dev` on port 8787,
 // and the credentials printed. Everything runs on workerd; no Cloudflare account is needed.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startDevServer } from "./lib/dev-server.mjs";
 import { projectRoot } from "./lib/wrangler.mjs";
@@ -10,6 +10,12 @@ const devVars = path.join(projectRoot, ".dev.vars");
 const credentialsFile = path.join(projectRoot, ".wrangler", "demo-credentials.json");
 
 if (!existsSync(devVars)) copyFileSync(path.join(projectRoot, ".dev.vars.example"), devVars);
+// A .dev.vars from before ENVIRONMENT existed would run as production, which refuses its
+// development secrets (503): it is a local file, so it says development.
+if (!/^ENVIRONMENT=/m.test(readFileSync(devVars, "utf8"))) {
+  appendFileSync(devVars, "\n# Added by npm start: these are development values.\nENVIRONMENT=development\n");
+  console.log("  .dev.vars had no ENVIRONMENT: added ENVIRONMENT=development.");
+}
 const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(devVars, "utf8"))?.[1]?.trim();
 if (!adminToken) throw new Error(".dev.vars has no ADMIN_TOKEN");
 

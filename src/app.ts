@@ -5,6 +5,7 @@ import { createMiddleware } from "hono/factory";
 import { ApiError, errorBody, handleError } from "./shared/errors";
 import { jsonRequestBodies } from "./shared/body";
 import { getNow } from "./shared/clock";
+import { REQUEST_ID_HEADER, requestLog } from "./shared/request-log";
 import type { AppEnv } from "./shared/http";
 import { requireAdmin } from "./auth/middleware";
 import { authRoutes } from "./auth/routes";
@@ -24,6 +25,7 @@ import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
 import { registerDocs } from "./docs/routes";
+import { opsRoutes } from "./ops/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -34,8 +36,10 @@ export function buildApp() {
   app.onError(handleError);
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
 
-  // Browser games call the API directly with access tokens.
-  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], maxAge: 86400 }));
+  // First, so that every answer (CORS preflights, 401s, errors) carries the request id and is logged.
+  app.use("*", requestLog);
+  // Browser games call the API directly with access tokens, and may show the request id of an error.
+  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 }));
   app.use(
     "*",
     bodyLimit({
@@ -73,6 +77,7 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", opsRoutes);
 
   registerDocs(app);
   return app;

@@ -3,8 +3,35 @@ import { expireBattlePasses } from "./battlepasses/expiry";
 import { pruneDeliveryLog } from "./webhooks/deliveries-repo";
 import { runLeaderboardMaintenance } from "./leaderboards/maintenance";
 import { dispatchChanges } from "./fanout/dispatch";
+import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
+import { logBackgroundFailure } from "./shared/log";
 
-/** Periodic work that must happen even when no user is active: runs every minute. */
+/** The cron's tasks by name: the names appear in the failure logs and in the status answer. */
+const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
+  "event-retention": pruneEventData,
+  "battle-pass-expiry": (env, now) => expireBattlePasses(env, now, (changes) => dispatchChanges(env, changes)),
+  "delivery-log-retention": (env, now) => pruneDeliveryLog(env.DB, now),
+  "leaderboard-maintenance": runLeaderboardMaintenance,
+};
+
+/**
+ * Periodic work that must happen even when no user is active: runs every minute. Tasks run side
+ * by side; one failing does not stop the others. Each failure is logged, and the run is recorded
+ * for `GET /api/v1/admin/status`.
+ */
 export async function runScheduled(env: Env, now: number): Promise<void> {
-  await Promise.all([pruneEventData(env, now), expireBattlePasses(env, now, (changes) => dispatchChanges(env, changes)), pruneDeliveryLog(env.DB, now), runLeaderboardMaintenance(env, now)]);
+  const names = Object.keys(TASKS);
+  const startedAt = Date.now();
+  const results = await Promise.allSettled(names.map((name) => TASKS[name](env, now)));
+  const failed = names.filter((name, i) => {
+    const result = results[i];
+    if (result.status === "fulfilled") return false;
+    logBackgroundFailure("cron", "cron task failed", result.reason, { task: name });
+    return true;
+  });
+  try {
+    await recordCronRun(env.DB, MAINTENANCE_JOB, now, now + (Date.now() - startedAt), failed);
+  } catch (err) {
+    logBackgroundFailure("cron", "recording the cron run failed", err);
+  }
 }

@@ -5,6 +5,8 @@ import { consumeBackground } from "./wiring/background-consumer";
 import type { BackgroundMessage } from "./user/messages";
 import { consumeWebhooks } from "./webhooks/consumer";
 import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
+import { logBackgroundFailure } from "./shared/log";
+import { observeRequest } from "./shared/request-log";
 
 export { UserDO } from "./wiring/user-do";
 export { MqttBroker } from "./realtime/broker-do";
@@ -23,15 +25,20 @@ export default {
   fetch(request, env, ctx) {
     const normalized = withNormalizedPath(request);
     // The MQTT WebSocket upgrade bypasses the app so no middleware touches its 101 answer.
-    if (new URL(normalized.url).pathname === MQTT_PATH) return connectMqtt(normalized, env);
+    if (new URL(normalized.url).pathname === MQTT_PATH) return observeRequest(normalized, env, MQTT_PATH, () => connectMqtt(normalized, env));
     return app.fetch(normalized, env, ctx);
   },
 
   async queue(batch, env) {
-    if (batch.queue.startsWith("gamification-background")) {
-      await consumeBackground(batch as MessageBatch<BackgroundMessage>, env);
-    } else {
-      await consumeWebhooks(batch, env);
+    try {
+      if (batch.queue.startsWith("gamification-background")) {
+        await consumeBackground(batch as MessageBatch<BackgroundMessage>, env);
+      } else {
+        await consumeWebhooks(batch, env);
+      }
+    } catch (err) {
+      logBackgroundFailure("queue", "queue batch failed; the queue retries it", err, { queue: batch.queue, messages: batch.messages.length });
+      throw err;
     }
   },
 

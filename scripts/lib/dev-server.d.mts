@@ -7,4 +7,6 @@ export function startDevServer(options: {
   readyPath?: string;
   /** false: no trace of every invocation for wrangler's Local Explorer (default true). */
   localTraces?: boolean;
+  /** With `quiet`: every chunk of the server's output, from its first line on. */
+  onOutput?: (chunk: string) => void;
 }): Promise<{ url: string; stop: () => Promise<void>; log: () => string }>;

@@ -8,10 +8,11 @@ import { runWrangler, spawnWrangler } from "./wrangler.mjs";
  * `localTraces: false` turns off the trace wrangler dev records of every invocation for its Local
  * Explorer (X_LOCAL_OBSERVABILITY): it runs on the Worker's own thread and costs each span (every
  * D1, Durable Object and queue call), a development aid that production does not run there.
- * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, readyPath?: string, localTraces?: boolean}} options
+ * `onOutput` (with `quiet`) gets every chunk the server writes, from its first line on.
+ * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, readyPath?: string, localTraces?: boolean, onOutput?: (chunk: string) => void}} options
  * @returns {Promise<{url: string, stop: () => Promise<void>}>}
  */
-export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, readyPath = "/openapi.json", localTraces = true }) {
+export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, readyPath = "/openapi.json", localTraces = true, onOutput }) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   if (!config) await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" } });
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
@@ -26,8 +27,12 @@ export async function startDevServer({ port, persistTo, vars = {}, quiet = false
   );
   let log = "";
   if (quiet) {
-    child.stdout.on("data", (d) => (log = (log + d).slice(-20000)));
-    child.stderr.on("data", (d) => (log = (log + d).slice(-20000)));
+    const keep = (d) => {
+      log = (log + d).slice(-20000);
+      onOutput?.(String(d));
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
   }
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise((resolve) => child.once("exit", resolve));

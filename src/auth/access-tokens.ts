@@ -2,7 +2,7 @@ import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from 
 import { unauthorized } from "../shared/errors";
 import { signingKeys } from "./signing-keys";
 
-type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS">;
+type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS"> & { ENVIRONMENT?: string };
 
 export interface AccessTokenClaims {
   appId: string;
@@ -13,7 +13,7 @@ export interface AccessTokenClaims {
 const ALGORITHM = "HS256";
 
 export async function mintAccessToken(env: TokenEnv, claims: AccessTokenClaims, nowMs: number): Promise<string> {
-  const [current] = signingKeys(env.JWT_SIGNING_KEYS);
+  const [current] = signingKeys(env);
   const issuedAt = Math.floor(nowMs / 1000);
   return new SignJWT({ app_id: claims.appId })
     .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: "JWT" })
@@ -34,7 +34,7 @@ function headerAlgorithm(token: string): unknown {
 }
 
 export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: number): Promise<AccessTokenClaims> {
-  const keys = signingKeys(env.JWT_SIGNING_KEYS);
+  const keys = signingKeys(env);
   try {
     // Checked before jwtVerify too, so a foreign algorithm is refused without touching any key.
     if (headerAlgorithm(token) !== ALGORITHM) throw unauthorized("Access token is invalid");

@@ -1,10 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { notFound, unauthorized } from "../shared/errors";
+import { adminTokenProblem, isDevelopment, secretNotConfigured } from "../shared/secrets";
 import type { AppEnv, Caller } from "../shared/http";
 import { timingSafeEqual } from "../shared/crypto";
 import { verifyAccessToken } from "./access-tokens";
 import { findActiveKey } from "./api-keys";
+import { signingKeys, signingKeysProblem } from "./signing-keys";
 
 /** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
 const MAX_API_KEY_LENGTH = 64;
@@ -49,10 +51,33 @@ export const requireTokenOrKey = withCaller((c, credential) =>
   looksLikeApiKey(credential) ? callerFromApiKey(c, credential) : callerFromAccessToken(c, credential),
 );
 
+/**
+ * The admin API stays closed (503, naming the secret) while its token is missing or, outside
+ * development, weak or published; outside development also while the signing keys are, since an
+ * operator would otherwise configure a service whose tokens anyone can forge.
+ */
+function assertAdminConfigured(env: Env): void {
+  const tokenProblem = adminTokenProblem(env);
+  if (tokenProblem) throw secretNotConfigured("ADMIN_TOKEN", tokenProblem);
+  const keysProblem = isDevelopment(env) ? null : signingKeysProblem(env);
+  if (keysProblem) throw secretNotConfigured("JWT_SIGNING_KEYS", keysProblem);
+}
+
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  assertAdminConfigured(c.env);
   const credential = bearerToken(c);
-  if (!c.env.ADMIN_TOKEN || !timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
+  if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
   c.set("caller", { kind: "admin" });
+  await next();
+});
+
+/**
+ * For paths whose work mints access tokens inside the user's object (challenge notifications carry
+ * the user's token): unusable signing keys answer 503 naming the secret here, before the work
+ * starts, since an error thrown inside the object reaches the Worker without its status.
+ */
+export const requireSigningKeys = createMiddleware<AppEnv>(async (c, next) => {
+  signingKeys(c.env);
   await next();
 });
 

@@ -21,7 +21,7 @@ export interface ActionResult {
  * methods come here. Events move the counters of the passes the user unlocked.
  */
 export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
-  readonly schema = battlePassSchema;
+  static readonly schema = battlePassSchema;
   /** Whether the user unlocked a pass: only this object unlocks them, so it is read once. */
   private unlocked: boolean | undefined;
 

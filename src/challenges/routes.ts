@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { callerApp, callerUser, requireAccessToken, requireApiKey } from "../auth/middleware";
+import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { ApiError, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import { StatusMessageSchema, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../shared/openapi";
@@ -83,7 +83,7 @@ function resetRoute(method: "delete" | "post") {
     createRoute({
       method, path: "/api/v1/reset-challenges/{appId}/{userId}", tags, security: bearerSecurity.apiKey,
       summary: "Reset all challenges of one user in the app (API key)",
-      middleware: [requireApiKey] as const,
+      middleware: [requireApiKey, requireSigningKeys] as const,
       request: {
         params: AppParams.extend({ userId: z.string().min(1).max(256).openapi({ param: { name: "userId", in: "path" } }) }),
       },

@@ -114,7 +114,7 @@ const recentTokens = new Map<string, { value: string; mintedAt: number }>();
 const RECENT_TOKENS_MAX = 10_000;
 
 export class UserChallenges implements UserArea<ChallengeTouch> {
-  readonly schema = challengesSchema;
+  static readonly schema = challengesSchema;
   private owner: Owner | null = null;
 
   constructor(private readonly context: UserObjectContext) {}

@@ -1,5 +1,6 @@
 import { userObject } from "../user/names";
 import type { ApplyEventResult, UserEvent } from "../user/event";
+import { logError } from "../shared/log";
 
 /** Users whose events of one batch are applied at the same time. */
 const USER_CONCURRENCY = 6;
@@ -36,7 +37,7 @@ export async function ingestEvents(env: Env, events: UserEvent[]): Promise<Inges
         try {
           outcomes[index] = await stub.applyEvent(events[index]);
         } catch (err) {
-          console.error("applying an event of a batch failed", events[index].eventName, err);
+          logError("applying an event of a batch failed", err, { app_id: events[index].appId, event_name: events[index].eventName });
           outcomes[index] = { failed: true };
         }
       }

@@ -5,7 +5,7 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { badRequest, type FieldProblem } from "../shared/errors";
 import { jsonBodyOf } from "../shared/body";
 import { bearerSecurity, errorResponses, jsonResponse, StatusMessageSchema } from "../shared/openapi";
-import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey } from "../auth/middleware";
+import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { describeCatalog } from "./catalog";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
 import { ingestEvent, ingestEvents } from "./intake";
@@ -67,7 +67,7 @@ eventsRoutes
         "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
         "credential is sent; without it the credential itself tells. " +
         "A predefined event must carry its required meta data fields; floats are refused.",
-      middleware: [requireSender] as const,
+      middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventPayload", "The event") },
       responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)"), ...errorResponses },
     }),
@@ -85,7 +85,7 @@ eventsRoutes
       description:
         "Each event is checked and applied on its own, in order per user; the answer has a result per event. " +
         "The request fails as a whole only when it is not a list of 1 to 500 events.",
-      middleware: [requireSender] as const,
+      middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventBatchPayload", "The events") },
       responses: { 200: jsonResponse(EventBatchResponse, "A result per event"), ...errorResponses },
     }),

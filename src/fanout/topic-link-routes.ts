@@ -5,6 +5,7 @@ import { bearerSecurity, errorResponses, jsonResponse } from "../shared/openapi"
 import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
 import { DigitsId } from "../shared/schemas";
 import { notFound } from "../shared/errors";
+import { topicSecret } from "../shared/secrets";
 import { battlePassCatalog } from "../battlepasses/catalog";
 import { challengeCatalog } from "../challenges/catalog";
 import { appLeaderboards } from "../leaderboards/catalog";
@@ -40,7 +41,15 @@ async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) 
  * The endpoints that hand out MQTT topics (the capabilities a client subscribes with). They sit
  * above the areas because a link checks that the challenge, pass or board exists in the caller's app.
  */
-export const realtimeRoutes = createRouter()
+export const realtimeRoutes = createRouter();
+// A service without its topic secret answers that first: no link could be made, whatever the ids.
+for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "leaderboard"]) {
+  realtimeRoutes.use(`/api/v1/auth/${kind}-topic-link`, async (c, next) => {
+    topicSecret(c.env);
+    await next();
+  });
+}
+realtimeRoutes
   .openapi(
     createRoute({
       method: "get", path: "/api/v1/auth/user-challenges-topic-link", tags, description, security: bearerSecurity.accessToken,

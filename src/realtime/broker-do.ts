@@ -20,6 +20,9 @@ import { PublishTemplate } from "./mqtt/encode";
 import { MqttError, protocolError, Reason } from "./mqtt/errors";
 import { SubscriberIndex } from "./subscriber-index";
 import { isIssuedTopic, topicOwner } from "./topics";
+import { brokerSchema } from "./broker-schema";
+import { migrateUserStorage } from "../user/schema";
+import { logBackgroundFailure } from "../shared/log";
 
 /** Messages for one topic, in the order they must arrive. */
 export interface TopicBatch {
@@ -51,7 +54,7 @@ export class MqttBroker extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS pending_bytes (conn_id TEXT PRIMARY KEY, bytes BLOB NOT NULL)");
+    migrateUserStorage(ctx.storage.sql, [brokerSchema]);
     // After a restart (not a hibernation) every socket is gone, and with it every unfinished packet.
     const anyPending = ctx.storage.sql.exec("SELECT 1 FROM pending_bytes LIMIT 1").toArray().length > 0;
     if (anyPending && ctx.getWebSockets().length === 0) ctx.storage.sql.exec("DELETE FROM pending_bytes");
@@ -98,6 +101,15 @@ export class MqttBroker extends DurableObject<Env> {
 
   /** Closes connections silent past their keep-alive, then waits for the next deadline. */
   override async alarm(): Promise<void> {
+    try {
+      await this.closeSilentConnections();
+    } catch (err) {
+      logBackgroundFailure("alarm", "broker alarm failed; the runtime retries it", err, { object: this.ctx.id.toString() });
+      throw err;
+    }
+  }
+
+  private async closeSilentConnections(): Promise<void> {
     const now = Date.now();
     let next: number | null = null;
     for (const ws of this.ctx.getWebSockets()) {
@@ -163,7 +175,7 @@ export class MqttBroker extends DurableObject<Env> {
         conn.save();
       }
     } catch (err) {
-      console.error("mqtt: connection failed", conn.session.connId, err);
+      logBackgroundFailure("mqtt", "mqtt connection failed", err, { conn_id: conn.session.connId });
       this.close(conn, { reason: Reason.UnspecifiedError, message: "internal error", code: 1011 });
     }
   }
@@ -220,7 +232,7 @@ export class MqttBroker extends DurableObject<Env> {
 
   /** Best effort: an owner that is not told learns it at its next publish (the topic comes back unheard). */
   private tellOwnersLater(topics: string[]): void {
-    this.ctx.waitUntil(this.tellOwners(topics, false).catch((err) => console.error("mqtt: telling owners of unsubscribed topics failed", err)));
+    this.ctx.waitUntil(this.tellOwners(topics, false).catch((err) => logBackgroundFailure("mqtt", "telling owners of unsubscribed topics failed", err)));
   }
 
   private close(conn: Connection, close: Close): void {

@@ -2,6 +2,7 @@ import { LIMITS, takePacketId, type SessionState, type SubscriptionState } from 
 import { encodePacket, type PublishTemplate } from "./mqtt/encode";
 import type { Packet } from "./mqtt/packets";
 import { PacketStream } from "./mqtt/stream";
+import { logLine } from "../shared/log";
 
 /**
  * One client socket while the broker is awake: its session (the part that survives hibernation
@@ -67,7 +68,8 @@ export class Connection {
       if (id !== null) return this.write(this.publishBytes(template, sub, id));
     }
     if (this.waiting.length >= LIMITS.maxQueued) {
-      console.warn("mqtt: queue full, message dropped", { connId: this.session.connId, topic: template.topic });
+      // Not the topic: it is a capability, as good as a credential for reading.
+      logLine("warn", "mqtt queue full, message dropped", { source: "mqtt", conn_id: this.session.connId });
       return false;
     }
     this.waiting.push({ template, sub });

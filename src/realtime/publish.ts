@@ -2,6 +2,7 @@ import type { Change } from "../changes/types";
 import type { TopicBatch } from "./broker-do";
 import { allShards } from "./shards";
 import { topicName, type RealtimeTopicRef, type TopicEnv } from "./topics";
+import { logBackgroundFailure } from "../shared/log";
 
 /** A challenge change also goes to the topic of that one challenge (SCILL's user-challenge-topic-link). */
 function refsOf(change: Change): RealtimeTopicRef[] {
@@ -62,9 +63,9 @@ export async function publishChanges(env: Env, changes: Change[]): Promise<void>
     if (batches.length === 0) return;
     const results = await Promise.allSettled(allShards(env).map((broker) => broker.publish(batches)));
     for (const result of results) {
-      if (result.status === "rejected") console.error("mqtt: publish failed", result.reason);
+      if (result.status === "rejected") logBackgroundFailure("mqtt", "mqtt publish failed", result.reason);
     }
   } catch (err) {
-    console.error("mqtt: publish failed", err);
+    logBackgroundFailure("mqtt", "mqtt publish failed", err);
   }
 }

@@ -1,5 +1,6 @@
 import type { TopicRef } from "../changes/types";
 import { timingSafeEqual, toHex } from "../shared/crypto";
+import { topicSecret } from "../shared/secrets";
 import { userObjectName } from "../user/names";
 
 /**
@@ -49,11 +50,6 @@ function refFields(ref: RealtimeTopicRef): string[] {
     case "leaderboard":
       return [ref.appId, ref.leaderboardId];
   }
-}
-
-function topicSecret(env: Pick<Env, "TOPIC_SECRET">): string {
-  if (!env.TOPIC_SECRET) throw new Error("TOPIC_SECRET is not configured");
-  return env.TOPIC_SECRET;
 }
 
 /** What naming a topic needs: the secret, and the namespace of the users' objects (their ids). */

@@ -1,6 +1,7 @@
 import { verifyAccessToken } from "../auth/access-tokens";
 import { ApiError, errorBody } from "../shared/errors";
 import { getNow } from "../shared/clock";
+import { topicSecret } from "../shared/secrets";
 import { brokerShard, randomShard } from "./shards";
 
 export const MQTT_PATH = "/mqtt";
@@ -22,13 +23,13 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
     return refuse(400, `Unsupported WebSocket subprotocol ${offered.join(", ")}: use mqtt`);
   }
   const token = new URL(request.url).searchParams.get("token");
-  if (token !== null) {
-    try {
-      await verifyAccessToken(env, token, await getNow(env));
-    } catch (err) {
-      if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
-      throw err;
-    }
+  try {
+    // Without it the broker can check no topic, so no subscription could ever succeed.
+    topicSecret(env);
+    if (token !== null) await verifyAccessToken(env, token, await getNow(env));
+  } catch (err) {
+    if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
+    throw err;
   }
   return brokerShard(env, randomShard()).fetch(request);
 }

@@ -2,6 +2,7 @@ import type { Change } from "../changes/types";
 import type { AreaSchema } from "../user/schema";
 import type { TopicBatch } from "./broker-do";
 import { topicBatches } from "./publish";
+import { logBackgroundFailure } from "../shared/log";
 
 /**
  * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
@@ -67,12 +68,12 @@ export class TopicWatchers {
               if (since !== undefined && since < sentAt) this.forget(topic, broker);
             }
           } catch (err) {
-            console.error("mqtt: publish failed", err);
+            logBackgroundFailure("mqtt", "mqtt publish failed", err, { broker });
           }
         }),
       );
     } catch (err) {
-      console.error("mqtt: publish failed", err);
+      logBackgroundFailure("mqtt", "mqtt publish failed", err);
     }
   }
 

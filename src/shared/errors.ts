@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { logError } from "./log";
 
 export interface FieldProblem {
   field: string;
@@ -30,16 +31,22 @@ export function errorBody(status: number, message: string, errors?: FieldProblem
   return errors && errors.length > 0 ? { status, message, errors } : { status, message };
 }
 
-/** Turns every thrown value into the error shape; only unexpected errors are logged. */
+/**
+ * Turns every thrown value into the error shape; only unexpected errors are logged (with their
+ * stack). A 5xx body names the request id (set by src/shared/request-log.ts), so that a studio can
+ * quote it and the operator can find the log line.
+ */
 export function handleError(err: unknown, c: Context): Response {
+  const requestId: string | undefined = c.get("requestId");
+  const withRequestId = <T extends object>(body: T, status: number) => (status >= 500 && requestId ? { ...body, request_id: requestId } : body);
   if (err instanceof ApiError) {
-    return c.json(errorBody(err.status, err.message, err.errors), err.status, err.headers);
+    return c.json(withRequestId(errorBody(err.status, err.message, err.errors), err.status), err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     // Hono raises these for malformed JSON bodies and body-limit overflows.
     const message = err.status === 413 ? "Request body too large" : err.message || "Bad request";
-    return c.json(errorBody(err.status, message), err.status as ContentfulStatusCode);
+    return c.json(withRequestId(errorBody(err.status, message), err.status), err.status as ContentfulStatusCode);
   }
-  console.error("unexpected error", c.req.method, c.req.path, err);
-  return c.json(errorBody(500, "Internal error"), 500);
+  logError("unexpected error", err, { request_id: requestId ?? null, method: c.req.method, route: c.req.routePath });
+  return c.json(withRequestId(errorBody(500, "Internal error"), 500), 500);
 }

@@ -13,6 +13,8 @@ export type AppEnv = {
     /** The service's clock for this request (ms since epoch), read once per request. */
     now: number;
     caller: Caller;
+    /** This request's id: in the `X-Request-Id` answer header, its log line and any 5xx body. */
+    requestId: string;
   };
 };
 

@@ -5,6 +5,7 @@ export const ErrorSchema = z
     status: z.number().int().openapi({ example: 404 }),
     message: z.string().openapi({ example: "Not found" }),
     errors: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
+    request_id: z.string().optional().openapi({ description: "In every 5xx answer: the request's id (also in the X-Request-Id header), to quote when reporting it." }),
   })
   .openapi("Error");
 

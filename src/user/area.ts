@@ -35,7 +35,6 @@ export interface UserObjectContext {
  * its methods, each a `prepare` followed by `context.transact`.
  */
 export interface UserArea<Prepared = unknown> {
-  readonly schema: AreaSchema;
   prepareEvent(event: UserEvent): Promise<Prepared>;
   /** Synchronous, inside the event's transaction: applies the event and reports into `staged`. */
   applyEvent(prepared: Prepared, event: UserEvent, staged: Staged): void;
@@ -43,4 +42,10 @@ export interface UserArea<Prepared = unknown> {
   nextTimerAt?(): number | null;
   /** The object's alarm fired: apply what is due (through `context.transact`). */
   onAlarm?(): Promise<void>;
+}
+
+/** An area as the object registers it: its tables, and how it is made for one object. */
+export interface UserAreaClass {
+  readonly schema: AreaSchema;
+  new (context: UserObjectContext): UserArea<any>;
 }

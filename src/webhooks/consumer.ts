@@ -7,6 +7,7 @@ import { attemptDelivery } from "./deliver";
 import { deadLetteredStatement, type LoggedOutcome, recordOutcomeStatements } from "./deliveries-repo";
 import { disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
 import { type DeliveryMessage, isDeliveryMessage } from "./messages";
+import { logLine } from "../shared/log";
 
 /** What to tell the queue about one message once its outcome is in the log. */
 type Settle = { ack: true } | { ack: false; delaySeconds: number };
@@ -38,7 +39,7 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   const clock = await readClock(env);
   const valid = batch.messages.filter((msg) => {
     if (isDeliveryMessage(msg.body)) return true;
-    console.error("webhooks: dropping a message of unknown shape", msg.id);
+    logLine("error", "webhook message of unknown shape dropped", { source: "queue", queue: batch.queue, message_id: msg.id });
     msg.ack();
     return false;
   }) as Message<DeliveryMessage>[];

@@ -3,6 +3,7 @@ import { recordEventAnalytics, recordUsageCounts } from "../events/background";
 import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
 import type { ChangeSink } from "../changes/types";
+import { logBackgroundFailure, logLine } from "../shared/log";
 
 type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env: Env, deliver: ChangeSink) => Promise<void>;
 
@@ -30,13 +31,15 @@ export async function consumeBackground(batch: MessageBatch<BackgroundMessage>, 
       const handlers = HANDLERS[kind] as Handler<BackgroundKind>[] | undefined;
       if (!handlers) {
         // Written by another version of the Worker; nothing here can apply it.
-        console.error("background messages of unknown kind dropped", kind, messages.length);
+        logLine("error", "background messages of unknown kind dropped", { source: "queue", queue: batch.queue, kind, messages: messages.length });
         for (const message of messages) message.ack();
         return;
       }
       const results = await Promise.allSettled(handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, deliver)));
       const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-      for (const failure of failures) console.error(`background handler of kind ${kind} failed`, failure.reason);
+      for (const failure of failures) {
+        logBackgroundFailure("queue", "background handler failed; its messages are retried", failure.reason, { queue: batch.queue, kind, messages: messages.length });
+      }
       for (const message of messages) {
         if (failures.length > 0) message.retry();
         else message.ack();

@@ -3,6 +3,7 @@ import { dispatchChanges, type Publisher } from "../fanout/dispatch";
 import type { Change } from "../changes/types";
 import { sendAll } from "../shared/chunks";
 import type { AreaSchema } from "../user/schema";
+import { logBackgroundFailure } from "../shared/log";
 
 /**
  * What a user's object still has to hand on after a state change: the changes for webhooks and
@@ -65,7 +66,7 @@ export class Outbox {
       if (changes.length > 0) await dispatchChanges(env, changes, this.publish);
     } catch (err) {
       this.pending!.unshift(...rows);
-      console.error("handing on staged changes failed; retried later", err);
+      logBackgroundFailure("outbox", "handing on staged changes failed; retried later", err, { rows: rows.length });
       return false;
     }
     try {
@@ -74,7 +75,7 @@ export class Outbox {
       // The changes went out: a retry of these rows must not queue the webhooks a second time.
       this.sql.exec("UPDATE outbox SET changes = '[]' WHERE seq <= ?", lastSeq);
       this.pending!.unshift(...rows.map((row) => ({ ...row, changes: [] })));
-      console.error("handing on staged background messages failed; retried later", err);
+      logBackgroundFailure("outbox", "handing on staged background messages failed; retried later", err, { rows: rows.length });
       return false;
     }
     this.sql.exec("DELETE FROM outbox WHERE seq <= ?", lastSeq);

@@ -1,14 +1,25 @@
-import type { UserObjectContext } from "../user/area";
+import type { UserAreaClass, UserObjectContext } from "../user/area";
+import type { AreaSchema } from "../user/schema";
+import { eventsSchema } from "../events/processed-events";
+import { watchersSchema } from "../realtime/watchers";
 import { UserBattlePasses } from "../battlepasses/user-progress";
 import { UserChallenges } from "../challenges/user-challenges";
+import { outboxSchema } from "./outbox";
 
 /**
  * The areas of the user's object, in the order an event applies to them (a battle pass counts the
  * event before a challenge's completion could be reported). Adding an area is one line here.
  */
-export function userAreas(context: UserObjectContext) {
-  return {
-    battlePasses: new UserBattlePasses(context),
-    challenges: new UserChallenges(context),
-  };
+const AREAS = {
+  battlePasses: UserBattlePasses,
+  challenges: UserChallenges,
+} satisfies Record<string, UserAreaClass>;
+
+export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)[K]> };
+
+export function userAreas(context: UserObjectContext): UserAreas {
+  return Object.fromEntries(Object.entries(AREAS).map(([name, Area]) => [name, new Area(context)])) as UserAreas;
 }
+
+/** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
+export const USER_OBJECT_SCHEMAS: AreaSchema[] = [eventsSchema, outboxSchema, watchersSchema, ...Object.values(AREAS).map((Area) => Area.schema)];

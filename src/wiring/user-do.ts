@@ -3,15 +3,16 @@ import type { ApplyEventResult, UserEvent } from "../user/event";
 import { Staged, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
 import { readClock } from "../shared/clock";
-import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
+import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { appEndpoints } from "../webhooks/endpoints-repo";
-import { TopicWatchers, watchersSchema } from "../realtime/watchers";
+import { TopicWatchers } from "../realtime/watchers";
 import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
-import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
-import { userAreas } from "./user-areas";
+import { logBackgroundFailure } from "../shared/log";
+import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
+import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
 /**
  * One per (app, user), addressed by `userObject` (src/user/names.ts). The single writer of that
@@ -22,7 +23,7 @@ import { userAreas } from "./user-areas";
 export class UserDO extends DurableObject<Env> {
   private readonly outbox: Outbox;
   private readonly watchers: TopicWatchers;
-  private readonly area: ReturnType<typeof userAreas>;
+  private readonly area: UserAreas;
   /** Every area, in the order an event applies to them. */
   private readonly areas: UserArea[];
   /** The flush under way: flushes run one after the other so that changes go out in order. */
@@ -34,9 +35,7 @@ export class UserDO extends DurableObject<Env> {
     this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
     this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
     this.areas = Object.values(this.area);
-    ctx.blockConcurrencyWhile(async () =>
-      migrateUserStorage(ctx.storage.sql, [eventsSchema, outboxSchema, watchersSchema, ...this.areas.map((area) => area.schema)]),
-    );
+    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
   }
 
   /**
@@ -140,8 +139,13 @@ export class UserDO extends DurableObject<Env> {
 
   /** Retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
   override async alarm() {
-    await this.deliver();
-    for (const area of this.areas) await area.onAlarm?.();
-    await this.reschedule();
+    try {
+      await this.deliver();
+      for (const area of this.areas) await area.onAlarm?.();
+      await this.reschedule();
+    } catch (err) {
+      logBackgroundFailure("alarm", "user object alarm failed; the runtime retries it", err, { object: this.ctx.id.toString() });
+      throw err;
+    }
   }
 }

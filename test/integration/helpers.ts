@@ -1,6 +1,6 @@
-import { SELF, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../../src/index";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { onTestFinished, vi } from "vitest";
+import worker from "../../src/index";
 import { TEST_SECRETS } from "../support/secrets";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
@@ -12,8 +12,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the Worker as a client would; answers the status and the parsed JSON body. */
-export async function call(method: string, path: string, options: CallOptions = {}) {
+/** The request a client would send. */
+function clientRequest(method: string, path: string, options: CallOptions): Request {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
@@ -21,7 +21,11 @@ export async function call(method: string, path: string, options: CallOptions = 
     body = JSON.stringify(options.body);
     headers["Content-Type"] = "application/json";
   } else if (body !== undefined) headers["Content-Type"] ??= "application/json";
-  const response = await SELF.fetch(`https://gamification.test${path}`, { method, headers, body });
+  return new Request(`https://gamification.test${path}`, { method, headers, body });
+}
+
+/** The status, the parsed JSON body (the text when it is not JSON) and the headers. */
+async function answerOf(response: Response) {
   const text = await response.text();
   let json: any = undefined;
   try {
@@ -30,6 +34,23 @@ export async function call(method: string, path: string, options: CallOptions = 
     json = text;
   }
   return { status: response.status, body: json, headers: response.headers };
+}
+
+/** Calls the Worker as a client would; answers the status and the parsed JSON body. */
+export async function call(method: string, path: string, options: CallOptions = {}) {
+  return answerOf(await SELF.fetch(clientRequest(method, path, options)));
+}
+
+/**
+ * The same through the Worker's fetch handler with `overrides` on top of the test bindings: a
+ * deployment with other settings, or a queue replaced by a capturing one.
+ */
+export async function callWith(overrides: Partial<Env>, method: string, path: string, options: CallOptions = {}) {
+  const ctx = createExecutionContext();
+  const request = clientRequest(method, path, options) as Request<unknown, IncomingRequestCfProperties>;
+  const response = await worker.fetch(request, { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  return answerOf(response);
 }
 
 /** A new app with one API key, and a way to mint access tokens for its users. */
@@ -72,25 +93,6 @@ export async function advanceClock(seconds: number) {
 export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra } });
   if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
-}
-
-/**
- * Calls the Worker's fetch handler with some bindings replaced, and waits for the work it left
- * running (`waitUntil`), so that what it sends is there when the call answers.
- */
-export async function callWorker(bindings: Partial<Env>, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const request = new Request(`https://gamification.test${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...bindings }, ctx);
-  await waitOnExecutionContext(ctx);
-  return { status: response.status, body: (await response.json()) as any };
 }
 
 /**

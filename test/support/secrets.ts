@@ -1,5 +1,7 @@
 /** The secrets and development switches every test run uses (never the deployed values). */
 export const TEST_SECRETS = {
+  // Development: outside it, the short test values below would close the admin API (503).
+  ENVIRONMENT: "development",
   ADMIN_TOKEN: "test-admin-token",
   JWT_SIGNING_KEYS: JSON.stringify([
     { kid: "test-2", secret: "test-signing-secret-two-0123456789abcdef" },

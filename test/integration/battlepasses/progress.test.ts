@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userBattlePassState } from "../../../src/battlepasses/admin/user-state";
-import { call, createTestApp, DAY, HOUR, iso, sendEvent, serviceNow, callWorker } from "../helpers";
-import { addWebhook, capturingWebhooks, createLevel, createPass, levelOf, threeLevelPass } from "./support";
+import { call, createTestApp, DAY, HOUR, iso, sendEvent, serviceNow } from "../helpers";
+import { addWebhook, capturingWebhooks, createLevel, createPass, levelOf, threeLevelPass, callCapturing } from "./support";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let app: TestApp;
@@ -339,7 +339,7 @@ describe("notifications", () => {
     });
     const token = await hooked.tokenFor("hook-user");
     const unlockHooks = capturingWebhooks();
-    await callWorker({ WEBHOOKS: unlockHooks.queue }, "POST", `/v1/battle-pass/${hooked.appId}/unlock/${created.battle_pass_id}`, { token, body: {} });
+    await callCapturing(unlockHooks.queue, "POST", `/v1/battle-pass/${hooked.appId}/unlock/${created.battle_pass_id}`, { token, body: {} });
     const state = (type: string, score: number) => ({
       app_id: hooked.appId,
       battle_pass_id: created.battle_pass_id,
@@ -362,7 +362,7 @@ describe("notifications", () => {
 
     await sendEvent(hooked.apiKey, "hook-user", "kill-enemy", { amount: 1 });
     const claimHooks = capturingWebhooks();
-    const r = await callWorker({ WEBHOOKS: claimHooks.queue }, "POST", `/api/v1/battle-pass-levels/${hooked.appId}/claim/${level.level_id}`, { token });
+    const r = await callCapturing(claimHooks.queue, "POST", `/api/v1/battle-pass-levels/${hooked.appId}/claim/${level.level_id}`, { token });
     expect(r.status).toBe(200);
     expect(claimHooks.sent).toEqual([
       {

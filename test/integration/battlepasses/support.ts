@@ -5,7 +5,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import worker from "../../../src/index";
-import { ADMIN, call, captureSends } from "../helpers";
+import { ADMIN, call, callWith, captureSends } from "../helpers";
 
 /** The service clock now, as the dev clock reports it. */
 export async function createPass(appId: string, fields: Record<string, unknown>) {
@@ -56,6 +56,12 @@ export function capturingWebhooks() {
     payload: JSON.parse(body.body),
   }));
   return { sent, queue: env.WEBHOOKS };
+}
+
+/** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */
+export async function callCapturing(webhooks: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const { status, body } = await callWith({ WEBHOOKS: webhooks }, method, path, options);
+  return { status, body };
 }
 
 /** One cron run, with the webhook queue replaced. */

@@ -88,7 +88,15 @@ describe("the background consumer", () => {
     const { ids, result } = await consume([broken, usageMessage(app.appId, "2025-03", 1)]);
     expect(result.retryMessages).toEqual([{ msgId: ids[0] }]);
     expect(result.explicitAcks).toEqual([ids[1]]);
-    expect(logged).toHaveBeenCalledWith("background handler of kind event failed", expect.any(RangeError));
+    expect(logged).toHaveBeenCalledWith({
+      level: "error",
+      msg: "background handler failed; its messages are retried",
+      source: "queue",
+      queue: "gamification-background",
+      kind: "event",
+      messages: 1,
+      error: { name: "RangeError", message: "Invalid time value", stack: expect.stringContaining("RangeError: Invalid time value") },
+    });
     logged.mockRestore();
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, callWorker } from "../helpers";
-import { capturingBackground } from "./support";
+import { createTestApp } from "../helpers";
+import { capturingBackground, callCapturing } from "./support";
 
 /**
  * The oracle: the table and the number fields exactly as the spec (event-catalog.md) gives them,
@@ -94,7 +94,7 @@ beforeAll(async () => {
 describe("the predefined catalog", () => {
   it("lists exactly the spec's events with their fields and types", async () => {
     const { queue } = capturingBackground();
-    const documentation = await callWorker({ BACKGROUND: queue }, "GET", "/api/v1/public/documentation");
+    const documentation = await callCapturing(queue, "GET", "/api/v1/public/documentation");
     expect(documentation.status).toBe(200);
     const describe = (fields: string[]) =>
       fields.map((f) => ({ property_name: f, property_type: numberFields.has(f) ? "number" : "string" }));
@@ -109,7 +109,7 @@ describe("the predefined catalog", () => {
     for (const e of specEvents) {
       const meta = metaOf([...e.required, ...e.optional]);
       const body = { user_id: "catalog-user", event_name: e.name, event_type: "single", session_id: "s1", meta_data: { ...meta, not_a_field: 1.5 } };
-      const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", { token: app.apiKey, body });
+      const r = await callCapturing(queue, "POST", "/api/v1/events", { token: app.apiKey, body });
       expect([e.name, r]).toEqual([e.name, { status: 200, body: { status: 200, message: "OK" } }]);
       expect(sent.at(-1)).toMatchObject({ kind: "event", event: { eventName: e.name, metaData: meta } });
     }
@@ -121,7 +121,7 @@ describe("the predefined catalog", () => {
     for (const e of specEvents) {
       for (const missing of e.required) {
         const meta = metaOf(e.required.filter((f) => f !== missing));
-        const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+        const r = await callCapturing(queue, "POST", "/api/v1/events", {
           token: app.apiKey,
           body: { user_id: "catalog-user", event_name: e.name, meta_data: meta },
         });
@@ -145,7 +145,7 @@ describe("the predefined catalog", () => {
       const fields = [...e.required, ...e.optional];
       for (const field of fields) {
         const wrong = numberFields.has(field) ? 2.5 : 7;
-        const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+        const r = await callCapturing(queue, "POST", "/api/v1/events", {
           token: app.apiKey,
           body: { user_id: "catalog-user", event_name: e.name, meta_data: { ...metaOf(fields), [field]: wrong } },
         });

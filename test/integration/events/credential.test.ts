@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestApp, callWorker } from "../helpers";
-import { capturingBackground } from "./support";
+import { call, createTestApp } from "../helpers";
+import { capturingBackground, callCapturing } from "./support";
 
 /**
  * Event intake without `?auth=`: SCILL's Unreal and PHP SDKs never send it
@@ -22,14 +22,14 @@ const sentUsers = (sent: unknown[]) => sent.flatMap((m: any) => (m.kind === "eve
 describe("an event without auth", () => {
   it("with an access token counts for the token's user", async () => {
     const { sent, queue } = capturingBackground();
-    expect(await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", { token, body: levelUp() })).toEqual({ status: 200, body: { status: 200, message: "OK" } });
+    expect(await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp() })).toEqual({ status: 200, body: { status: 200, message: "OK" } });
     expect(sentUsers(sent)).toEqual(["unreal-player"]);
   });
 
   it("with an access token takes Unreal's user_id as it writes it: empty, or the token's own user", async () => {
     const { sent, queue } = capturingBackground();
     for (const user_id of ["", "unreal-player"]) {
-      expect((await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", { token, body: levelUp({ user_id }) })).status).toBe(200);
+      expect((await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp({ user_id }) })).status).toBe(200);
     }
     expect(sentUsers(sent)).toEqual(["unreal-player", "unreal-player"]);
     const other = await call("POST", "/api/v1/events", { token, body: levelUp({ user_id: "someone-else" }) });
@@ -38,7 +38,7 @@ describe("an event without auth", () => {
 
   it("with an API key needs the user_id in the body, as before", async () => {
     const { sent, queue } = capturingBackground();
-    expect((await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", { token: app.apiKey, body: levelUp({ user_id: "php-player" }) })).status).toBe(200);
+    expect((await callCapturing(queue, "POST", "/api/v1/events", { token: app.apiKey, body: levelUp({ user_id: "php-player" }) })).status).toBe(200);
     expect(sentUsers(sent)).toEqual(["php-player"]);
     expect(await call("POST", "/api/v1/events", { token: app.apiKey, body: levelUp() })).toMatchObject({
       status: 400,

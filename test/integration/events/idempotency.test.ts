@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { advanceClock, createTestApp, callWorker } from "../helpers";
+import { advanceClock, createTestApp } from "../helpers";
 import { userObject } from "../../../src/user/names";
-import { capturingBackground } from "./support";
+import { capturingBackground, callCapturing } from "./support";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 const send = (queue: Queue, userId: string, eventId: string) =>
-  callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+  callCapturing(queue, "POST", "/api/v1/events", {
     token: app.apiKey,
     body: { user_id: userId, event_name: "earn-points", meta_data: { amount: 10 }, event_id: eventId },
   });

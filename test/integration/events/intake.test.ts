@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, call, createTestApp, callWorker } from "../helpers";
-import { capturingBackground } from "./support";
+import { ADMIN, call, createTestApp } from "../helpers";
+import { capturingBackground, callCapturing } from "./support";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 let token: string;
@@ -28,7 +28,7 @@ const killEnemy = (meta: Record<string, unknown>, extra: Record<string, unknown>
 describe("sending with an API key", () => {
   it("answers OK and hands the event over with its defaults", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events", {
       token: app.apiKey,
       body: { user_id: "u1", event_name: "kill-enemy", meta_data: { amount: 2, weapon_used: "rifle" } },
     });
@@ -46,7 +46,7 @@ describe("sending with an API key", () => {
 
   it("takes auth=api_key explicitly, metadata as the alias of meta_data, group events and a team", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events?auth=api_key", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events?auth=api_key", {
       token: app.apiKey,
       body: { user_id: "u2", team_id: "red", event_name: "earn-points", event_type: "group", session_id: "s9", metadata: { amount: 5 } },
     });
@@ -63,7 +63,7 @@ describe("sending with an API key", () => {
 
   it("drops keys that the predefined event does not define, without checking them", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events", {
       token: app.apiKey,
       body: killEnemy({ amount: 1, speed: 2.5, away_score: "x", health: 3 }),
     });
@@ -73,7 +73,7 @@ describe("sending with an API key", () => {
 
   it("keeps trigger-event's meta event_type apart from the top-level one", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events", {
       token: app.apiKey,
       body: { user_id: "u1", event_name: "trigger-event", event_type: "group", meta_data: { amount: 1, event_type: "door-opened" } },
     });
@@ -83,7 +83,7 @@ describe("sending with an API key", () => {
 
   it("accepts custom events with integer and string values", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events", {
       token: app.apiKey,
       body: { user_id: "u1", event_name: "open-chest", meta_data: { chest: "gold", coins: 120, ignored: null } },
     });
@@ -95,7 +95,7 @@ describe("sending with an API key", () => {
 describe("sending with an access token", () => {
   it("takes the user from the token", async () => {
     const { sent, queue } = capturingBackground();
-    const r = await callWorker({ BACKGROUND: queue }, "POST", "/api/v1/events?auth=access_token", {
+    const r = await callCapturing(queue, "POST", "/api/v1/events?auth=access_token", {
       token,
       body: { event_name: "collect-item", meta_data: { amount: 1, item_type: "gem" } },
     });

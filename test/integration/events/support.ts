@@ -1,13 +1,19 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import worker from "../../../src/index";
 import type { BackgroundMessage } from "../../../src/user/messages";
-import { captureSends } from "../helpers";
+import { callWith, captureSends } from "../helpers";
 
 /**
  * The background queue, keeping what the user's object hands on, so a test sees exactly which
  * events went to analytics (the real queue would deliver them to the consumer at some later moment).
  */
 export const capturingBackground = () => ({ sent: captureSends<BackgroundMessage>(env.BACKGROUND), queue: env.BACKGROUND });
+
+/** Calls the Worker's fetch handler with the test env and the capturing background queue. */
+export async function callCapturing(background: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+  const { status, body } = await callWith({ BACKGROUND: background }, method, path, { ...options, headers: { "Content-Type": "application/json" } });
+  return { status, body };
+}
 
 let nextMessage = 0;
 

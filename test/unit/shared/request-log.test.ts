@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { sampleRate, shouldLogRequest } from "../../../src/shared/request-log";
+
+describe("sampleRate", () => {
+  it("reads a share between 0 and 1", () => {
+    expect(sampleRate("0")).toBe(0);
+    expect(sampleRate("0.25")).toBe(0.25);
+    expect(sampleRate("1")).toBe(1);
+  });
+
+  it("logs everything when the setting is missing or not a share", () => {
+    for (const raw of [undefined, "", " ", "abc", "-0.1", "1.5", "NaN"]) expect(sampleRate(raw)).toBe(1);
+  });
+});
+
+describe("shouldLogRequest", () => {
+  it("samples successful answers by the draw", () => {
+    expect(shouldLogRequest(200, 0.25, 0.2)).toBe(true);
+    expect(shouldLogRequest(200, 0.25, 0.3)).toBe(false);
+    expect(shouldLogRequest(304, 0, 0)).toBe(false);
+  });
+
+  it("never samples errors", () => {
+    for (const status of [400, 401, 404, 409, 429, 500, 503]) expect(shouldLogRequest(status, 0, 0.99)).toBe(true);
+  });
+});
