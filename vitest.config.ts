@@ -14,7 +14,8 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
-              miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations } },
+              // MIGRATION_TEST_DB: an empty database on which a test applies migrations step by step.
+              miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations }, d1Databases: ["MIGRATION_TEST_DB"] },
             }),
           ],
           test: {

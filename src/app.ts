@@ -12,6 +12,7 @@ import { apiKeysAdmin } from "./admin/api-keys/routes";
 import { devClockAdmin } from "./admin/dev-clock/routes";
 import { usersAdmin } from "./admin/users/routes";
 import { eventsAdmin, eventsRoutes } from "./events/routes";
+import { eventFilesAdmin } from "./events/archive/routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
 import { webhooksAdmin } from "./webhooks/routes";
@@ -58,6 +59,7 @@ export function buildApp() {
   app.route("/", usersAdmin);
   app.route("/", eventsRoutes);
   app.route("/", eventsAdmin);
+  app.route("/", eventFilesAdmin);
   app.route("/", battlePassRoutes);
   app.route("/", battlePassesAdmin);
   app.route("/", webhooksAdmin);

@@ -1,11 +1,20 @@
 import type { BackgroundMessagesOf } from "../background/messages";
 import { getNow } from "../shared/clock";
-import { recordEvents } from "./analytics-store";
+import { recordEvents, uncountedEvents } from "./analytics-store";
+import { archiveEvents } from "./archive/writer";
 import { recordUsage } from "./usage-store";
 
-/** Background handler of "event" messages: analytics rows and the monthly event count. */
+/**
+ * Background handler of "event" messages: the raw events into the archive (R2), then their counts
+ * (D1). Archived first: if counting fails, the redelivery finds the same messages uncounted and
+ * archives them again under the same names, so nothing is lost and, for the same batch, nothing
+ * doubled. Messages an earlier delivery counted are skipped by both.
+ */
 export async function recordEventAnalytics(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
-  await recordEvents(env.DB, messages.map((m) => ({ id: m.id, event: m.body.event })));
+  const fresh = await uncountedEvents(env.DB, messages.map((m) => ({ id: m.id, event: m.body.event })));
+  if (fresh.length === 0) return;
+  await archiveEvents(env.EVENTS_ARCHIVE, fresh);
+  await recordEvents(env.DB, fresh, await getNow(env));
 }
 
 /** Background handler of "usage" messages (unlocked challenges, sent by the challenges area). */

@@ -20,3 +20,9 @@ export interface ApplyEventResult {
   /** True when an event with the same event_id was already applied; nothing was applied again. */
   duplicate: boolean;
 }
+
+/** An accepted event as the background queue delivered it; `id` is the queue message's id, stable across redeliveries. */
+export interface EventRecord {
+  id: string;
+  event: UserEvent;
+}

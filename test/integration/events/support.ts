@@ -1,4 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
 import worker from "../../../src/index";
 import type { BackgroundMessage } from "../../../src/background/messages";
 import { captureSends } from "../helpers";
@@ -39,4 +40,21 @@ export async function consume(bodies: BackgroundMessage[], ids = bodies.map(() =
   );
   await worker.queue(batch, env);
   return { ids, result: await getQueueResult(batch, createExecutionContext()) };
+}
+
+/** An archive object's events, decompressed and parsed (one JSON object per line). */
+export async function archivedLines(key: string): Promise<Record<string, unknown>[]> {
+  const object = await env.EVENTS_ARCHIVE.get(key);
+  if (!object) throw new Error(`no archive object ${key}`);
+  const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
+  expect(text.endsWith("\n")).toBe(true);
+  return text.trimEnd().split("\n").map((line) => JSON.parse(line));
+}
+
+/** Every archive object of an app: its key, its event count (metadata) and its events. */
+export async function archiveOf(appId: string) {
+  const listed = await env.EVENTS_ARCHIVE.list({ prefix: `events/app=${appId}/`, include: ["customMetadata"] });
+  return Promise.all(
+    listed.objects.map(async (o) => ({ key: o.key, events: o.customMetadata?.events, lines: await archivedLines(o.key) })),
+  );
 }
