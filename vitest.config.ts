@@ -15,7 +15,12 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               // MIGRATION_TEST_DB: an empty database on which a test applies migrations step by step.
-              miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations }, d1Databases: ["MIGRATION_TEST_DB"] },
+              // One broker shard: tests that look into a broker object find every /mqtt socket in
+              // shard 0; test/integration/realtime/shards.test.ts connects to chosen shards instead.
+              miniflare: {
+                bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, MQTT_BROKER_SHARDS: "1" },
+                d1Databases: ["MIGRATION_TEST_DB"],
+              },
             }),
           ],
           test: {

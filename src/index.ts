@@ -8,6 +8,7 @@ import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
 
 export { UserDO } from "./user/user-do";
 export { MqttBroker } from "./realtime/broker-do";
+export { TopicHub } from "./realtime/topic-hub-do";
 
 const app = buildApp();
 

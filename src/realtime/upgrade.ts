@@ -30,5 +30,5 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
       throw err;
     }
   }
-  return brokerShard(env, randomShard()).fetch(request);
+  return brokerShard(env, randomShard(env)).fetch(request);
 }
