@@ -14,13 +14,14 @@ CREATE TABLE event_counts (
 -- Retention drops old hours across apps.
 CREATE INDEX event_counts_by_hour ON event_counts (hour);
 
--- Queue messages of kind "event" already counted, so that a replayed message counts once. Kept
--- as long as the queue can redeliver a message (see USAGE_RECEIPT_RETENTION_MS).
+-- Queue messages of kind "event" already counted, so that a replayed message counts once, filed
+-- under the UTC hour (hours since epoch) they were counted in: they expire after 24 hours by whole
+-- hours, as a range of the primary key, and cost one row write each (src/events/analytics-store.ts).
 CREATE TABLE event_receipts (
-  message_id TEXT PRIMARY KEY,
-  counted_at INTEGER NOT NULL
+  hour INTEGER NOT NULL,
+  message_id TEXT NOT NULL,
+  PRIMARY KEY (hour, message_id)
 ) WITHOUT ROWID;
-CREATE INDEX event_receipts_by_time ON event_receipts (counted_at);
 
 -- The events kept so far become counts; their raw rows are not carried over.
 INSERT INTO event_counts (app_id, hour, event_name, count)
@@ -30,9 +31,9 @@ GROUP BY 1, 2, 3;
 
 -- A message counted lately must not count again if the queue redelivers it (receipts of older
 -- ones would expire at once).
-INSERT INTO event_receipts (message_id, counted_at)
-SELECT id, received_at FROM analytics_events
-WHERE received_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 7 * 86400) * 1000;
+INSERT INTO event_receipts (hour, message_id)
+SELECT received_at / 3600000, id FROM analytics_events
+WHERE received_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 24 * 3600) * 1000;
 
 DROP TABLE analytics_events;
 
@@ -42,13 +43,16 @@ DROP TABLE analytics_events;
 -- once the new Worker is deployed; a later migration can drop it with its trigger.
 CREATE VIEW analytics_events AS
 SELECT message_id AS id, NULL AS app_id, NULL AS user_id, NULL AS team_id, NULL AS event_name, NULL AS event_type,
-  NULL AS session_id, NULL AS meta_data, NULL AS event_id, counted_at AS received_at
-FROM event_receipts;
+  NULL AS session_id, NULL AS meta_data, NULL AS event_id, hour * 3600000 AS received_at
+FROM event_receipts
+WHERE hour IN (
+  WITH RECURSIVE back(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM back WHERE n < 24)
+  SELECT CAST(strftime('%s', 'now') AS INTEGER) / 3600 - n FROM back);
 
 CREATE TRIGGER analytics_events_insert INSTEAD OF INSERT ON analytics_events
-WHEN NOT EXISTS (SELECT 1 FROM event_receipts WHERE message_id = NEW.id)
+WHEN NOT EXISTS (SELECT 1 FROM analytics_events WHERE id = NEW.id)
 BEGIN
-  INSERT INTO event_receipts (message_id, counted_at) VALUES (NEW.id, NEW.received_at);
+  INSERT INTO event_receipts (hour, message_id) VALUES (CAST(strftime('%s', 'now') AS INTEGER) / 3600, NEW.id);
   INSERT INTO event_counts (app_id, hour, event_name, count)
   VALUES (NEW.app_id, NEW.received_at - NEW.received_at % 3600000, NEW.event_name, 1)
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + 1;

@@ -5,8 +5,19 @@ import { chunkByJsonSize } from "../shared/chunks";
 
 /** Rows travel as one JSON parameter: D1 binds at most 100 parameters per statement. */
 const MAX_JSON_PARAMETER_CHARS = 512 * 1024;
-/** Receipts only need to outlive the queue's redeliveries (a message lives at most 4 days in it). */
-export const EVENT_RECEIPT_RETENTION_MS = 7 * 86_400_000;
+/**
+ * Replay protection lasts this long: far beyond any redelivery of a message by the queue (at most
+ * 10 retries, each within minutes), as for the leaderboards' claims.
+ */
+export const EVENT_RECEIPT_HOURS = 24;
+
+/**
+ * Receipts are filed under the UTC hour they were written in (the primary key's first column),
+ * so that expiring them is a range delete and a receipt costs one row write, without an index on
+ * time. A message is looked up under each hour a receipt of it can still be kept in.
+ */
+const receiptHour = (now: number) => Math.floor(now / HOUR_MS);
+const receiptHours = (now: number) => JSON.stringify(Array.from({ length: EVENT_RECEIPT_HOURS + 1 }, (_, i) => receiptHour(now) - i));
 
 const row = ({ id, event }: EventRecord) => ({
   id,
@@ -18,8 +29,9 @@ const row = ({ id, event }: EventRecord) => ({
 
 const field = (name: string) => `json_extract(r.value, '$.${name}')`;
 
-/** Not counted before, of an app that still exists (events of a deleted app are dropped). */
-const FRESH = `NOT EXISTS (SELECT 1 FROM event_receipts e WHERE e.message_id = ${field("id")})
+/** Not counted before (?2: the receipt hours), of an app that still exists (events of a deleted app are dropped). */
+const FRESH = `NOT EXISTS (SELECT 1 FROM event_receipts e
+    WHERE e.hour IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})
   AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
 
 const SELECT_FRESH = `SELECT ${field("id")} AS id FROM json_each(?1) AS r WHERE ${FRESH}`;
@@ -41,16 +53,16 @@ const COUNT_HOURS = `
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + excluded.count`;
 
 const RECORD_RECEIPTS = `
-  INSERT INTO event_receipts (message_id, counted_at)
-  SELECT ${field("id")}, ?2 FROM json_each(?1) AS r WHERE ${FRESH}
-  ON CONFLICT (message_id) DO NOTHING`;
+  INSERT INTO event_receipts (hour, message_id)
+  SELECT ?3, ${field("id")} FROM json_each(?1) AS r WHERE ${FRESH}
+  ON CONFLICT (hour, message_id) DO NOTHING`;
 
 /** The records that no earlier delivery counted, of apps that still exist: what is left to archive and count. */
-export async function uncountedEvents(db: D1Database, records: EventRecord[]): Promise<EventRecord[]> {
+export async function uncountedEvents(db: D1Database, records: EventRecord[], now: number): Promise<EventRecord[]> {
   if (records.length === 0) return [];
-  const rows = records.map(row);
+  const hours = receiptHours(now);
   const results = await db.batch<{ id: string }>(
-    chunkByJsonSize(rows, MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_FRESH).bind(json)),
+    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_FRESH).bind(json, hours)),
   );
   const fresh = new Set(results.flatMap((r) => r.results.map((x) => x.id)));
   return records.filter((r) => fresh.has(r.id));
@@ -62,10 +74,11 @@ export async function uncountedEvents(db: D1Database, records: EventRecord[]): P
  */
 export async function recordEvents(db: D1Database, records: EventRecord[], now: number): Promise<void> {
   if (records.length === 0) return;
+  const hours = receiptHours(now);
   const statements = chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).flatMap((json) => [
-    db.prepare(COUNT_USAGE).bind(json),
-    db.prepare(COUNT_HOURS).bind(json),
-    db.prepare(RECORD_RECEIPTS).bind(json, now),
+    db.prepare(COUNT_USAGE).bind(json, hours),
+    db.prepare(COUNT_HOURS).bind(json, hours),
+    db.prepare(RECORD_RECEIPTS).bind(json, hours, receiptHour(now)),
   ]);
   await db.batch(statements);
 }
@@ -120,14 +133,14 @@ export function pruneEventCounts(db: D1Database, before: number): Promise<number
   );
 }
 
-/** Drops receipts older than `before`: their messages can no longer come back. */
-export function pruneEventReceipts(db: D1Database, before: number): Promise<number> {
+/** Drops the receipts of the hours before the last EVENT_RECEIPT_HOURS: their messages can no longer come back. */
+export function pruneEventReceipts(db: D1Database, now: number): Promise<number> {
   return deleteInChunks(
     db
       .prepare(
-        `DELETE FROM event_receipts WHERE message_id IN (
-           SELECT message_id FROM event_receipts WHERE counted_at < ? ORDER BY counted_at LIMIT ?)`,
+        `DELETE FROM event_receipts WHERE (hour, message_id) IN (
+           SELECT hour, message_id FROM event_receipts WHERE hour < ? ORDER BY hour LIMIT ?)`,
       )
-      .bind(before, PRUNE_CHUNK),
+      .bind(receiptHour(now) - EVENT_RECEIPT_HOURS, PRUNE_CHUNK),
   );
 }

@@ -11,10 +11,11 @@ import { recordUsage } from "./usage-store";
  * doubled. Messages an earlier delivery counted are skipped by both.
  */
 export async function recordEventAnalytics(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
-  const fresh = await uncountedEvents(env.DB, messages.map((m) => ({ id: m.id, event: m.body.event })));
+  const now = await getNow(env);
+  const fresh = await uncountedEvents(env.DB, messages.map((m) => ({ id: m.id, event: m.body.event })), now);
   if (fresh.length === 0) return;
   await archiveEvents(env.EVENTS_ARCHIVE, fresh);
-  await recordEvents(env.DB, fresh, await getNow(env));
+  await recordEvents(env.DB, fresh, now);
 }
 
 /** Background handler of "usage" messages (unlocked challenges, sent by the challenges area). */

@@ -1,4 +1,4 @@
-import { EVENT_RECEIPT_RETENTION_MS, pruneEventCounts, pruneEventReceipts } from "./analytics-store";
+import { pruneEventCounts, pruneEventReceipts } from "./analytics-store";
 import { pruneArchive } from "./archive/retention";
 import { HOUR_MS } from "./core/archive-layout";
 import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-store";
@@ -26,7 +26,7 @@ export async function pruneEventData(env: RetentionEnv, now: number): Promise<vo
   const pruneArchiveNow = env.EVENTS_ARCHIVE_PRUNING !== "lifecycle" && firstMinuteOfHour(now);
   await Promise.all([
     pruneEventCounts(env.DB, before),
-    pruneEventReceipts(env.DB, now - EVENT_RECEIPT_RETENTION_MS),
+    pruneEventReceipts(env.DB, now),
     pruneUsageReceipts(env.DB, now - USAGE_RECEIPT_RETENTION_MS),
     pruneArchiveNow ? pruneArchive(env.EVENTS_ARCHIVE, before) : undefined,
   ]);

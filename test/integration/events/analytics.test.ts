@@ -319,11 +319,13 @@ describe("retention", () => {
   it("forgets receipts once the queue can no longer redeliver their messages", async () => {
     const other = await createTestApp("Receipts");
     const { ids } = await consume([eventMessage(other.appId, "x", Date.now())]);
-    const receipt = () => env.DB.prepare("SELECT counted_at FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ counted_at: number }>();
-    const { counted_at } = (await receipt())!;
-    await pruneEventData({ DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE }, counted_at + 7 * 86_400_000);
-    expect(await receipt()).not.toBeNull();
-    await pruneEventData({ DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE }, counted_at + 7 * 86_400_000 + 1);
+    const receipt = () => env.DB.prepare("SELECT hour FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ hour: number }>();
+    const { hour } = (await receipt())!;
+    const retention = { DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE };
+    // Kept through the 24 hours after the one it was written in.
+    await pruneEventData(retention, (hour + 25) * 3_600_000 - 1);
+    expect(await receipt()).toEqual({ hour });
+    await pruneEventData(retention, (hour + 25) * 3_600_000);
     expect(await receipt()).toBeNull();
   });
 });
