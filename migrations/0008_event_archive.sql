@@ -15,12 +15,13 @@ CREATE TABLE event_counts (
 CREATE INDEX event_counts_by_hour ON event_counts (hour);
 
 -- Queue messages of kind "event" already counted, so that a replayed message counts once, filed
--- under the UTC hour (hours since epoch) they were counted in: they expire after 24 hours by whole
--- hours, as a range of the primary key, and cost one row write each (src/events/analytics-store.ts).
+-- under the 6-hour period they were counted in (`period`: its first hour, counted from the epoch).
+-- They expire after 24 hours by whole periods, as a range of the primary key, and cost one row
+-- write each (src/events/analytics-store.ts).
 CREATE TABLE event_receipts (
-  hour INTEGER NOT NULL,
+  period INTEGER NOT NULL,
   message_id TEXT NOT NULL,
-  PRIMARY KEY (hour, message_id)
+  PRIMARY KEY (period, message_id)
 ) WITHOUT ROWID;
 
 -- The events kept so far become counts; their raw rows are not carried over.
@@ -31,8 +32,8 @@ GROUP BY 1, 2, 3;
 
 -- A message counted lately must not count again if the queue redelivers it (receipts of older
 -- ones would expire at once).
-INSERT INTO event_receipts (hour, message_id)
-SELECT received_at / 3600000, id FROM analytics_events
+INSERT INTO event_receipts (period, message_id)
+SELECT received_at / 21600000 * 6, id FROM analytics_events
 WHERE received_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 24 * 3600) * 1000;
 
 DROP TABLE analytics_events;
@@ -43,16 +44,14 @@ DROP TABLE analytics_events;
 -- once the new Worker is deployed; a later migration can drop it with its trigger.
 CREATE VIEW analytics_events AS
 SELECT message_id AS id, NULL AS app_id, NULL AS user_id, NULL AS team_id, NULL AS event_name, NULL AS event_type,
-  NULL AS session_id, NULL AS meta_data, NULL AS event_id, hour * 3600000 AS received_at
+  NULL AS session_id, NULL AS meta_data, NULL AS event_id, period * 3600000 AS received_at
 FROM event_receipts
-WHERE hour IN (
-  WITH RECURSIVE back(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM back WHERE n < 24)
-  SELECT CAST(strftime('%s', 'now') AS INTEGER) / 3600 - n FROM back);
+WHERE period IN (SELECT CAST(strftime('%s', 'now') AS INTEGER) / 21600 * 6 - value FROM json_each('[0,6,12,18,24]'));
 
 CREATE TRIGGER analytics_events_insert INSTEAD OF INSERT ON analytics_events
 WHEN NOT EXISTS (SELECT 1 FROM analytics_events WHERE id = NEW.id)
 BEGIN
-  INSERT INTO event_receipts (hour, message_id) VALUES (CAST(strftime('%s', 'now') AS INTEGER) / 3600, NEW.id);
+  INSERT INTO event_receipts (period, message_id) VALUES (CAST(strftime('%s', 'now') AS INTEGER) / 21600 * 6, NEW.id);
   INSERT INTO event_counts (app_id, hour, event_name, count)
   VALUES (NEW.app_id, NEW.received_at - NEW.received_at % 3600000, NEW.event_name, 1)
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + 1;

@@ -10,14 +10,18 @@ const MAX_JSON_PARAMETER_CHARS = 512 * 1024;
  * 10 retries, each within minutes), as for the leaderboards' claims.
  */
 export const EVENT_RECEIPT_HOURS = 24;
-
 /**
- * Receipts are filed under the UTC hour they were written in (the primary key's first column),
- * so that expiring them is a range delete and a receipt costs one row write, without an index on
- * time. A message is looked up under each hour a receipt of it can still be kept in.
+ * Receipts are filed under the 6-hour period they were written in (its first hour, counted from
+ * the epoch: the primary key's first column), so that expiring them is a range delete and a
+ * receipt costs one row write, without an index on time. A message is looked up in each period a
+ * receipt of it can still be kept in: five, each one seek of the primary key.
  */
-const receiptHour = (now: number) => Math.floor(now / HOUR_MS);
-const receiptHours = (now: number) => JSON.stringify(Array.from({ length: EVENT_RECEIPT_HOURS + 1 }, (_, i) => receiptHour(now) - i));
+const RECEIPT_PERIOD_HOURS = 6;
+const receiptPeriod = (now: number) => Math.floor(now / HOUR_MS / RECEIPT_PERIOD_HOURS) * RECEIPT_PERIOD_HOURS;
+const receiptPeriods = (now: number) =>
+  JSON.stringify(
+    Array.from({ length: EVENT_RECEIPT_HOURS / RECEIPT_PERIOD_HOURS + 1 }, (_, i) => receiptPeriod(now) - i * RECEIPT_PERIOD_HOURS),
+  );
 
 const row = ({ id, event }: EventRecord) => ({
   id,
@@ -29,9 +33,9 @@ const row = ({ id, event }: EventRecord) => ({
 
 const field = (name: string) => `json_extract(r.value, '$.${name}')`;
 
-/** Not counted before (?2: the receipt hours), of an app that still exists (events of a deleted app are dropped). */
+/** Not counted before (?2: the receipt periods), of an app that still exists (events of a deleted app are dropped). */
 const FRESH = `NOT EXISTS (SELECT 1 FROM event_receipts e
-    WHERE e.hour IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})
+    WHERE e.period IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})
   AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
 
 const SELECT_FRESH = `SELECT ${field("id")} AS id FROM json_each(?1) AS r WHERE ${FRESH}`;
@@ -53,16 +57,16 @@ const COUNT_HOURS = `
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + excluded.count`;
 
 const RECORD_RECEIPTS = `
-  INSERT INTO event_receipts (hour, message_id)
+  INSERT INTO event_receipts (period, message_id)
   SELECT ?3, ${field("id")} FROM json_each(?1) AS r WHERE ${FRESH}
-  ON CONFLICT (hour, message_id) DO NOTHING`;
+  ON CONFLICT (period, message_id) DO NOTHING`;
 
 /** The records that no earlier delivery counted, of apps that still exist: what is left to archive and count. */
 export async function uncountedEvents(db: D1Database, records: EventRecord[], now: number): Promise<EventRecord[]> {
   if (records.length === 0) return [];
-  const hours = receiptHours(now);
+  const periods = receiptPeriods(now);
   const results = await db.batch<{ id: string }>(
-    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_FRESH).bind(json, hours)),
+    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_FRESH).bind(json, periods)),
   );
   const fresh = new Set(results.flatMap((r) => r.results.map((x) => x.id)));
   return records.filter((r) => fresh.has(r.id));
@@ -74,11 +78,11 @@ export async function uncountedEvents(db: D1Database, records: EventRecord[], no
  */
 export async function recordEvents(db: D1Database, records: EventRecord[], now: number): Promise<void> {
   if (records.length === 0) return;
-  const hours = receiptHours(now);
+  const periods = receiptPeriods(now);
   const statements = chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).flatMap((json) => [
-    db.prepare(COUNT_USAGE).bind(json, hours),
-    db.prepare(COUNT_HOURS).bind(json, hours),
-    db.prepare(RECORD_RECEIPTS).bind(json, hours, receiptHour(now)),
+    db.prepare(COUNT_USAGE).bind(json, periods),
+    db.prepare(COUNT_HOURS).bind(json, periods),
+    db.prepare(RECORD_RECEIPTS).bind(json, periods, receiptPeriod(now)),
   ]);
   await db.batch(statements);
 }
@@ -133,14 +137,14 @@ export function pruneEventCounts(db: D1Database, before: number): Promise<number
   );
 }
 
-/** Drops the receipts of the hours before the last EVENT_RECEIPT_HOURS: their messages can no longer come back. */
+/** Drops the receipts of periods that ended EVENT_RECEIPT_HOURS ago: their messages can no longer come back. */
 export function pruneEventReceipts(db: D1Database, now: number): Promise<number> {
   return deleteInChunks(
     db
       .prepare(
-        `DELETE FROM event_receipts WHERE (hour, message_id) IN (
-           SELECT hour, message_id FROM event_receipts WHERE hour < ? ORDER BY hour LIMIT ?)`,
+        `DELETE FROM event_receipts WHERE (period, message_id) IN (
+           SELECT period, message_id FROM event_receipts WHERE period < ? ORDER BY period LIMIT ?)`,
       )
-      .bind(receiptHour(now) - EVENT_RECEIPT_HOURS, PRUNE_CHUNK),
+      .bind(receiptPeriod(now) - EVENT_RECEIPT_HOURS, PRUNE_CHUNK),
   );
 }

@@ -319,13 +319,15 @@ describe("retention", () => {
   it("forgets receipts once the queue can no longer redeliver their messages", async () => {
     const other = await createTestApp("Receipts");
     const { ids } = await consume([eventMessage(other.appId, "x", Date.now())]);
-    const receipt = () => env.DB.prepare("SELECT hour FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ hour: number }>();
-    const { hour } = (await receipt())!;
+    const receipt = () => env.DB.prepare("SELECT period FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ period: number }>();
+    const { period } = (await receipt())!;
+    expect(period % 6).toBe(0);
     const retention = { DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE };
-    // Kept through the 24 hours after the one it was written in.
-    await pruneEventData(retention, (hour + 25) * 3_600_000 - 1);
-    expect(await receipt()).toEqual({ hour });
-    await pruneEventData(retention, (hour + 25) * 3_600_000);
+    // Kept until its 6-hour period ended 24 hours ago.
+    const expiry = (period + 6 + 24) * 3_600_000;
+    await pruneEventData(retention, expiry - 1);
+    expect(await receipt()).toEqual({ period });
+    await pruneEventData(retention, expiry);
     expect(await receipt()).toBeNull();
   });
 });

@@ -1,37 +1,20 @@
 import { applyD1Migrations, env, type D1Migration } from "cloudflare:test";
 import { expect, it } from "vitest";
+import { analyticsRow, countNewEventsSql, insertEventsSql } from "../../support/analytics-before-0008";
 
 // Test-only bindings set in vitest.config.ts, not part of the Worker's Env.
 const { TEST_MIGRATIONS, MIGRATION_TEST_DB: db } = env as unknown as { TEST_MIGRATIONS: D1Migration[]; MIGRATION_TEST_DB: D1Database };
 
 const HOUR = 3_600_000;
 
-// What the Worker before migration 0008 ran for each background batch of events: it keeps running
-// for the minutes between the migration and the deployment of the new Worker.
-const field = (name: string) => `json_extract(r.value, '$.${name}')`;
-const OLD_COUNT_NEW_EVENTS = `
-  INSERT INTO usage_counters (app_id, month, metric, count)
-  SELECT ${field("app_id")}, ${field("month")}, 'events', COUNT(*)
-  FROM json_each(?1) AS r
-  WHERE NOT EXISTS (SELECT 1 FROM analytics_events a WHERE a.id = ${field("id")})
-    AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})
-  GROUP BY 1, 2
-  ON CONFLICT (app_id, month, metric) DO UPDATE SET count = count + excluded.count`;
-const OLD_INSERT_EVENTS = `
-  INSERT OR IGNORE INTO analytics_events
-    (id, app_id, user_id, team_id, event_name, event_type, session_id, meta_data, event_id, received_at)
-  SELECT ${["id", "app_id", "user_id", "team_id", "event_name", "event_type", "session_id"].map(field).join(", ")},
-    json(${field("meta_data")}), ${field("event_id")}, ${field("received_at")}
-  FROM json_each(?1) AS r
-  WHERE EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
-
-const oldRow = (id: string, appId: number, eventName: string, receivedAt: number) => ({
-  id, app_id: appId, user_id: "u1", team_id: null, event_name: eventName, event_type: "single", session_id: "s1",
-  meta_data: { amount: 1 }, event_id: null, received_at: receivedAt, month: new Date(receivedAt).toISOString().slice(0, 7),
-});
+const oldRow = (id: string, appId: number, eventName: string, receivedAt: number) =>
+  analyticsRow(id, {
+    appId: String(appId), userId: "u1", teamId: null, eventName, eventType: "single", sessionId: "s1",
+    metaData: { amount: 1 }, eventId: null, receivedAt,
+  });
 const oldBatch = (rows: ReturnType<typeof oldRow>[]) => {
   const json = JSON.stringify(rows);
-  return db.batch([db.prepare(OLD_COUNT_NEW_EVENTS).bind(json), db.prepare(OLD_INSERT_EVENTS).bind(json)]);
+  return db.batch([db.prepare(countNewEventsSql()).bind(json), db.prepare(insertEventsSql()).bind(json)]);
 };
 
 it("0008 moves the counts of the raw rows into event_counts, drops the raw table, and keeps the Worker before it working", async () => {
