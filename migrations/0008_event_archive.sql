@@ -15,8 +15,8 @@ CREATE TABLE event_counts (
 CREATE INDEX event_counts_by_hour ON event_counts (hour);
 
 -- Queue messages of kind "event" already counted, so that a replayed message counts once, filed
--- under the 6-hour period they were counted in (`period`: its first hour, counted from the epoch).
--- They expire after 24 hours by whole periods, as a range of the primary key, and cost one row
+-- under the 2-hour period they were counted in (`period`: its first hour, counted from the epoch).
+-- They expire after 6 hours by whole periods, as a range of the primary key, and cost one row
 -- write each (src/events/analytics-store.ts).
 CREATE TABLE event_receipts (
   period INTEGER NOT NULL,
@@ -33,8 +33,8 @@ GROUP BY 1, 2, 3;
 -- A message counted lately must not count again if the queue redelivers it (receipts of older
 -- ones would expire at once).
 INSERT INTO event_receipts (period, message_id)
-SELECT received_at / 21600000 * 6, id FROM analytics_events
-WHERE received_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 24 * 3600) * 1000;
+SELECT received_at / 7200000 * 2, id FROM analytics_events
+WHERE received_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 6 * 3600) * 1000;
 
 DROP TABLE analytics_events;
 
@@ -46,12 +46,12 @@ CREATE VIEW analytics_events AS
 SELECT message_id AS id, NULL AS app_id, NULL AS user_id, NULL AS team_id, NULL AS event_name, NULL AS event_type,
   NULL AS session_id, NULL AS meta_data, NULL AS event_id, period * 3600000 AS received_at
 FROM event_receipts
-WHERE period IN (SELECT CAST(strftime('%s', 'now') AS INTEGER) / 21600 * 6 - value FROM json_each('[0,6,12,18,24]'));
+WHERE period IN (SELECT CAST(strftime('%s', 'now') AS INTEGER) / 7200 * 2 - value FROM json_each('[0,2,4,6]'));
 
 CREATE TRIGGER analytics_events_insert INSTEAD OF INSERT ON analytics_events
 WHEN NOT EXISTS (SELECT 1 FROM analytics_events WHERE id = NEW.id)
 BEGIN
-  INSERT INTO event_receipts (period, message_id) VALUES (CAST(strftime('%s', 'now') AS INTEGER) / 21600 * 6, NEW.id);
+  INSERT INTO event_receipts (period, message_id) VALUES (CAST(strftime('%s', 'now') AS INTEGER) / 7200 * 2, NEW.id);
   INSERT INTO event_counts (app_id, hour, event_name, count)
   VALUES (NEW.app_id, NEW.received_at - NEW.received_at % 3600000, NEW.event_name, 1)
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + 1;

@@ -10,6 +10,7 @@
 //        analytics   its handler of event analytics alone (archive, counts, receipts)
 //        before      the analytics statements of the Worker before migration 0008 (a row per event)
 //        raw         one plain insert of N rows per batch, the yardstick
+//   GET  /bench/d1/archive                   objects, bytes and events in the archive (R2)
 // Every other request goes to the service.
 import service from "../../../src/index.ts";
 import { consumeBackground } from "../../../src/background/consumer.ts";
@@ -100,6 +101,21 @@ async function run(env, params) {
   return Response.json({ ms: Date.now() - started, events: Number(batches) * Number(size), ...totals });
 }
 
+async function archiveSize(bucket) {
+  const totals = { objects: 0, bytes: 0, events: 0 };
+  let cursor;
+  do {
+    const page = await bucket.list({ prefix: "events/", cursor, include: ["customMetadata"] });
+    for (const object of page.objects) {
+      totals.objects++;
+      totals.bytes += object.size;
+      totals.events += Number(object.customMetadata?.events ?? 0);
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return Response.json(totals);
+}
+
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
@@ -112,6 +128,7 @@ export default {
       return Response.json({ status: 200 });
     }
     if (request.method === "POST" && url.pathname === "/bench/d1/run") return run(env, url.searchParams);
+    if (request.method === "GET" && url.pathname === "/bench/d1/archive") return archiveSize(env.EVENTS_ARCHIVE);
     return service.fetch(request, env, ctx);
   },
   queue: service.queue,

@@ -14,6 +14,7 @@ import { projectRoot } from "../../lib/wrangler.mjs";
 import { createApp } from "../api.mjs";
 import { BENCH_VARS } from "../config.mjs";
 import { createClient } from "../http.mjs";
+import { d1DatabaseFile, rowCount, tableBytes } from "../storage.mjs";
 
 const ENTRY = "scripts/bench/consumer/worker.js";
 const MODES = ["consumer", "raw", "analytics", "before"];
@@ -110,9 +111,21 @@ export async function run(ctx) {
       target: "fewer",
       pass: allNow < allBefore,
     });
+    reportStorage(ctx, persistTo, (await client.json("GET", "/bench/d1/archive")).body);
   } finally {
     client.close();
     await server.stop();
     rmSync(persistTo, { recursive: true, force: true });
   }
+}
+
+/** What the events left behind: bytes of an event in R2, and of its receipt in D1. */
+function reportStorage(ctx, persistTo, archive) {
+  const scenario = "storage of event analytics";
+  ctx.report.add({ scenario, metric: `R2 bytes per archived event, gzip NDJSON (${archive.objects.toLocaleString("en-US")} objects)`, value: archive.bytes / archive.events, unit: "B" });
+  const file = d1DatabaseFile(persistTo);
+  const pages = file && tableBytes(file, "event_receipts")?.event_receipts?.pages;
+  const rows = file && rowCount(file, "event_receipts");
+  if (!pages || !rows) return ctx.report.note("D1 bytes per receipt not measured: no sqlite3 tool.");
+  ctx.report.add({ scenario, metric: `D1 bytes per receipt (kept 6 to 8 hours), pages of event_receipts (${rows.toLocaleString("en-US")} rows)`, value: pages / rows, unit: "B" });
 }

@@ -321,10 +321,10 @@ describe("retention", () => {
     const { ids } = await consume([eventMessage(other.appId, "x", Date.now())]);
     const receipt = () => env.DB.prepare("SELECT period FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ period: number }>();
     const { period } = (await receipt())!;
-    expect(period % 6).toBe(0);
+    expect(period % 2).toBe(0);
     const retention = { DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE };
-    // Kept until its 6-hour period ended 24 hours ago.
-    const expiry = (period + 6 + 24) * 3_600_000;
+    // Kept until its 2-hour period ended 6 hours ago.
+    const expiry = (period + 2 + 6) * 3_600_000;
     await pruneEventData(retention, expiry - 1);
     expect(await receipt()).toEqual({ period });
     await pruneEventData(retention, expiry);
