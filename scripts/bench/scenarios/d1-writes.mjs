@@ -119,13 +119,26 @@ export async function run(ctx) {
   }
 }
 
-/** What the events left behind: bytes of an event in R2, and of its receipt in D1. */
+/**
+ * What the events left behind: bytes of an event in R2, and in D1 of the two rows per event that
+ * guard against redelivered queue messages (the analytics receipt, the leaderboards' claim).
+ */
 function reportStorage(ctx, persistTo, archive) {
   const scenario = "storage of event analytics";
   ctx.report.add({ scenario, metric: `R2 bytes per archived event, gzip NDJSON (${archive.objects.toLocaleString("en-US")} objects)`, value: archive.bytes / archive.events, unit: "B" });
   const file = d1DatabaseFile(persistTo);
-  const pages = file && tableBytes(file, "event_receipts")?.event_receipts?.pages;
-  const rows = file && rowCount(file, "event_receipts");
-  if (!pages || !rows) return ctx.report.note("D1 bytes per receipt not measured: no sqlite3 tool.");
-  ctx.report.add({ scenario, metric: `D1 bytes per receipt (kept 6 to 8 hours), pages of event_receipts (${rows.toLocaleString("en-US")} rows)`, value: pages / rows, unit: "B" });
+  const tables = file && tableBytes(file, "");
+  if (!tables) return ctx.report.note("D1 bytes per row not measured: no sqlite3 tool.");
+  for (const [table, what] of [
+    ["event_receipts", "an analytics receipt, kept 6 to 8 hours"],
+    ["leaderboard_applied_events", "a leaderboards' claim, kept 24 hours"],
+  ]) {
+    const rows = rowCount(file, table);
+    if (!rows) continue;
+    // The table's b-tree and those of its indexes (SQLite names an automatic one sqlite_autoindex_<table>_N).
+    const pages = Object.entries(tables)
+      .filter(([name]) => name === table || name.startsWith(`${table}_`) || name.startsWith(`sqlite_autoindex_${table}_`))
+      .reduce((sum, [, t]) => sum + t.pages, 0);
+    ctx.report.add({ scenario, metric: `D1 bytes per row of ${table}: ${what}; pages of the table and its indexes (${rows.toLocaleString("en-US")} rows)`, value: pages / rows, unit: "B" });
+  }
 }
