@@ -6,9 +6,10 @@ import { topicBatches } from "./publish";
 /**
  * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
  * (and by the hub of a topic of no one user: topic-hub-do.ts) so that changes go out over MQTT only
- * to the broker shards where somebody listens, and a topic nobody watches costs no broker call. A broker tells the owner of a topic when the topic gains its first subscriber
- * there (before the SUBACK) and when it loses its last. An entry the broker could not retract (it
- * restarted, or the call failed) comes back as unheard from the next publish, and is dropped then.
+ * to the broker shards where somebody listens, and a topic nobody watches costs no broker call. A
+ * broker tells the owner of a topic when the topic gains its first subscriber there (before the
+ * SUBACK) and when it loses its last. An entry the broker could not retract (it restarted, or the
+ * call failed) comes back as unheard from the next publish, and is dropped then.
  */
 export const watchersSchema: AreaSchema = {
   area: "realtime",
