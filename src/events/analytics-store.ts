@@ -35,12 +35,14 @@ const row = ({ id, event }: EventRecord) => ({
 
 const field = (name: string) => `json_extract(r.value, '$.${name}')`;
 
-/** Not counted before (?2: the receipt periods), of an app that still exists (events of a deleted app are dropped). */
-const FRESH = `NOT EXISTS (SELECT 1 FROM event_receipts e
-    WHERE e.period IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})
-  AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
+/** Not counted before (?2: the receipt periods). */
+const UNCOUNTED = `NOT EXISTS (SELECT 1 FROM event_receipts e
+    WHERE e.period IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})`;
 
-const SELECT_FRESH = `SELECT ${field("id")} AS id FROM json_each(?1) AS r WHERE ${FRESH}`;
+/** Not counted before, of an app that still exists: an app's counts go with it. */
+const FRESH = `${UNCOUNTED} AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
+
+const SELECT_UNCOUNTED = `SELECT ${field("id")} AS id FROM json_each(?1) AS r WHERE ${UNCOUNTED}`;
 
 // Both counts run before the receipts are written, in the same transaction, and only for
 // messages without a receipt: a replayed queue batch adds nothing.
@@ -63,12 +65,12 @@ const RECORD_RECEIPTS = `
   SELECT ?3, ${field("id")} FROM json_each(?1) AS r WHERE ${FRESH}
   ON CONFLICT (period, message_id) DO NOTHING`;
 
-/** The records that no earlier delivery counted, of apps that still exist: what is left to archive and count. */
+/** The records that no earlier delivery counted: what is left to archive and count. */
 export async function uncountedEvents(db: D1Database, records: EventRecord[], now: number): Promise<EventRecord[]> {
   if (records.length === 0) return [];
   const periods = receiptPeriods(now);
   const results = await db.batch<{ id: string }>(
-    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_FRESH).bind(json, periods)),
+    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_UNCOUNTED).bind(json, periods)),
   );
   const fresh = new Set(results.flatMap((r) => r.results.map((x) => x.id)));
   return records.filter((r) => fresh.has(r.id));

@@ -189,12 +189,12 @@ describe("the background consumer", () => {
     logged.mockRestore();
   });
 
-  it("drops the events of a deleted app without failing the batch", async () => {
+  it("archives, but does not count, the events of an app deleted since they were accepted, without failing the batch", async () => {
     const gone = await createTestApp("Deleted");
     await call("DELETE", `/api/v1/admin/apps/${gone.appId}`, { token: ADMIN });
     const { result } = await consume([eventMessage(gone.appId, "kill-enemy", Date.now()), usageMessage(gone.appId, "2025-03", 1)]);
     expect(result.explicitAcks).toHaveLength(2);
-    expect(await archiveOf(gone.appId)).toEqual([]);
+    expect((await archiveOf(gone.appId)).map((o) => o.lines.map((l) => l.event_name))).toEqual([["kill-enemy"]]);
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM event_counts WHERE app_id = ?").bind(Number(gone.appId)).first();
     expect(rows).toEqual({ n: 0 });
   });

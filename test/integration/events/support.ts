@@ -32,11 +32,16 @@ export async function callCapturing(
 
 let nextMessage = 0;
 
-/** Runs the Worker's queue handler on these background messages, as the queue would deliver them. */
-export async function consume(bodies: BackgroundMessage[], ids = bodies.map(() => `msg-${++nextMessage}`)) {
+/**
+ * Runs the Worker's queue handler on these background messages, as the queue would deliver them:
+ * new messages, or with `ids` given, a redelivery of earlier ones (a second attempt).
+ */
+export async function consume(bodies: BackgroundMessage[], ids?: string[]) {
+  const attempts = ids ? 2 : 1;
+  ids ??= bodies.map(() => `msg-${++nextMessage}`);
   const batch = createMessageBatch<BackgroundMessage>(
     "gamification-background",
-    bodies.map((body, i) => ({ id: ids[i], timestamp: new Date(), attempts: 1, body })),
+    bodies.map((body, i) => ({ id: ids[i], timestamp: new Date(), attempts, body })),
   );
   await worker.queue(batch, env);
   return { ids, result: await getQueueResult(batch, createExecutionContext()) };
