@@ -18,7 +18,13 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
-              miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations } },
+              // MIGRATION_TEST_DB: an empty database on which a test applies migrations step by step.
+              // One broker shard: tests that look into a broker object find every /mqtt socket in
+              // shard 0; test/integration/realtime/shards.test.ts connects to chosen shards instead.
+              miniflare: {
+                bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations, MQTT_BROKER_SHARDS: "1" },
+                d1Databases: ["MIGRATION_TEST_DB"],
+              },
             }),
           ],
           test: {

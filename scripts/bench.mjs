@@ -14,6 +14,8 @@ import * as listing from "./bench/scenarios/listing.mjs";
 import * as realtime from "./bench/scenarios/realtime.mjs";
 import * as webhooks from "./bench/scenarios/webhooks.mjs";
 import * as floor from "./bench/scenarios/floor.mjs";
+import * as d1Writes from "./bench/scenarios/d1-writes.mjs";
+import * as broker from "./bench/scenarios/broker.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 
 const config = readConfig();
@@ -67,6 +69,8 @@ const plan = [
   ["events", events.runDistinctUsers],
   ["hot-user", events.runHotUser],
   ["floor", floor.run],
+  ["d1", d1Writes.run],
+  ["broker", broker.run],
   // Reads back the counters of both intake scenarios (no-op when neither ran).
   ["counters", events.verifyCounters],
   ["listing", listing.run],

@@ -16,6 +16,7 @@ import { devChangesAdmin } from "./devtools/change-routes";
 import { usersAdmin } from "./players/admin/routes";
 import { eventsRoutes } from "./events/routes";
 import { eventsAdmin } from "./events/admin/routes";
+import { eventFilesAdmin } from "./events/admin/archive-routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
 import { webhooksAdmin } from "./webhooks/admin/routes";
@@ -68,6 +69,7 @@ export function buildApp() {
   app.route("/", usersAdmin);
   app.route("/", eventsRoutes);
   app.route("/", eventsAdmin);
+  app.route("/", eventFilesAdmin);
   app.route("/", battlePassRoutes);
   app.route("/", battlePassesAdmin);
   app.route("/", webhooksAdmin);

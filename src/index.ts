@@ -10,6 +10,7 @@ import { observeRequest } from "./shared/request-log";
 
 export { UserDO } from "./wiring/user-do";
 export { MqttBroker } from "./realtime/broker-do";
+export { TopicHub } from "./realtime/topic-hub-do";
 
 const app = buildApp();
 

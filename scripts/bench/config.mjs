@@ -1,7 +1,7 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
 // six and a half minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,floor,listing,leaderboards,realtime,webhooks   (default: all of these)
+//   BENCH_SCENARIOS=events,hot-user,floor,d1,broker,listing,leaderboards,realtime,webhooks   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
 //                                                     no storage or CPU figures; webhooks need loopback).
@@ -25,7 +25,7 @@ const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
-export const SCENARIOS = ["events", "hot-user", "floor", "listing", "leaderboards", "realtime", "webhooks"];
+export const SCENARIOS = ["events", "hot-user", "floor", "d1", "broker", "listing", "leaderboards", "realtime", "webhooks"];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 
@@ -73,6 +73,10 @@ export function readConfig() {
       concurrency: positive("BENCH_LB_CONCURRENCY", 1),
     },
     realtime: { users: positive("BENCH_RT_USERS", 10), eventsPerUser: positive("BENCH_RT_EVENTS", 40) },
+    /** The background consumer's own Worker (scenarios/d1-writes.mjs): events per queue batch, leaderboard members. */
+    d1: { batchSize: positive("BENCH_D1_BATCH", 100), users: positive("BENCH_D1_USERS", 10_000) },
+    /** MQTT connections of the broker-cost scenario, and the events whose changes they all receive. */
+    broker: { clients: positive("BENCH_BROKER_CLIENTS", 500), pings: positive("BENCH_BROKER_PINGS", 5), events: positive("BENCH_BROKER_EVENTS", 40) },
     webhooks: { users: positive("BENCH_WEBHOOK_USERS", 50), events: positive("BENCH_WEBHOOK_EVENTS", 1_000), waitSeconds: positive("BENCH_WEBHOOK_WAIT", 90) },
   };
   const known = [...SCENARIOS, ...DIAGNOSTICS];

@@ -114,3 +114,9 @@ function filesUnder(dir, pattern) {
   walk(dir);
   return { bytes, count };
 }
+
+/** Rows of a table, through the sqlite3 command-line tool when it is installed; undefined otherwise. */
+export function rowCount(file, table) {
+  const r = spawnSync("sqlite3", ["-readonly", file, `SELECT COUNT(*) FROM ${table};`], { encoding: "utf8" });
+  return r.status === 0 && !r.error ? Number(r.stdout.trim()) : undefined;
+}

@@ -4,6 +4,8 @@ export function startDevServer(options: {
   vars?: Record<string, string>;
   quiet?: boolean;
   config?: string;
+  /** Another main module for the service's configuration (the benchmark's consumer Worker). */
+  entry?: string;
   readyPath?: string;
   /** false: no trace of every invocation for wrangler's Local Explorer (default true). */
   localTraces?: boolean;

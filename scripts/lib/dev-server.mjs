@@ -5,20 +5,23 @@ import { runWrangler, spawnWrangler } from "./wrangler.mjs";
 /**
  * The service by default; `config` names another Worker's wrangler.toml (the benchmark's minimal
  * runtime-floor Worker), which then has no D1 migrations and answers `readyPath` once it is up.
- * `localTraces: false` turns off the trace wrangler dev records of every invocation for its Local
- * Explorer (X_LOCAL_OBSERVABILITY): it runs on the Worker's own thread and costs each span (every
- * D1, Durable Object and queue call), a development aid that production does not run there.
- * `onOutput` (with `quiet`) gets every chunk the server writes, from its first line on.
- * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, readyPath?: string, localTraces?: boolean, onOutput?: (chunk: string) => void}} options
+ * `entry` starts the service's configuration with another main module (the benchmark's consumer
+ * Worker, which wraps the service). `localTraces: false` turns off the trace wrangler dev records
+ * of every invocation for its Local Explorer (X_LOCAL_OBSERVABILITY): it runs on the Worker's own
+ * thread and costs each span (every D1, Durable Object and queue call), a development aid that
+ * production does not run there. `onOutput` (with `quiet`) gets every chunk the server writes, from
+ * its first line on.
+ * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, entry?: string, readyPath?: string, localTraces?: boolean, onOutput?: (chunk: string) => void}} options
  * @returns {Promise<{url: string, stop: () => Promise<void>}>}
  */
-export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, readyPath = "/openapi.json", localTraces = true, onOutput }) {
+export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, entry, readyPath = "/openapi.json", localTraces = true, onOutput }) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   if (!config) await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true" } });
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const configArgs = config ? ["--config", config] : [];
+  const entryArgs = entry ? [entry] : [];
   const child = spawnWrangler(
-    ["dev", ...configArgs, "--port", String(port), "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+    ["dev", ...entryArgs, ...configArgs, "--port", String(port), "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
     {
       stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
       detached: true,

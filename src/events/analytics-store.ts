@@ -1,57 +1,92 @@
-import type { UserEvent } from "../user/event";
+import type { EventRecord } from "./core/event-record";
 import { monthOf } from "./core/periods";
+import { HOUR_MS, hourStart } from "./core/archive-layout";
 import { chunkByJsonSize } from "../shared/chunks";
-
-/** An accepted event as the background queue delivered it; `id` is the queue message's id. */
-export interface EventRecord {
-  id: string;
-  event: UserEvent;
-}
 
 /** Rows travel as one JSON parameter: D1 binds at most 100 parameters per statement. */
 const MAX_JSON_PARAMETER_CHARS = 512 * 1024;
+/**
+ * Replay protection lasts this long: a message comes back only within its queue's retries (10,
+ * each ending within an invocation's 15 minutes at worst), so 6 hours is more than twice the
+ * longest redelivery. Kept short because a receipt is kept per event: at 1,000 events a second,
+ * 6 to 8 hours of them take about 1.3 GB of D1 (README, "Capacity").
+ */
+const EVENT_RECEIPT_HOURS = 6;
+/**
+ * Receipts are filed under the 2-hour period they were written in (its first hour, counted from
+ * the epoch: the primary key's first column), so that expiring them is a range delete and a
+ * receipt costs one row write, without an index on time. A message is looked up in each period a
+ * receipt of it can still be kept in: four, each one seek of the primary key.
+ */
+const RECEIPT_PERIOD_HOURS = 2;
+const receiptPeriod = (now: number) => Math.floor(now / HOUR_MS / RECEIPT_PERIOD_HOURS) * RECEIPT_PERIOD_HOURS;
+const receiptPeriods = (now: number) =>
+  JSON.stringify(
+    Array.from({ length: EVENT_RECEIPT_HOURS / RECEIPT_PERIOD_HOURS + 1 }, (_, i) => receiptPeriod(now) - i * RECEIPT_PERIOD_HOURS),
+  );
 
 const row = ({ id, event }: EventRecord) => ({
   id,
   app_id: Number(event.appId),
-  user_id: event.userId,
-  team_id: event.teamId,
   event_name: event.eventName,
-  event_type: event.eventType,
-  session_id: event.sessionId,
-  meta_data: event.metaData,
-  event_id: event.eventId,
-  received_at: event.receivedAt,
+  hour: hourStart(event.receivedAt),
   month: monthOf(event.receivedAt),
 });
 
 const field = (name: string) => `json_extract(r.value, '$.${name}')`;
 
-// Counted before the rows are inserted, and only for rows not yet present: a replayed queue
-// batch then adds neither rows nor counts. Events of a deleted app are dropped.
-const COUNT_NEW_EVENTS = `
+/** Not counted before (?2: the receipt periods). */
+const UNCOUNTED = `NOT EXISTS (SELECT 1 FROM event_receipts e
+    WHERE e.period IN (SELECT value FROM json_each(?2)) AND e.message_id = ${field("id")})`;
+
+/** Not counted before, of an app that still exists: an app's counts go with it. */
+const FRESH = `${UNCOUNTED} AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
+
+const SELECT_UNCOUNTED = `SELECT ${field("id")} AS id FROM json_each(?1) AS r WHERE ${UNCOUNTED}`;
+
+// Both counts run before the receipts are written, in the same transaction, and only for
+// messages without a receipt: a replayed queue batch adds nothing.
+const COUNT_USAGE = `
   INSERT INTO usage_counters (app_id, month, metric, count)
   SELECT ${field("app_id")}, ${field("month")}, 'events', COUNT(*)
-  FROM json_each(?1) AS r
-  WHERE NOT EXISTS (SELECT 1 FROM analytics_events a WHERE a.id = ${field("id")})
-    AND EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})
+  FROM json_each(?1) AS r WHERE ${FRESH}
   GROUP BY 1, 2
   ON CONFLICT (app_id, month, metric) DO UPDATE SET count = count + excluded.count`;
 
-const INSERT_EVENTS = `
-  INSERT OR IGNORE INTO analytics_events
-    (id, app_id, user_id, team_id, event_name, event_type, session_id, meta_data, event_id, received_at)
-  SELECT ${["id", "app_id", "user_id", "team_id", "event_name", "event_type", "session_id"].map(field).join(", ")},
-    json(${field("meta_data")}), ${field("event_id")}, ${field("received_at")}
-  FROM json_each(?1) AS r
-  WHERE EXISTS (SELECT 1 FROM apps WHERE apps.app_id = ${field("app_id")})`;
+const COUNT_HOURS = `
+  INSERT INTO event_counts (app_id, hour, event_name, count)
+  SELECT ${field("app_id")}, ${field("hour")}, ${field("event_name")}, COUNT(*)
+  FROM json_each(?1) AS r WHERE ${FRESH}
+  GROUP BY 1, 2, 3
+  ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + excluded.count`;
 
-/** Keeps accepted events for analytics and counts them toward their app's monthly usage, in one D1 batch. */
-export async function recordEvents(db: D1Database, records: EventRecord[]): Promise<void> {
+const RECORD_RECEIPTS = `
+  INSERT INTO event_receipts (period, message_id)
+  SELECT ?3, ${field("id")} FROM json_each(?1) AS r WHERE ${FRESH}
+  ON CONFLICT (period, message_id) DO NOTHING`;
+
+/** The records that no earlier delivery counted: what is left to archive and count. */
+export async function uncountedEvents(db: D1Database, records: EventRecord[], now: number): Promise<EventRecord[]> {
+  if (records.length === 0) return [];
+  const periods = receiptPeriods(now);
+  const results = await db.batch<{ id: string }>(
+    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_UNCOUNTED).bind(json, periods)),
+  );
+  const fresh = new Set(results.flatMap((r) => r.results.map((x) => x.id)));
+  return records.filter((r) => fresh.has(r.id));
+}
+
+/**
+ * Counts accepted events per app, UTC hour and event name and toward their app's monthly usage,
+ * and keeps a receipt of each message, in one D1 transaction. The raw events are in the archive.
+ */
+export async function recordEvents(db: D1Database, records: EventRecord[], now: number): Promise<void> {
   if (records.length === 0) return;
+  const periods = receiptPeriods(now);
   const statements = chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).flatMap((json) => [
-    db.prepare(COUNT_NEW_EVENTS).bind(json),
-    db.prepare(INSERT_EVENTS).bind(json),
+    db.prepare(COUNT_USAGE).bind(json, periods),
+    db.prepare(COUNT_HOURS).bind(json, periods),
+    db.prepare(RECORD_RECEIPTS).bind(json, periods, receiptPeriod(now)),
   ]);
   await db.batch(statements);
 }
@@ -62,15 +97,14 @@ export interface EventCounts {
   byDay: Map<string, number>;
 }
 
-/** Counts of an app's events received in [from, to), by event name and by UTC day. */
+/** Counts of an app's events received in the UTC hours that start in [from, to), by event name and by UTC day. */
 export async function countEvents(db: D1Database, appId: number, from: number, to: number): Promise<EventCounts> {
-  const where = "WHERE app_id = ?1 AND received_at >= ?2 AND received_at < ?3";
+  const where = "WHERE app_id = ?1 AND hour >= ?2 AND hour < ?3";
   const [byName, byDay] = await db.batch<{ event_name: string; day: string; count: number }>([
-    db.prepare(`SELECT event_name, COUNT(*) AS count FROM analytics_events ${where} GROUP BY event_name ORDER BY count DESC, event_name`)
+    db.prepare(`SELECT event_name, SUM(count) AS count FROM event_counts ${where} GROUP BY event_name ORDER BY count DESC, event_name`)
       .bind(appId, from, to),
-    db.prepare(
-      `SELECT strftime('%Y-%m-%d', received_at / 1000, 'unixepoch') AS day, COUNT(*) AS count FROM analytics_events ${where} GROUP BY day`,
-    ).bind(appId, from, to),
+    db.prepare(`SELECT strftime('%Y-%m-%d', hour / 1000, 'unixepoch') AS day, SUM(count) AS count FROM event_counts ${where} GROUP BY day`)
+      .bind(appId, from, to),
   ]);
   const names = byName.results.map((r) => ({ event_name: r.event_name, count: r.count }));
   return {
@@ -80,16 +114,41 @@ export async function countEvents(db: D1Database, appId: number, from: number, t
   };
 }
 
-/** Rows deleted per cron run: the minute cron catches up with large backlogs in bounded steps. */
-const PRUNE_BATCH = 5000;
+/** Rows one statement deletes, and one cron run at most: runs stay short whatever piled up. */
+const PRUNE_CHUNK = 10_000;
+const PRUNE_BUDGET = 100_000;
 
-/** Drops analytics events received before `before` (retention). */
-export async function pruneAnalytics(db: D1Database, before: number): Promise<number> {
-  const result = await db
-    .prepare(
-      "DELETE FROM analytics_events WHERE rowid IN (SELECT rowid FROM analytics_events WHERE received_at < ? ORDER BY received_at LIMIT ?)",
-    )
-    .bind(before, PRUNE_BATCH)
-    .run();
-  return result.meta.changes;
+/** Runs a bounded DELETE (bound to the chunk size) until it deletes less than a chunk or the budget is spent. */
+async function deleteInChunks(statement: D1PreparedStatement): Promise<number> {
+  let deleted = 0;
+  while (deleted < PRUNE_BUDGET) {
+    const { changes } = (await statement.run()).meta;
+    deleted += changes;
+    if (changes < PRUNE_CHUNK) break;
+  }
+  return deleted;
+}
+
+/** Drops the counts of hours that ended by `before` (retention). */
+export function pruneEventCounts(db: D1Database, before: number): Promise<number> {
+  return deleteInChunks(
+    db
+      .prepare(
+        `DELETE FROM event_counts WHERE (app_id, hour, event_name) IN (
+           SELECT app_id, hour, event_name FROM event_counts WHERE hour <= ? ORDER BY hour LIMIT ?)`,
+      )
+      .bind(before - HOUR_MS, PRUNE_CHUNK),
+  );
+}
+
+/** Drops the receipts of periods that ended EVENT_RECEIPT_HOURS ago: their messages can no longer come back. */
+export function pruneEventReceipts(db: D1Database, now: number): Promise<number> {
+  return deleteInChunks(
+    db
+      .prepare(
+        `DELETE FROM event_receipts WHERE (period, message_id) IN (
+           SELECT period, message_id FROM event_receipts WHERE period < ? ORDER BY period LIMIT ?)`,
+      )
+      .bind(receiptPeriod(now) - EVENT_RECEIPT_HOURS, PRUNE_CHUNK),
+  );
 }

@@ -1,4 +1,6 @@
-import { pruneAnalytics } from "./analytics-store";
+import { pruneEventCounts, pruneEventReceipts } from "./analytics-store";
+import { pruneArchive } from "./archive/retention";
+import { HOUR_MS } from "./core/archive-layout";
 import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-store";
 
 export const DEFAULT_RETENTION_DAYS = 90;
@@ -9,10 +11,23 @@ export function retentionDays(value: string | undefined): number {
   return value && Number.isFinite(days) && days > 0 ? days : DEFAULT_RETENTION_DAYS;
 }
 
-/** Cron: drops analytics events past their retention and usage receipts past the queue's retries. */
-export async function pruneEventData(env: { DB: D1Database; ANALYTICS_RETENTION_DAYS?: string }, now: number): Promise<void> {
+/** Archive objects expire by the hour, so the cron looks at them in the first minute of each hour only. */
+const firstMinuteOfHour = (now: number) => now % HOUR_MS < 60_000;
+
+export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & { ANALYTICS_RETENTION_DAYS?: string; EVENTS_ARCHIVE_PRUNING?: string };
+
+/**
+ * Cron: drops archived events and event counts past their retention, and receipts past the queue's
+ * redeliveries. With EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive
+ * instead (README), and the cron leaves it alone.
+ */
+export async function pruneEventData(env: RetentionEnv, now: number): Promise<void> {
+  const before = now - retentionDays(env.ANALYTICS_RETENTION_DAYS) * 86_400_000;
+  const pruneArchiveNow = env.EVENTS_ARCHIVE_PRUNING !== "lifecycle" && firstMinuteOfHour(now);
   await Promise.all([
-    pruneAnalytics(env.DB, now - retentionDays(env.ANALYTICS_RETENTION_DAYS) * 86_400_000),
+    pruneEventCounts(env.DB, before),
+    pruneEventReceipts(env.DB, now),
     pruneUsageReceipts(env.DB, now - USAGE_RECEIPT_RETENTION_MS),
+    pruneArchiveNow ? pruneArchive(env.EVENTS_ARCHIVE, before) : undefined,
   ]);
 }

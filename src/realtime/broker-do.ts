@@ -19,7 +19,8 @@ import { encodeUtf8 } from "./mqtt/bytes";
 import { PublishTemplate } from "./mqtt/encode";
 import { MqttError, protocolError, Reason } from "./mqtt/errors";
 import { SubscriberIndex } from "./subscriber-index";
-import { isIssuedTopic, topicOwner } from "./topics";
+import { isIssuedTopic } from "./topics";
+import { groupByOwner } from "./owners";
 import { brokerSchema } from "./broker-schema";
 import { migrateUserStorage } from "../user/schema";
 import { logBackgroundFailure } from "../shared/log";
@@ -214,20 +215,10 @@ export class MqttBroker extends DurableObject<Env> {
     if (outcome.close) this.close(conn, outcome.close);
   }
 
-  /** Tells the owners of user topics that these gained their first subscriber here, or lost their last. */
+  /** Tells the owners of topics (owners.ts) that these gained their first subscriber here, or lost their last. */
   private async tellOwners(topics: string[], watching: boolean): Promise<void> {
-    const byOwner = new Map<string, string[]>();
-    for (const topic of topics) {
-      const owner = topicOwner(topic);
-      if (owner === null) continue;
-      const list = byOwner.get(owner);
-      if (list) list.push(topic);
-      else byOwner.set(owner, [topic]);
-    }
     const brokerId = this.ctx.id.toString();
-    await Promise.all(
-      [...byOwner].map(([owner, owned]) => this.env.USER.get(this.env.USER.idFromString(owner)).watchTopics(brokerId, owned, watching)),
-    );
+    await Promise.all(groupByOwner(this.env, topics, (topic) => topic).map(({ owner, items }) => owner.watchTopics(brokerId, items, watching)));
   }
 
   /** Best effort: an owner that is not told learns it at its next publish (the topic comes back unheard). */

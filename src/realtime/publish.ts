@@ -1,6 +1,6 @@
 import type { Change } from "../changes/types";
 import type { TopicBatch } from "./broker-do";
-import { allShards } from "./shards";
+import { groupByOwner } from "./owners";
 import { topicName, type RealtimeTopicRef, type TopicEnv } from "./topics";
 import { logBackgroundFailure } from "../shared/log";
 
@@ -51,17 +51,16 @@ export async function topicBatches(env: TopicEnv, changes: Change[], wanted?: (t
 }
 
 /**
- * Pushes changes to their MQTT subscribers in every broker object: topics are recomputed from the
- * refs (no lookup) and each broker object gets one call. For changes of no one user (leaderboards);
- * a user's object publishes only to the topics somebody listens to (watchers.ts). Best effort, as
- * MQTT is for a client that is offline: a failure is logged and never reaches the caller, whose
- * changes are already saved.
+ * Pushes changes to their MQTT subscribers: topics are recomputed from the refs (no lookup), and
+ * each topic's owner gets one call with its messages and passes them on only to the broker shards
+ * where the topic has subscribers (owners.ts). For changes of no one user (leaderboards); a user's
+ * object publishes through its own watchers. Best effort, as MQTT is for a client that is offline:
+ * a failure is logged and never reaches the caller, whose changes are already saved.
  */
 export async function publishChanges(env: Env, changes: Change[]): Promise<void> {
   try {
-    const batches = await topicBatches(env, changes);
-    if (batches.length === 0) return;
-    const results = await Promise.allSettled(allShards(env).map((broker) => broker.publish(batches)));
+    const groups = groupByOwner(env, await topicBatches(env, changes), (batch) => batch.topic);
+    const results = await Promise.allSettled(groups.map(({ owner, items }) => owner.publishTopics(items)));
     for (const result of results) {
       if (result.status === "rejected") logBackgroundFailure("mqtt", "mqtt publish failed", result.reason);
     }

@@ -1,19 +1,29 @@
 /**
  * The broker's Durable Objects. A client's socket lives in one of them, chosen at random when it
  * connects (the SCILL SDK connects to a fixed URL and names its topic only later, so nothing
- * better is known then); a publish goes to every one, each delivering to its own subscribers.
+ * better is known then). Publishes never go to every shard: the owner of each topic (the user's
+ * object, or the topic's hub for a leaderboard: see owners.ts) knows the shards where it has
+ * subscribers, and only those get a call.
  *
- * One object holds thousands of hibernating sockets, which is plenty to start. Scaling path:
- * raise BROKER_SHARDS (connections spread, publishes fan out to N objects); past a few shards,
- * add a topic registry (a DO per hash of the topic that records which shards have subscribers),
- * so that a publish reaches only the shards that need it and none when nobody listens.
+ * MQTT_BROKER_SHARDS sets how many objects connections spread over. Changing it is safe at any
+ * time: sockets stay where they are, and owners address shards by their object ids.
  */
-export const BROKER_SHARDS = 1;
+
+/**
+ * Sized for growth (README, "Capacity"): one object takes about 1,000 requests a second, and a
+ * client with a 60 s keep-alive sends one PINGREQ a minute, so at half that load a shard carries
+ * about 30,000 clients and 32 shards about a million, before any connect or message.
+ */
+export const DEFAULT_BROKER_SHARDS = 32;
+
+/** MQTT_BROKER_SHARDS, or the default when it is unset or not a positive integer. */
+export function brokerShards(value: string | undefined): number {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n >= 1 ? n : DEFAULT_BROKER_SHARDS;
+}
 
 export function brokerShard(env: Pick<Env, "BROKER">, shard: number) {
   return env.BROKER.get(env.BROKER.idFromName(`mqtt-broker-${shard}`));
 }
 
-export const randomShard = () => Math.floor(Math.random() * BROKER_SHARDS);
-
-export const allShards = (env: Pick<Env, "BROKER">) => Array.from({ length: BROKER_SHARDS }, (_, i) => brokerShard(env, i));
+export const randomShard = (env: { MQTT_BROKER_SHARDS?: string }) => Math.floor(Math.random() * brokerShards(env.MQTT_BROKER_SHARDS));

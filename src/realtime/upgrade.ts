@@ -31,5 +31,5 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
     if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
     throw err;
   }
-  return brokerShard(env, randomShard()).fetch(request);
+  return brokerShard(env, randomShard(env)).fetch(request);
 }

@@ -6,10 +6,11 @@ import { logBackgroundFailure } from "../shared/log";
 
 /**
  * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
- * so that its changes go out over MQTT only where somebody listens, and a user nobody watches costs
- * no publish at all. A broker tells the owner of a topic when the topic gains its first subscriber
- * there (before the SUBACK) and when it loses its last. An entry the broker could not retract (it
- * restarted, or the call failed) comes back as unheard from the next publish, and is dropped then.
+ * (and by the hub of a topic of no one user: topic-hub-do.ts) so that changes go out over MQTT only
+ * to the broker shards where somebody listens, and a topic nobody watches costs no broker call. A
+ * broker tells the owner of a topic when the topic gains its first subscriber there (before the
+ * SUBACK) and when it loses its last. An entry the broker could not retract (it restarted, or the
+ * call failed) comes back as unheard from the next publish, and is dropped then.
  */
 export const watchersSchema: AreaSchema = {
   area: "realtime",
@@ -48,7 +49,17 @@ export class TopicWatchers {
     if (!this.any) return;
     try {
       const byTopic = this.topics();
-      const batches = await topicBatches(env, changes, (topic) => byTopic.has(topic));
+      await this.publishBatches(env, await topicBatches(env, changes, (topic) => byTopic.has(topic)));
+    } catch (err) {
+      console.error("mqtt: publish failed", err);
+    }
+  }
+
+  /** Publishes messages already grouped by topic to the broker objects where their topics have subscribers. */
+  async publishBatches(env: Env, batches: TopicBatch[]): Promise<void> {
+    if (!this.any) return;
+    try {
+      const byTopic = this.topics();
       const byBroker = new Map<string, TopicBatch[]>();
       for (const batch of batches) {
         for (const broker of byTopic.get(batch.topic)?.keys() ?? []) {

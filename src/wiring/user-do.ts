@@ -6,6 +6,7 @@ import { readClock } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
+import type { TopicBatch } from "../realtime/broker-do";
 import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
@@ -102,6 +103,11 @@ export class UserDO extends DurableObject<Env> {
   /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
   async watchTopics(broker: string, topics: string[], watching: boolean): Promise<void> {
     this.watchers.update(broker, topics, watching, Date.now());
+  }
+
+  /** Messages for the user's topics from elsewhere (src/realtime/publish.ts): on to the broker shards that have subscribers. */
+  async publishTopics(batches: TopicBatch[]): Promise<void> {
+    await this.watchers.publishBatches(this.env, batches);
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */

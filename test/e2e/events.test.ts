@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { EventsApi } from "@scillgame/scill-js";
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, eventually, http, newStudioApp, sdkConfiguration } from "./support";
@@ -87,6 +88,36 @@ describe("event intake, as a studio uses it", () => {
       },
     });
     expect(await countsOnceArrived(studio.appId, 2)).toEqual({ "reach-checkpoint": 1, "finish-laps": 1 });
+  });
+
+  it("keeps the raw events in the archive: listed by hour, downloaded as gzip-compressed NDJSON", async () => {
+    const studio = await newStudioApp("Archive studio");
+    const sent = [
+      { user_id: "p1", event_name: "kill-enemy", meta_data: { amount: 3, weapon_used: "bow" }, event_id: "a-1" },
+      { user_id: "p2", event_name: "collect-item", meta_data: { amount: 1, item_type: "gem" } },
+    ];
+    const r = await http("POST", "/api/v1/events/batch", { token: studio.apiKey, body: { events: sent } });
+    expect(r.body.results.map((x: { status: number }) => x.status)).toEqual([200, 200]);
+
+    const files = await eventually(async () => {
+      const listed = await http("GET", `/api/v1/admin/apps/${studio.appId}/analytics/event-files`, { token: ADMIN_TOKEN });
+      const events = listed.body.files.reduce((n: number, f: { events: number }) => n + f.events, 0);
+      return events >= 2 ? listed.body.files : undefined;
+    }, 20_000, "2 archived events");
+    const lines: Record<string, unknown>[] = [];
+    for (const file of files) {
+      expect(file.path).toMatch(/^date=\d{4}-\d{2}-\d{2}\/hour=\d{2}\/[0-9a-f]{32}\.ndjson\.gz$/);
+      const download = await fetch(file.url, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(download.headers.get("content-type")).toBe("application/gzip");
+      const text = gunzipSync(Buffer.from(await download.arrayBuffer())).toString("utf8");
+      lines.push(...text.trimEnd().split("\n").map((line) => JSON.parse(line)));
+    }
+    // Two users' events may arrive in separate background batches, hence files: compared by user.
+    lines.sort((a, b) => String(a.user_id).localeCompare(String(b.user_id)));
+    expect(lines.map(({ user_id, event_name, meta_data, event_id, app_id }) => ({ user_id, event_name, meta_data, event_id, app_id }))).toEqual([
+      { ...sent[0], app_id: studio.appId },
+      { ...sent[1], event_id: null, app_id: studio.appId },
+    ]);
   });
 
   it("refuses a float with the field named, through the SDK", async () => {

@@ -191,6 +191,28 @@ describe("topics of one challenge", () => {
   });
 });
 
+describe("broker shards (MQTT_BROKER_SHARDS, 32 by default)", () => {
+  it("deliver a leaderboard's changes to all its subscribers, wherever their connections landed", async () => {
+    const studio = await newStudioApp("Spread subscribers");
+    const board = await http("POST", `/api/v1/admin/apps/${studio.appId}/leaderboards`, {
+      token: ADMIN_TOKEN,
+      body: { name: "Kills", event_name: "kill-enemy", value_field: "amount", aggregation: "sum" },
+    });
+    expect(board.status).toBe(201);
+    const topic = await topicOf(studio.apiKey, `leaderboard-topic-link?leaderboard_id=${board.body.leaderboard_id}`);
+    // 24 connections over 32 shards, each placed at random: several shards hold subscribers.
+    const subscribers = await Promise.all(Array.from({ length: 24 }, (_, i) => connect(i % 2 === 0 ? 4 : 5)));
+    const inboxes = subscribers.map(inbox);
+    await Promise.all(subscribers.map((client) => client.subscribeAsync(topic, { qos: 1 })));
+
+    await sendKills(studio.apiKey, "erin", 4);
+    for (const messages of inboxes) {
+      const [message] = await messages.take(1);
+      expect(message).toMatchObject({ topic, qos: 1, payload: { member_data: { member_id: "erin", score: 4 }, new_leaderboard_ranking: { score: 4, rank: 1 } } });
+    }
+  });
+});
+
 describe("the TCP bridge (npm run mqtt:bridge)", () => {
   it("relays a native MQTT client to the WebSocket endpoint", async () => {
     const bridge = await startBridge({ port: 0, url: wsUrl() });

@@ -10,11 +10,17 @@ const configPath = path.join(root, "wrangler.toml");
 const fakeBin = path.join(import.meta.dirname, "fake-wrangler");
 const migrations = readdirSync(path.join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
 
-const PRODUCTION = { worker: "open-gamification", database: "gamification", queues: ["gamification-webhooks", "gamification-background", "gamification-webhooks-dlq"] };
+const PRODUCTION = {
+  worker: "open-gamification",
+  database: "gamification",
+  queues: ["gamification-webhooks", "gamification-background", "gamification-webhooks-dlq"],
+  buckets: ["gamification-events"],
+};
 const STAGING = {
   worker: "open-gamification-staging",
   database: "gamification-staging",
   queues: ["gamification-webhooks-staging", "gamification-background-staging", "gamification-webhooks-staging-dlq"],
+  buckets: ["gamification-events-staging"],
 };
 
 interface Account {
@@ -91,8 +97,12 @@ const lookups = (names: typeof PRODUCTION, env = "") => [
   `whoami --json${env}`,
   `d1 list --json${env}`,
   ...names.queues.map((q) => `queues info ${q}${env}`),
+  ...names.buckets.map((b) => `r2 bucket info ${b} --json${env}`),
   `secret list${env}`,
 ];
+
+/** How many calls read the account before anything is created. */
+const READS = lookups(PRODUCTION).length;
 
 describe("npm run deploy on a fresh account", () => {
   it("creates the database and every queue, migrates, deploys with generated secrets, and prints where it runs", async () => {
@@ -101,19 +111,21 @@ describe("npm run deploy on a fresh account", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
 
-    const reads = run.calls.slice(0, 6);
+    const reads = run.calls.slice(0, READS);
     expect(reads.sort()).toEqual(lookups(PRODUCTION).sort());
-    expect(run.calls.slice(6)).toEqual([
+    expect(run.calls.slice(READS)).toEqual([
       "d1 create gamification",
       "queues create gamification-webhooks",
       "queues create gamification-background",
       "queues create gamification-webhooks-dlq",
+      "r2 bucket create gamification-events",
       "d1 migrations apply gamification --remote",
       `deploy --secrets-file ${run.account.secretsFiles[0]}`,
     ]);
 
     expect(run.account.d1).toEqual([{ uuid: expect.any(String), name: "gamification", migrations }]);
     expect(run.account.queues).toEqual(PRODUCTION.queues);
+    expect(run.account.r2).toEqual(PRODUCTION.buckets);
     // Nothing was left for `wrangler deploy` to create on its own, and wrangler.toml is unchanged.
     expect(run.account.provisioned).toEqual([]);
     expect(readFileSync(configPath, "utf8")).toBe(configBefore);
@@ -133,6 +145,7 @@ describe("npm run deploy on a fresh account", () => {
         "  queue        gamification-webhooks      create",
         "  queue        gamification-background    create",
         "  queue        gamification-webhooks-dlq  create",
+        "  R2 bucket    gamification-events        create",
         "  secret       ADMIN_TOKEN                generate",
         "  secret       JWT_SIGNING_KEYS           generate",
         "  secret       TOPIC_SECRET               generate",
@@ -187,7 +200,7 @@ describe("npm run deploy on a deployed account", () => {
 
     const run = await deploy(deployed);
     expect(run.code).toBe(0);
-    expect(run.calls.slice(6)).toEqual(["d1 migrations apply gamification --remote", "deploy"]);
+    expect(run.calls.slice(READS)).toEqual(["d1 migrations apply gamification --remote", "deploy"]);
     expect(run.stdout).toContain(`Migrations to be applied:\n${migrations.at(-1)}\n`);
     expect(run.account.d1[0].migrations).toEqual(migrations);
     expect(run.account.workers[PRODUCTION.worker].secrets).toEqual(secrets);
@@ -202,10 +215,11 @@ describe("npm run deploy on a deployed account", () => {
     const production = (await deploy(newAccount())).account;
     const run = await deploy(production, "--env", "staging");
     expect(run.code).toBe(0);
-    expect(run.calls.slice(0, 6).sort()).toEqual(lookups(STAGING, " --env staging").sort());
-    expect(run.calls.slice(6)).toEqual([
+    expect(run.calls.slice(0, READS).sort()).toEqual(lookups(STAGING, " --env staging").sort());
+    expect(run.calls.slice(READS)).toEqual([
       "d1 create gamification-staging --env staging",
       ...STAGING.queues.map((q) => `queues create ${q} --env staging`),
+      ...STAGING.buckets.map((b) => `r2 bucket create ${b} --env staging`),
       "d1 migrations apply gamification-staging --remote --env staging",
       `deploy --secrets-file ${run.account.secretsFiles[1]} --env staging`,
     ]);

@@ -2,12 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { callerApp } from "../../auth/middleware";
 import { toIso } from "../../shared/clock";
-import { badRequest } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { countEvents } from "../analytics-store";
-import { analyticsRange, countsPerDay } from "../core/periods";
+import { countsPerDay } from "../core/periods";
+import { requireHourRange } from "../hour-range";
 import { AnalyticsQuery, EventAnalytics, MonthUsage, UsageQuery } from "./schemas";
 import { listMonthUsage, readMonthUsage } from "../usage-store";
 
@@ -22,25 +22,24 @@ export const eventsAdmin = createRouter()
     createRoute({
       method: "get", path: "/api/v1/admin/apps/{appId}/analytics/events", tags: adminTags, security,
       summary: "Counts of the app's events by event name and by UTC day",
+      description: "Counted in whole UTC hours: `from` and `to` of the answer are the range widened to hour boundaries.",
       request: { params: AppParams, query: AnalyticsQuery },
       responses: { 200: jsonResponse(EventAnalytics, "Event counts in the range"), ...errorResponses },
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, callerApp(c, c.req.valid("param").appId));
-      const { from, to } = c.req.valid("query");
-      const range = analyticsRange(from, to, c.get("now"));
-      if (!range.ok) {
-        throw badRequest(`Invalid query: ${range.errors.map((e) => `${e.field} ${e.problem}`).join("; ")}`, range.errors);
-      }
-      const counts = await countEvents(c.env.DB, app.app_id, range.from, range.to);
+      const query = c.req.valid("query");
+      // Events are counted per UTC hour (migrations/0008): the answer states the whole hours counted.
+      const { from, to } = requireHourRange(query.from, query.to, c.get("now"));
+      const counts = await countEvents(c.env.DB, app.app_id, from, to);
       return c.json(
         {
           app_id: String(app.app_id),
-          from: toIso(range.from),
-          to: toIso(range.to),
+          from: toIso(from),
+          to: toIso(to),
           total: counts.total,
           by_name: counts.byName,
-          by_day: countsPerDay(range.from, range.to, counts.byDay),
+          by_day: countsPerDay(from, to, counts.byDay),
         },
         200,
       );

@@ -17,8 +17,8 @@ export const AnalyticsQuery = z.object({
 export const EventAnalytics = z
   .object({
     app_id: z.string(),
-    from: z.string(),
-    to: z.string(),
+    from: z.string().openapi({ description: "Start of the first UTC hour counted (the query's `from`, rounded down to the hour)" }),
+    to: z.string().openapi({ description: "End of the last UTC hour counted (the query's `to`, rounded up to the hour)" }),
     total: z.number().int(),
     by_name: z.array(z.object({ event_name: z.string(), count: z.number().int() })),
     by_day: z.array(z.object({ day: z.string().openapi({ example: "2025-01-31" }), count: z.number().int() })),

@@ -5,6 +5,7 @@ import { runScheduled } from "../../../src/cron";
 import { getNow } from "../../../src/shared/clock";
 import { brokerSchema } from "../../../src/realtime/broker-schema";
 import { DEVELOPMENT_SECRET_VALUES } from "../../../src/shared/secrets";
+import { EXPECTED_D1_MIGRATION } from "../../../src/ops/expected-migration";
 import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
 import { ADMIN, call, callWith } from "../helpers";
 import { PRODUCTION } from "./support";
@@ -65,12 +66,15 @@ describe("GET /api/v1/admin/status", () => {
   });
 
   it("reports a missing queue binding and a D1 behind the code", async () => {
-    await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '0009_cron_runs.sql'").run();
+    const applied = (await env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>()).results.map((m) => m.name);
+    expect(applied.at(-1)).toBe(EXPECTED_D1_MIGRATION);
+    const previous = applied.at(-2);
+    await env.DB.prepare("DELETE FROM d1_migrations WHERE name = ?").bind(EXPECTED_D1_MIGRATION).run();
     const r = await callWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN });
     expect(r.body.queues).toEqual({ WEBHOOKS: true, BACKGROUND: false });
-    expect(r.body.d1).toEqual({ reachable: true, latest_migration: "0006_webhooks.sql", expected_migration: "0009_cron_runs.sql" });
+    expect(r.body.d1).toEqual({ reachable: true, latest_migration: previous, expected_migration: EXPECTED_D1_MIGRATION });
     expect(r.body.warnings).toEqual([
-      "D1 migrations are behind the code (latest applied: 0006_webhooks.sql, expected: 0009_cron_runs.sql). Run `npm run deploy`, or `wrangler d1 migrations apply DB --remote`.",
+      `D1 migrations are behind the code (latest applied: ${previous}, expected: ${EXPECTED_D1_MIGRATION}). Run \`npm run deploy\`, or \`wrangler d1 migrations apply DB --remote\`.`,
       "The queue binding BACKGROUND is missing: check [[queues.producers]] in wrangler.toml.",
     ]);
   });

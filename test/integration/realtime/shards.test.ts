@@ -1,0 +1,111 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { MqttBroker } from "../../../src/realtime/broker-do";
+import { brokerShard } from "../../../src/realtime/shards";
+import type { Packet } from "../../../src/realtime/mqtt/packets";
+import { createTestApp, sendEvent } from "../helpers";
+import { createCategory, createChallenge } from "../challenges/support";
+import { createBoard } from "../leaderboards/support";
+import { json, RawClient, subscribe, topicLink } from "./support";
+
+/**
+ * Connections spread over broker shards: every client gets its messages whatever shard holds it,
+ * and each publish calls only the shards where its topic has subscribers.
+ */
+
+let app: Awaited<ReturnType<typeof createTestApp>>;
+let boardId: string;
+
+beforeAll(async () => {
+  app = await createTestApp("Shards");
+  const category = await createCategory(app.appId);
+  await createChallenge(app.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+  boardId = (await createBoard(app.appId, { event_name: "kill-enemy", value_field: "amount", aggregation: "sum" })).leaderboard_id;
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+/** A client whose socket lives in the given shard (the Worker's /mqtt picks one at random). */
+async function clientOnShard(shard: number): Promise<RawClient> {
+  const response = await brokerShard(env, shard).fetch("https://gamification.test/mqtt", {
+    headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": "mqtt" },
+  });
+  expect(response.status).toBe(101);
+  const client = new RawClient(response.webSocket!, 4);
+  client.send({ type: "connect", protocolVersion: 4, clean: true, keepAlive: 60, clientId: `shard-${shard}-${crypto.randomUUID()}` });
+  expect(await client.next()).toMatchObject({ type: "connack", reasonCode: 0 });
+  return client;
+}
+
+const shardIds = Array.from({ length: 4 }, (_, i) => brokerShard(env, i).id.toString());
+const shardOf = (broker: MqttBroker) => shardIds.indexOf((broker as unknown as { ctx: DurableObjectState }).ctx.id.toString());
+
+/** The shards called to publish to `topic`, one entry per call. */
+function shardsCalledFor(publish: MockInstance<MqttBroker["publish"]>, topic: string): number[] {
+  return publish.mock.calls
+    .map((call, i) => [call[0], publish.mock.contexts[i] as MqttBroker] as const)
+    .filter(([batches]) => batches.some((b) => b.topic === topic))
+    .map(([, broker]) => shardOf(broker))
+    .sort();
+}
+
+async function nextPublish(client: RawClient, topic: string) {
+  const packet = (await client.next()) as Extract<Packet, { type: "publish" }>;
+  expect(packet).toMatchObject({ type: "publish", topic });
+  client.send({ type: "puback", packetId: packet.packetId! });
+  return json(packet.payload);
+}
+
+const hubWatchers = (topic: string) =>
+  runInDurableObject(env.TOPIC_HUB.get(env.TOPIC_HUB.idFromName(topic)), (_instance, state) =>
+    state.storage.sql.exec<{ broker: string }>("SELECT broker FROM rt_watchers WHERE topic = ? ORDER BY broker", topic).toArray().map((r) => shardIds.indexOf(r.broker)),
+  );
+
+describe("broker shards", () => {
+  it("deliver to clients on different shards, calling only the shards where each topic has subscribers", async () => {
+    const token = await app.tokenFor("alice");
+    const board = await topicLink(token, `leaderboard-topic-link?leaderboard_id=${boardId}`);
+    const mine = await topicLink(token, "user-challenges-topic-link");
+    const clients = await Promise.all([0, 1, 2, 3].map(clientOnShard));
+    // The board is followed on shards 0, 1 and 2; alice's challenges on shards 1 and 3.
+    for (const shard of [0, 1, 2]) expect(await subscribe(clients[shard], [board])).toEqual([1]);
+    for (const shard of [1, 3]) expect(await subscribe(clients[shard], [mine], 1, 2)).toEqual([1]);
+    expect((await hubWatchers(board)).sort()).toEqual([0, 1, 2]);
+
+    const publish = vi.spyOn(MqttBroker.prototype, "publish");
+    await sendEvent(app.apiKey, "alice", "kill-enemy", { amount: 5 });
+
+    // The user's object publishes the challenge's start and its count on alice's topic.
+    for (const shard of [1, 3]) {
+      const scores = [await nextPublish(clients[shard], mine), await nextPublish(clients[shard], mine)].map(
+        (p) => p.new_challenge.user_challenge_current_score,
+      );
+      expect(scores).toEqual([0, 5]);
+    }
+    // The leaderboard change comes from the background queue, through the board topic's hub.
+    const ranked = (memberId: string, score: number) => ({ member_data: { member_id: memberId, score }, new_leaderboard_ranking: { score, rank: 1 } });
+    for (const shard of [0, 2]) expect(await nextPublish(clients[shard], board)).toMatchObject(ranked("alice", 5));
+    await vi.waitFor(() => expect(clients[1].unread).toHaveLength(1), { timeout: 10_000, interval: 50 });
+    expect(await nextPublish(clients[1], board)).toMatchObject(ranked("alice", 5));
+    expect(shardsCalledFor(publish, mine)).toEqual([1, 3]);
+    expect(shardsCalledFor(publish, board)).toEqual([0, 1, 2]);
+
+    // The last subscriber on shard 0 leaves: the hub forgets that shard, and the next change skips it.
+    clients[0].close();
+    await vi.waitFor(async () => expect((await hubWatchers(board)).sort()).toEqual([1, 2]), { timeout: 5000, interval: 50 });
+    publish.mockClear();
+    await sendEvent(app.apiKey, "bob", "kill-enemy", { amount: 9 });
+    for (const shard of [1, 2]) expect(await nextPublish(clients[shard], board)).toMatchObject(ranked("bob", 9));
+    expect(shardsCalledFor(publish, board)).toEqual([1, 2]);
+    for (const client of clients.slice(1)) client.close();
+  });
+
+  it("call no broker at all for a board nobody follows", async () => {
+    await createBoard(app.appId, { event_name: "earn-points", value_field: "amount", aggregation: "sum" });
+    const publish = vi.spyOn(MqttBroker.prototype, "publish");
+    const applied = vi.spyOn(env.TOPIC_HUB, "get");
+    await sendEvent(app.apiKey, "carol", "earn-points", { amount: 3 });
+    await vi.waitFor(() => expect(applied).toHaveBeenCalled(), { timeout: 10_000, interval: 50 });
+    expect(publish).not.toHaveBeenCalled();
+  });
+});
