@@ -157,7 +157,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       now,
       catalog,
       userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
-      isAvailable: availability(catalog, appId, now),
+      isAvailable: availability(catalog, now),
       changes: [],
       unlocks: 0,
       timeoutsChanged: false,
