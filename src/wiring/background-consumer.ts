@@ -2,6 +2,7 @@ import type { BackgroundKind, BackgroundMessage, BackgroundMessagesOf } from "..
 import { recordEventAnalytics, recordUsageCounts } from "../events/background";
 import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
+import { recordHolders } from "../catalog/holders-store";
 import type { ChangeSink } from "../changes/types";
 
 type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env: Env, deliver: ChangeSink) => Promise<void>;
@@ -10,6 +11,7 @@ type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
   event: [recordEventAnalytics, applyLeaderboardEventMessages],
   usage: [recordUsageCounts],
+  holders: [recordHolders],
 };
 
 /**

@@ -181,8 +181,19 @@ describe("usage", () => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       await challenges.list(app.appId, userId, now, { filter: "all" });
+      const id = ch.challenge_id;
       expect(cap.background).toEqual([
         { kind: "usage", appId: app.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 1 },
+        // Each state change also moves the app's holder counts (src/catalog/holders-store.ts).
+        { kind: "holders", appId: app.appId, deltas: [{ object: "challenge", id, state: "unlocked", delta: 1 }] },
+        {
+          kind: "holders",
+          appId: app.appId,
+          deltas: [
+            { object: "challenge", id, state: "unlocked", delta: -1 },
+            { object: "challenge", id, state: "in-progress", delta: 1 },
+          ],
+        },
       ]);
     });
   });
@@ -194,8 +205,8 @@ describe("usage", () => {
       token: ADMIN,
       body: { webhook_type: "challenge-changed", url: "https://game.example.com/hooks/auto", secret_key: "test-secret-1234" },
     });
-    await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true });
-    await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, event_name: "collect-item" });
+    const first = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true });
+    const second = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, event_name: "collect-item" });
     const now = await serviceNow();
     const cap = capturing();
     await runInDurableObject(userObject(env, auto.appId, "a"), async (_instance, state) => {
@@ -205,6 +216,14 @@ describe("usage", () => {
     });
     expect(cap.background).toEqual([
       { kind: "usage", appId: auto.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 2 },
+      {
+        kind: "holders",
+        appId: auto.appId,
+        deltas: [
+          { object: "challenge", id: first.challenge_id, state: "in-progress", delta: 1 },
+          { object: "challenge", id: second.challenge_id, state: "in-progress", delta: 1 },
+        ],
+      },
     ]);
     expect(types(cap.webhooks)).toEqual([
       ["unlock", "in-progress", 0],
