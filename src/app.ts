@@ -22,6 +22,7 @@ import { challengeRoutes } from "./challenges/routes";
 import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
+import { catalogRoutes } from "./catalog/routes";
 import { registerDocs } from "./docs/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
@@ -70,6 +71,7 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", catalogRoutes);
 
   registerDocs(app);
   return app;

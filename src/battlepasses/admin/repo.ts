@@ -54,7 +54,7 @@ export const presentPassAdmin = (row: PassRow) => ({
   updated_at: row.updated_at,
 });
 
-const presentChallengeAdmin = (c: CatalogChallenge) => ({
+export const presentChallengeAdmin = (c: CatalogChallenge) => ({
   challenge_id: c.challengeId,
   key: c.key,
   challenge_name: c.name,
