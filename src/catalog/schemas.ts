@@ -33,7 +33,10 @@ export const CatalogCategory = CategoryInput.extend({
   challenges: z.array(CatalogChallenge).max(MAX_CHALLENGES_PER_CATEGORY).default([]),
 })
   .strict()
-  .openapi("CatalogCategory", { description: "A challenge category, identified by its category_slug, with its challenges in the order players see them" });
+  .openapi("CatalogCategory", {
+    description:
+      "A challenge category, identified by its category_slug, with its challenges. Players see a category's challenges in the order they were created: new ones in the document's order, after those that exist.",
+  });
 
 export const CatalogLevelChallenge = LevelChallengeInput.omit({ challenge_id: true })
   .extend({ key: ConfigKey.openapi({ description: "Unique in its level; users keep their progress in a challenge whose key stays" }) })
