@@ -1,14 +1,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { recordHolders } from "../../../src/catalog/holders-store";
-import { UserChallenges } from "../../../src/challenges/user-challenges";
-import { Staged } from "../../../src/user/area";
 import type { BackgroundMessage, BackgroundMessagesOf } from "../../../src/user/messages";
 import { userObject } from "../../../src/user/names";
-import { Outbox } from "../../../src/wiring/outbox";
-import { publishChanges } from "../../../src/realtime/publish";
 import { call, capturingQueue, createTestApp, sendEvent, serviceNow } from "../helpers";
-import { player } from "../challenges/support";
+import { challengesOf, player } from "../challenges/support";
 import { applied, applyCatalog, challengeIds, demoCatalog, exportCatalog, planCatalog } from "./support";
 
 /** The D1 holder counts of the app's challenges, as "key state users", without zeros. */
@@ -178,13 +174,13 @@ describe("a user's object from before the holder counts", () => {
     const now = await serviceNow();
     const sent = (background: BackgroundMessage[]) => background.filter((m) => m.kind === "holders").map((m) => (m as Extract<BackgroundMessage, { kind: "holders" }>).deltas);
     await runInDurableObject(userObject(env, appId, "old-timer"), async (_instance, state) => {
-      const first = challengesOf(state.storage);
+      const first = restartedChallenges(state.storage);
       await first.challenges.list(appId, "old-timer", now, { filter: "all" });
       await first.challenges.act(appId, "old-timer", now, "unlock", ids["weekly-sharpshooter"]);
       // As objects made before migration 0010 are: their holdings were never reported.
       state.storage.sql.exec("UPDATE ch_owner SET holders_counted = 0");
 
-      const restarted = challengesOf(state.storage);
+      const restarted = restartedChallenges(state.storage);
       await restarted.challenges.act(appId, "old-timer", now, "activate", ids["weekly-sharpshooter"]);
       await restarted.challenges.list(appId, "old-timer", now, { filter: "all" });
       const held = (key: string, s: string, delta: number) => ({ object: "challenge", id: ids[key], state: s, delta });
@@ -202,24 +198,8 @@ describe("a user's object from before the holder counts", () => {
 });
 
 /** The challenge area of a user's object, as after a restart, sending what it stages to a capturing queue. */
-function challengesOf(storage: DurableObjectStorage) {
+function restartedChallenges(storage: DurableObjectStorage) {
   const background = capturingQueue<BackgroundMessage>();
-  const webhooks = capturingQueue();
-  const queues = { ...env, BACKGROUND: background.queue, WEBHOOKS: webhooks.queue } as Env;
-  const outbox = new Outbox(storage.sql, publishChanges);
-  const challenges = new UserChallenges({
-    storage,
-    env: queues,
-    async transact(work) {
-      const staged = new Staged();
-      const result = storage.transactionSync(() => {
-        const value = work(staged);
-        outbox.stage(staged.changes, staged.background);
-        return value;
-      });
-      await outbox.flush(queues);
-      return result;
-    },
-  });
-  return { challenges, background: background.sent };
+  const queues = { ...env, BACKGROUND: background.queue, WEBHOOKS: capturingQueue().queue } as Env;
+  return { challenges: challengesOf(storage, queues), background: background.sent };
 }

@@ -38,6 +38,11 @@ export async function catalogVersion(appId: string): Promise<number> {
   return row!.catalog_version;
 }
 
+/** What tests compare to see that nothing changed: the app's export and its catalog version. */
+export async function configuration(appId: string) {
+  return { catalog: await exportCatalog(appId), version: await catalogVersion(appId) };
+}
+
 /** The challenge ids of a player's "all" list, by key: tests drive players with ids, documents name keys. */
 export async function challengeIds(appId: string): Promise<Record<string, string>> {
   const rows = await env.DB.prepare("SELECT key, challenge_id FROM challenges WHERE app_id = ?").bind(Number(appId)).all<{ key: string; challenge_id: number }>();

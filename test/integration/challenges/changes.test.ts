@@ -6,10 +6,8 @@ import { UserChallenges, type ChallengeTouch } from "../../../src/challenges/use
 import { Staged } from "../../../src/user/area";
 import type { UserEvent } from "../../../src/user/event";
 import { userObject } from "../../../src/user/names";
-import { Outbox } from "../../../src/wiring/outbox";
-import { publishChanges } from "../../../src/realtime/publish";
 import { ADMIN, call, capturingQueue, createTestApp, serviceNow } from "../helpers";
-import { createCategory, createChallenge } from "./support";
+import { challengesOf, createCategory, createChallenge } from "./support";
 
 /**
  * The challenge-changed notifications and usage counts. The user's object is driven directly, with
@@ -36,25 +34,6 @@ function capturing() {
   const webhooks = capturingQueue((message: { body: string }) => JSON.parse(message.body));
   const background = capturingQueue<BackgroundMessage>();
   return { webhooks: webhooks.sent, background: background.sent, env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env };
-}
-
-/** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
-function challengesOf(storage: DurableObjectStorage, env: Env) {
-  const outbox = new Outbox(storage.sql, publishChanges);
-  return new UserChallenges({
-    storage,
-    env,
-    async transact(work) {
-      const staged = new Staged();
-      const result = storage.transactionSync(() => {
-        const value = work(staged);
-        outbox.stage(staged.changes, staged.background);
-        return value;
-      });
-      await outbox.flush(env);
-      return result;
-    },
-  });
 }
 
 /** What applying one event reported. */
