@@ -95,7 +95,8 @@ export function formatPlan(answer, { color = false } = {}) {
   const counts = answer.applied
     ? `Applied: ${s.create} created, ${s.update} updated, ${s.delete} deleted.`
     : `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete.`;
-  lines.push("", s.create + s.update + s.delete === 0 ? "No changes: the app already matches the document." : counts);
+  if (lines.length > 0) lines.push("");
+  lines.push(s.create + s.update + s.delete === 0 ? "No changes: the app already matches the document." : counts);
   if (s.unmanaged > 0) lines.push(`${s.unmanaged} object(s) of the app are not in the document and are kept.`);
   if (s.blocked > 0) {
     lines.push(`${s.blocked} change(s) would break running player state: apply refuses them unless --force.`);

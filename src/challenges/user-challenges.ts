@@ -135,14 +135,22 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     return this.context.env;
   }
 
-  /** Runs `work` in the object's transaction and reports what the touch changed with it. */
+  /**
+   * Runs `work` in the object's transaction and reports what the touch changed with it. After a
+   * failure the owner is read again: the transaction may have rolled back what it holds in memory.
+   */
   private run<T>(touch: ChallengeTouch, work: () => T): Promise<T> {
-    return this.context.transact((staged) => {
-      this.countHoldersOnce(touch);
-      const result = work();
-      report(touch, staged);
-      return result;
-    });
+    return this.context
+      .transact((staged) => {
+        this.countHoldersOnce(touch);
+        const result = work();
+        report(touch, staged);
+        return result;
+      })
+      .catch((err: unknown) => {
+        this.owner = null;
+        throw err;
+      });
   }
 
   prepareEvent(event: UserEvent): Promise<ChallengeTouch> {
