@@ -93,10 +93,7 @@ const PASS_COLUMNS = [
   "can_purchase_with_money", "can_purchase_with_coins",
 ] as const;
 
-/** What a battle pass's row holds besides its key (levels apart). */
-export type PassSettings = Omit<BattlePassInput, "key">;
-
-const passValues = (p: PassSettings) => [
+const passValues = (p: BattlePassInput) => [
   json(p.battle_pass_name), json(p.battle_pass_description), json(p.battle_pass_short_description), json(p.battle_pass_disclaimer),
   p.battle_pass_priority, p.package_sku_ios, p.package_sku_android, p.image_xs, p.image_s, p.image_m, p.image_l,
   p.image_xl, isoText(p.start_date), isoText(p.end_date), p.read_more_link, bool(p.is_unlocked_incrementally), bool(p.is_active),
@@ -104,7 +101,7 @@ const passValues = (p: PassSettings) => [
 ];
 
 /** The columns a battle pass's settings write, by name. */
-export const passColumns = (input: PassSettings) => named(PASS_COLUMNS, passValues(input));
+export const passColumns = (input: BattlePassInput) => named(PASS_COLUMNS, passValues(input));
 
 const passKeyClash = (key: string | undefined) => (key === undefined ? null : `Battle pass key '${key}' is already used in this app`);
 /** A level's key must be unique in its pass, its challenges' keys in the level. */
@@ -119,7 +116,7 @@ export const passByKey = (appId: number, key: string): IdRef => ({
   args: [appId, key],
 });
 
-export function insertPassStatement(db: D1Database, appId: number, input: PassSettings & { key?: string }, nowIso: string): D1PreparedStatement {
+export function insertPassStatement(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
   const columns = ["app_id", "chosen_key", ...PASS_COLUMNS, "created_at", "updated_at"];
   return db
     .prepare(`INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
@@ -130,7 +127,7 @@ export function insertPassStatement(db: D1Database, appId: number, input: PassSe
  * Replaces a pass's settings; a key left out keeps the current one. A pass whose end moves into
  * the future may end again later, so it is made eligible for another battlepass-expired.
  */
-export function updatePassStatement(db: D1Database, battlePassId: number, input: PassSettings & { key?: string }, nowIso: string): D1PreparedStatement {
+export function updatePassStatement(db: D1Database, battlePassId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE battle_passes SET chosen_key = COALESCE(?, chosen_key), ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
@@ -178,8 +175,8 @@ export async function deletePass(db: D1Database, pass: PassRow): Promise<void> {
 
 const REWARD_TYPE_NAMES: Record<string, string> = { coin: "Coins", experience: "Experience" };
 
-/** What a level's row holds besides its key and priority (its challenges apart). */
-export type LevelSettings = Omit<LevelInput, "challenges" | "key" | "level_priority">;
+/** A level as its writes take it: its challenges are written on their own. */
+export type LevelSettings = Omit<LevelInput, "challenges">;
 
 const levelValues = (input: LevelSettings) => [
   input.reward_amount,
@@ -241,7 +238,7 @@ export function insertLevelStatement(
   db: D1Database,
   appId: number,
   pass: IdRef,
-  input: LevelSettings & { key?: string; level_priority?: number },
+  input: LevelSettings,
   nowIso: string,
 ): D1PreparedStatement {
   return db
@@ -257,7 +254,7 @@ export function insertLevelStatement(
 export function updateLevelStatement(
   db: D1Database,
   levelId: number,
-  input: LevelSettings & { key?: string; level_priority?: number },
+  input: LevelSettings,
   nowIso: string,
 ): D1PreparedStatement {
   return db
