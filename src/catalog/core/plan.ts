@@ -122,199 +122,214 @@ const HELD_WORDS: Record<HeldState, string> = { unlocked: "unlocked", "in-progre
 function describeHolders(held: Partial<Record<HeldState, number>>): string {
   return (Object.entries(held) as [HeldState, number][])
     .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${n === 1 ? "user holds" : "users hold"} it ${HELD_WORDS[state]}`)
+    .map(([state, n]) => `${usersWord(n, "user holds", "users hold")} it ${HELD_WORDS[state]}`)
     .join(", ");
 }
 
 const indexBy = <T>(rows: T[], key: (row: T) => string) => new Map(rows.map((row) => [key(row), row]));
 
-export function planCatalog(doc: CatalogDocument, s: CatalogSnapshot, options: PlanOptions): CatalogPlan {
-  const { now, prune } = options;
-  const steps: Step[] = [];
-  const unmanaged: CatalogPlan["unmanaged"] = [];
-  const blocked: Blocker[] = [];
-  const problems: FieldProblem[] = [];
+const usersWord = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function planCatalog(doc: CatalogDocument, snapshot: CatalogSnapshot, options: PlanOptions): CatalogPlan {
+  const planner = new Planner(snapshot, options);
+  planner.categories(doc.categories);
+  planner.battlePasses(doc.battle_passes);
+  planner.leaderboards(doc.leaderboards);
+  planner.webhooks(doc.webhooks);
+  return planner.plan;
+}
+
+/** Builds a plan area by area, in document order. */
+class Planner {
+  readonly plan: CatalogPlan = { steps: [], unmanaged: [], blocked: [], problems: [] };
+
+  constructor(
+    private readonly s: CatalogSnapshot,
+    private readonly options: PlanOptions,
+  ) {}
 
   /** Records an object the document has: created, updated (fields that differ), or nothing when equal. */
-  function upsert(step: StepOf, current: object | null, desired: object, nested?: string[], extra: FieldChange[] = []): Step | null {
-    if (current === null) {
-      const created = { ...step, action: "create", fields: [] } as Step;
-      steps.push(created);
-      return created;
-    }
-    const fields = [...changedFields(current, desired, nested), ...extra];
-    if (fields.length === 0) return null;
-    const updated = { ...step, action: "update", fields } as Step;
-    steps.push(updated);
-    return updated;
+  private upsert(step: StepOf, current: object | null, desired: object, nested: string[] = [], extra: FieldChange[] = []): Step | null {
+    const fields = current === null ? [] : [...changedFields(current, desired, nested), ...extra];
+    if (current !== null && fields.length === 0) return null;
+    const planned = { ...step, action: current === null ? "create" : "update", fields } as Step;
+    this.plan.steps.push(planned);
+    return planned;
   }
 
   /** Records an object the document leaves out: deleted with prune, else unmanaged (its children with it, unlisted). */
-  function leftOut(step: StepOf): boolean {
-    if (!prune) {
-      unmanaged.push({ object: step.object, ref: step.ref });
+  private leftOut(step: StepOf): boolean {
+    if (!this.options.prune) {
+      this.plan.unmanaged.push({ object: step.object, ref: step.ref });
       return false;
     }
-    steps.push({ ...step, action: "delete", fields: [] } as Step);
+    this.plan.steps.push({ ...step, action: "delete", fields: [] } as Step);
     return true;
   }
 
-  // ---- categories and challenges (challenge keys are unique in the app, whatever their category)
-  const categories = indexBy(s.categories, (c) => c.category_slug);
-  const categoryOf = new Map(s.categories.map((c) => [c.category_id, c.category_slug]));
-  const challenges = indexBy(s.challenges, (c) => c.key);
-  const wantedChallenges = new Set(doc.categories.flatMap((c) => c.challenges.map((ch) => ch.key)));
-  const deletedChallenges = new Set<string>();
-
-  doc.categories.forEach((category) => {
-    const row = categories.get(category.category_slug);
-    upsert({ object: "category", ref: `categories/${category.category_slug}`, doc: category, row }, row ? categoryDoc(row, []) : null, canonicalCategory(category), [
-      "challenges",
-    ]);
-    for (const challenge of category.challenges) {
-      const current = challenges.get(challenge.key);
-      const currentSlug = current ? categoryOf.get(current.category_id) : undefined;
-      const move = current && currentSlug !== category.category_slug ? [{ field: "category", before: currentSlug, after: category.category_slug }] : [];
-      const step = upsert(
-        { object: "challenge", ref: `challenges/${challenge.key}`, doc: challenge, categorySlug: category.category_slug, row: current },
-        current ? challengeDoc(current) : null,
-        canonicalChallenge(challenge),
-        [],
-        move,
-      );
-      const inProgress = current ? (s.holders.challenges.get(current.challenge_id)?.["in-progress"] ?? 0) : 0;
-      const counterChanges = step?.fields.filter((f) => COUNTER_FIELDS.includes(f.field)).map((f) => f.field) ?? [];
-      if (step && inProgress > 0 && counterChanges.length > 0) {
-        blocked.push({
-          object: "challenge",
-          ref: step.ref,
-          problem: `${inProgress} ${inProgress === 1 ? "user has" : "users have"} it in progress: changing ${counterChanges.join(", ")} would change what their counters mean`,
-        });
-      }
-    }
-  });
-  for (const row of s.challenges) {
-    if (wantedChallenges.has(row.key)) continue;
-    const ref = `challenges/${row.key}`;
-    if (!leftOut({ object: "challenge", ref, row })) continue;
-    deletedChallenges.add(row.key);
-    const held = s.holders.challenges.get(row.challenge_id);
-    const description = held ? describeHolders(held) : "";
-    if (description) blocked.push({ object: "challenge", ref, problem: `deleting it would drop running player state: ${description}` });
-  }
-  // Pruned, a category's challenges are all deleted or moved to categories of the document.
-  const wantedSlugs = new Set(doc.categories.map((c) => c.category_slug));
-  for (const row of s.categories) if (!wantedSlugs.has(row.category_slug)) leftOut({ object: "category", ref: `categories/${row.category_slug}`, row });
-
-  // A category may hold at most 1000 challenges, counting those the document leaves in it.
-  doc.categories.forEach((category, i) => {
-    const row = categories.get(category.category_slug);
-    const kept = row ? s.challenges.filter((c) => c.category_id === row.category_id && !wantedChallenges.has(c.key) && !deletedChallenges.has(c.key)).length : 0;
-    if (kept + category.challenges.length > MAX_CHALLENGES_PER_CATEGORY) {
-      problems.push({
-        field: `categories.${i}.challenges`,
-        problem: `with the ${kept} challenges of the app that the document leaves in it, the category would hold more than ${MAX_CHALLENGES_PER_CATEGORY}`,
-      });
-    }
-  });
-
-  // ---- battle passes, levels and level challenges: what their users hold while the pass runs
-  const passes = indexBy(s.passes, (p) => p.key);
-  const levelsOf = (passId: number) => s.levels.filter((l) => l.battle_pass_id === passId);
-  const challengesOf = (levelId: number) => s.levelChallenges.filter((c) => c.level_id === levelId);
-  /** Users who unlocked the pass, while it has not ended: their counters and claims depend on it. */
-  const runningHolders = (pass: PassRow | undefined) => {
-    if (!pass || Date.parse(pass.end_date) <= now) return 0;
-    return s.holders.passes.get(pass.battle_pass_id) ?? 0;
-  };
-  const blockIfHeld = (pass: PassRow | undefined, object: CatalogObject, ref: string, what: string) => {
-    const users = runningHolders(pass);
-    if (users > 0) blocked.push({ object, ref, problem: `${users} ${users === 1 ? "user has" : "users have"} unlocked battle pass ${pass!.key}, which runs until ${pass!.end_date}: ${what}` });
-  };
-  const wantedPasses = new Set(doc.battle_passes.map((p) => p.key));
-
-  for (const row of s.passes) {
-    if (wantedPasses.has(row.key)) continue;
-    const ref = `battle_passes/${row.key}`;
-    for (const level of prune ? levelsOf(row.battle_pass_id) : []) {
-      for (const c of challengesOf(level.level_id)) leftOut({ object: "level_challenge", ref: `${ref}/levels/${level.key}/challenges/${c.key}`, row: c });
-      leftOut({ object: "level", ref: `${ref}/levels/${level.key}`, row: level });
-    }
-    if (leftOut({ object: "battle_pass", ref, row })) blockIfHeld(row, "battle_pass", ref, "deleting it would drop their progress");
+  private block(object: CatalogObject, ref: string, problem: string): void {
+    this.plan.blocked.push({ object, ref, problem });
   }
 
-  doc.battle_passes.forEach((pass, passIndex) => {
-    const row = passes.get(pass.key);
-    const ref = `battle_passes/${pass.key}`;
-    upsert({ object: "battle_pass", ref, doc: pass, row }, row ? passDoc(row, []) : null, canonicalPass(pass), ["levels"]);
-    const levels = row ? indexBy(levelsOf(row.battle_pass_id), (l) => l.key) : new Map<string, LevelRow>();
-    const wantedLevels = new Set(pass.levels.map((l) => l.key));
-    for (const level of levels.values()) {
-      if (wantedLevels.has(level.key)) continue;
-      const levelRef = `${ref}/levels/${level.key}`;
-      for (const c of prune ? challengesOf(level.level_id) : []) leftOut({ object: "level_challenge", ref: `${levelRef}/challenges/${c.key}`, row: c });
-      if (leftOut({ object: "level", ref: levelRef, row: level })) blockIfHeld(row, "level", levelRef, "deleting the level would drop their progress in it");
-    }
-    pass.levels.forEach((level, levelIndex) => {
-      const levelRow = levels.get(level.key);
-      const levelRef = `${ref}/levels/${level.key}`;
-      upsert({ object: "level", ref: levelRef, doc: level, passKey: pass.key, row: levelRow }, levelRow ? levelDoc(levelRow, []) : null, canonicalLevel(level, levelRow), [
-        "challenges",
-      ]);
-      const current = levelRow ? indexBy(challengesOf(levelRow.level_id), (c) => c.key) : new Map<string, LevelChallengeRow>();
-      const wanted = new Set(level.challenges.map((c) => c.key));
-      let kept = 0;
-      for (const c of current.values()) {
-        if (wanted.has(c.key)) continue;
-        const challengeRef = `${levelRef}/challenges/${c.key}`;
-        if (leftOut({ object: "level_challenge", ref: challengeRef, row: c })) blockIfHeld(row, "level_challenge", challengeRef, "deleting the challenge would drop their progress in it");
-        else kept++;
-      }
-      if (kept + level.challenges.length > MAX_CHALLENGES_PER_LEVEL) {
-        problems.push({
-          field: `battle_passes.${passIndex}.levels.${levelIndex}.challenges`,
-          problem: `with the ${kept} challenges of the app that the document leaves in it, the level would hold more than ${MAX_CHALLENGES_PER_LEVEL}`,
-        });
-      }
-      level.challenges.forEach((challenge, position) => {
-        const challengeRow = current.get(challenge.key);
-        const challengeRef = `${levelRef}/challenges/${challenge.key}`;
-        const moved = challengeRow && challengeRow.position !== position ? [{ field: "position", before: challengeRow.position, after: position }] : [];
-        const step = upsert(
-          { object: "level_challenge", ref: challengeRef, doc: challenge, passKey: pass.key, levelKey: level.key, position, row: challengeRow },
-          challengeRow ? levelChallengeDoc(challengeRow) : null,
-          canonicalLevelChallenge(challenge, position),
+  /** Categories with their challenges; challenge keys are unique in the app, whatever their category. */
+  categories(wanted: CatalogCategory[]): void {
+    const { s } = this;
+    const categories = indexBy(s.categories, (c) => c.category_slug);
+    const slugOf = new Map(s.categories.map((c) => [c.category_id, c.category_slug]));
+    const challenges = indexBy(s.challenges, (c) => c.key);
+    const wantedKeys = new Set(wanted.flatMap((c) => c.challenges.map((ch) => ch.key)));
+
+    for (const category of wanted) {
+      const row = categories.get(category.category_slug);
+      const ref = `categories/${category.category_slug}`;
+      this.upsert({ object: "category", ref, doc: category, row }, row ? categoryDoc(row, []) : null, canonicalCategory(category), ["challenges"]);
+      for (const challenge of category.challenges) {
+        const current = challenges.get(challenge.key);
+        const slug = current ? slugOf.get(current.category_id) : undefined;
+        const move = current && slug !== category.category_slug ? [{ field: "category", before: slug, after: category.category_slug }] : [];
+        const step = this.upsert(
+          { object: "challenge", ref: `challenges/${challenge.key}`, doc: challenge, categorySlug: category.category_slug, row: current },
+          current ? challengeDoc(current) : null,
+          canonicalChallenge(challenge),
           [],
-          moved,
+          move,
         );
-        const counterChanges = step?.fields.filter((f) => COUNTER_FIELDS.includes(f.field)).map((f) => f.field) ?? [];
-        if (step && counterChanges.length > 0) blockIfHeld(row, "level_challenge", challengeRef, `changing ${counterChanges.join(", ")} would change what their counters mean`);
-      });
+        const inProgress = current ? (s.holders.challenges.get(current.challenge_id)?.["in-progress"] ?? 0) : 0;
+        const counting = countingChanges(step);
+        if (inProgress > 0 && counting.length > 0) {
+          this.block("challenge", step!.ref, `${usersWord(inProgress, "user has", "users have")} it in progress: changing ${counting.join(", ")} would change what their counters mean`);
+        }
+      }
+    }
+
+    const kept = new Set(s.challenges.filter((c) => !wantedKeys.has(c.key)).map((c) => c.key));
+    for (const row of s.challenges) {
+      if (wantedKeys.has(row.key)) continue;
+      const ref = `challenges/${row.key}`;
+      if (!this.leftOut({ object: "challenge", ref, row })) continue;
+      kept.delete(row.key);
+      const holders = describeHolders(s.holders.challenges.get(row.challenge_id) ?? {});
+      if (holders) this.block("challenge", ref, `deleting it would drop running player state: ${holders}`);
+    }
+    // Pruned, a category's challenges are all deleted or moved to categories of the document.
+    const wantedSlugs = new Set(wanted.map((c) => c.category_slug));
+    for (const row of s.categories) if (!wantedSlugs.has(row.category_slug)) this.leftOut({ object: "category", ref: `categories/${row.category_slug}`, row });
+
+    // A category holds at most 1000 challenges, counting those of the app the document leaves in it.
+    wanted.forEach((category, i) => {
+      const row = categories.get(category.category_slug);
+      const staying = row ? s.challenges.filter((c) => c.category_id === row.category_id && kept.has(c.key)).length : 0;
+      if (staying + category.challenges.length > MAX_CHALLENGES_PER_CATEGORY) {
+        this.plan.problems.push({
+          field: `categories.${i}.challenges`,
+          problem: `with the ${staying} challenges of the app that the document leaves in it, the category would hold more than ${MAX_CHALLENGES_PER_CATEGORY}`,
+        });
+      }
     });
-  });
-
-  // ---- leaderboards and webhooks
-  const boards = indexBy(s.leaderboards, (b) => b.key);
-  const wantedBoards = new Set(doc.leaderboards.map((b) => b.key));
-  for (const board of doc.leaderboards) {
-    const row = boards.get(board.key);
-    upsert({ object: "leaderboard", ref: `leaderboards/${board.key}`, doc: board, row }, row ? boardDoc(row, now) : null, canonicalBoard(board, now));
   }
-  for (const row of s.leaderboards) if (!wantedBoards.has(row.key)) leftOut({ object: "leaderboard", ref: `leaderboards/${row.key}`, row });
 
-  const hooks = indexBy(s.webhooks, (w) => w.key);
-  const wantedHooks = new Set(doc.webhooks.map((w) => w.key));
-  for (const hook of doc.webhooks) {
-    const row = hooks.get(hook.key);
-    // A secret in clear replaces the current one; a reference or nothing keeps it (a new endpoint gets a generated one).
-    const secret = typeof hook.secret_key === "string" ? hook.secret_key : null;
-    const newSecret = row && secret !== null && secret !== row.secret_key ? [{ field: "secret_key", before: "(secret)", after: "(new secret)" }] : [];
-    upsert({ object: "webhook", ref: `webhooks/${hook.key}`, doc: hook, row, secret }, row ? webhookDoc(row) : null, canonicalWebhook(hook), [], newSecret);
+  /** Users who unlocked a pass that has not ended: their counters and claims depend on it. */
+  private blockIfHeld(pass: PassRow | undefined, object: CatalogObject, ref: string, what: string): void {
+    if (!pass || Date.parse(pass.end_date) <= this.options.now) return;
+    const users = this.s.holders.passes.get(pass.battle_pass_id) ?? 0;
+    if (users > 0) this.block(object, ref, `${usersWord(users, "user has", "users have")} unlocked battle pass ${pass.key}, which runs until ${pass.end_date}: ${what}`);
   }
-  for (const row of s.webhooks) if (!wantedHooks.has(row.key)) leftOut({ object: "webhook", ref: `webhooks/${row.key}`, row });
 
-  return { steps, unmanaged, blocked, problems };
+  private levelsOf = (passId: number) => this.s.levels.filter((l) => l.battle_pass_id === passId);
+  private challengesOf = (levelId: number) => this.s.levelChallenges.filter((c) => c.level_id === levelId);
+
+  /** A level the document leaves out, and with prune its challenges before it. */
+  private levelLeftOut(pass: PassRow, level: LevelRow): void {
+    const ref = `battle_passes/${pass.key}/levels/${level.key}`;
+    for (const c of this.options.prune ? this.challengesOf(level.level_id) : []) this.leftOut({ object: "level_challenge", ref: `${ref}/challenges/${c.key}`, row: c });
+    if (this.leftOut({ object: "level", ref, row: level })) this.blockIfHeld(pass, "level", ref, "deleting the level would drop their progress in it");
+  }
+
+  /** Battle passes with their levels and level challenges: levels are keyed in their pass, challenges in their level. */
+  battlePasses(wanted: CatalogBattlePass[]): void {
+    const passes = indexBy(this.s.passes, (p) => p.key);
+    const wantedKeys = new Set(wanted.map((p) => p.key));
+    for (const row of this.s.passes) {
+      if (wantedKeys.has(row.key)) continue;
+      const ref = `battle_passes/${row.key}`;
+      for (const level of this.options.prune ? this.levelsOf(row.battle_pass_id) : []) {
+        for (const c of this.challengesOf(level.level_id)) this.leftOut({ object: "level_challenge", ref: `${ref}/levels/${level.key}/challenges/${c.key}`, row: c });
+        this.leftOut({ object: "level", ref: `${ref}/levels/${level.key}`, row: level });
+      }
+      if (this.leftOut({ object: "battle_pass", ref, row })) this.blockIfHeld(row, "battle_pass", ref, "deleting it would drop their progress");
+    }
+
+    wanted.forEach((pass, passIndex) => {
+      const row = passes.get(pass.key);
+      this.upsert({ object: "battle_pass", ref: `battle_passes/${pass.key}`, doc: pass, row }, row ? passDoc(row, []) : null, canonicalPass(pass), ["levels"]);
+      const levels = row ? indexBy(this.levelsOf(row.battle_pass_id), (l) => l.key) : new Map<string, LevelRow>();
+      const wantedLevels = new Set(pass.levels.map((l) => l.key));
+      for (const level of levels.values()) if (!wantedLevels.has(level.key)) this.levelLeftOut(row!, level);
+      pass.levels.forEach((level, levelIndex) => this.level(pass, row, level, levels.get(level.key), `battle_passes.${passIndex}.levels.${levelIndex}`));
+    });
+  }
+
+  private level(pass: CatalogBattlePass, passRow: PassRow | undefined, level: CatalogLevel, row: LevelRow | undefined, path: string): void {
+    const ref = `battle_passes/${pass.key}/levels/${level.key}`;
+    this.upsert({ object: "level", ref, doc: level, passKey: pass.key, row }, row ? levelDoc(row, []) : null, canonicalLevel(level, row), ["challenges"]);
+    const current = row ? indexBy(this.challengesOf(row.level_id), (c) => c.key) : new Map<string, LevelChallengeRow>();
+    const wanted = new Set(level.challenges.map((c) => c.key));
+    let staying = 0;
+    for (const c of current.values()) {
+      if (wanted.has(c.key)) continue;
+      const challengeRef = `${ref}/challenges/${c.key}`;
+      if (this.leftOut({ object: "level_challenge", ref: challengeRef, row: c })) this.blockIfHeld(passRow, "level_challenge", challengeRef, "deleting the challenge would drop their progress in it");
+      else staying++;
+    }
+    if (staying + level.challenges.length > MAX_CHALLENGES_PER_LEVEL) {
+      this.plan.problems.push({
+        field: `${path}.challenges`,
+        problem: `with the ${staying} challenges of the app that the document leaves in it, the level would hold more than ${MAX_CHALLENGES_PER_LEVEL}`,
+      });
+    }
+    level.challenges.forEach((challenge, position) => {
+      const challengeRow = current.get(challenge.key);
+      const challengeRef = `${ref}/challenges/${challenge.key}`;
+      const moved = challengeRow && challengeRow.position !== position ? [{ field: "position", before: challengeRow.position, after: position }] : [];
+      const step = this.upsert(
+        { object: "level_challenge", ref: challengeRef, doc: challenge, passKey: pass.key, levelKey: level.key, position, row: challengeRow },
+        challengeRow ? levelChallengeDoc(challengeRow) : null,
+        canonicalLevelChallenge(challenge, position),
+        [],
+        moved,
+      );
+      const counting = countingChanges(step);
+      if (counting.length > 0) this.blockIfHeld(passRow, "level_challenge", challengeRef, `changing ${counting.join(", ")} would change what their counters mean`);
+    });
+  }
+
+  leaderboards(wanted: CatalogLeaderboard[]): void {
+    const boards = indexBy(this.s.leaderboards, (b) => b.key);
+    const wantedKeys = new Set(wanted.map((b) => b.key));
+    for (const board of wanted) {
+      const row = boards.get(board.key);
+      const now = this.options.now;
+      this.upsert({ object: "leaderboard", ref: `leaderboards/${board.key}`, doc: board, row }, row ? boardDoc(row, now) : null, canonicalBoard(board, now));
+    }
+    for (const row of this.s.leaderboards) if (!wantedKeys.has(row.key)) this.leftOut({ object: "leaderboard", ref: `leaderboards/${row.key}`, row });
+  }
+
+  /** A secret in clear replaces the current one; a reference or none keeps it (a new endpoint gets a generated one). */
+  webhooks(wanted: CatalogWebhook[]): void {
+    const hooks = indexBy(this.s.webhooks, (w) => w.key);
+    const wantedKeys = new Set(wanted.map((w) => w.key));
+    for (const hook of wanted) {
+      const row = hooks.get(hook.key);
+      const secret = typeof hook.secret_key === "string" ? hook.secret_key : null;
+      const newSecret = row && secret !== null && secret !== row.secret_key ? [{ field: "secret_key", before: "(secret)", after: "(new secret)" }] : [];
+      this.upsert({ object: "webhook", ref: `webhooks/${hook.key}`, doc: hook, row, secret }, row ? webhookDoc(row) : null, canonicalWebhook(hook), [], newSecret);
+    }
+    for (const row of this.s.webhooks) if (!wantedKeys.has(row.key)) this.leftOut({ object: "webhook", ref: `webhooks/${row.key}`, row });
+  }
 }
+
+/** The counter-defining fields an update changes. */
+const countingChanges = (step: Step | null) => step?.fields.filter((f) => COUNTER_FIELDS.includes(f.field)).map((f) => f.field) ?? [];
 
 /** The plan as the API answers it: what changes, without rows or documents. */
 export function presentPlan(plan: CatalogPlan) {
