@@ -87,6 +87,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
    * once per object start, of unlocks older than the counts (D1 migration 0010).
    */
   private reportHolders(appId: string, unlockedNow: string[], staged: Staged): void {
+    if (this.holdersChecked && unlockedNow.length === 0) return;
     const passes = [...unlockedNow];
     if (!this.holdersChecked) {
       passes.push(...takeUncountedUnlocks(this.sql));

@@ -147,6 +147,17 @@ describe("export", () => {
     expect(JSON.stringify(r.body)).not.toContain(hook.secret_key);
   });
 
+  it("has a JSON Schema, served without a credential, that is the OpenAPI document's CatalogDocument", async () => {
+    const schema = await call("GET", "/api/v1/public/catalog-schema.json");
+    expect(schema.status).toBe(200);
+    expect(schema.body).toMatchObject({ $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "#/$defs/CatalogDocument" });
+    const openapi = (await call("GET", "/openapi.json")).body;
+    const components = JSON.parse(JSON.stringify(openapi.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
+    for (const name of Object.keys(schema.body.$defs)) expect(schema.body.$defs[name]).toEqual(components[name]);
+    expect(Object.keys(schema.body.$defs)).toEqual(expect.arrayContaining(["CatalogDocument", "CatalogChallenge", "CatalogLevel", "CatalogWebhook", "CatalogSecretRef"]));
+    expect(openapi.paths["/api/v1/admin/apps/{appId}/catalog"].put.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CatalogDocument" });
+  });
+
   it("answers 404 for an unknown app and 401 without the admin token", async () => {
     expect((await call("GET", "/api/v1/admin/apps/999999/catalog", { token: ADMIN })).status).toBe(404);
     expect((await call("GET", "/api/v1/admin/apps/1/catalog")).status).toBe(401);
