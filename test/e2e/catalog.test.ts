@@ -19,6 +19,7 @@ import { ADMIN_TOKEN, baseUrl, eventually } from "./support";
 
 const DEMO = path.join(projectRoot, "scripts", "demo", "catalog.yaml");
 const work = mkdtempSync(path.join(tmpdir(), "catalog-e2e-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs `npm run catalog -- ...` as a person would; answers its exit code and output. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -139,7 +140,6 @@ describe("a catalog promoted to another deployment", () => {
   afterAll(async () => {
     await second?.stop();
     rmSync(persistTo, { recursive: true, force: true });
-    rmSync(work, { recursive: true, force: true });
   });
 
   it("applies to a fresh app on fresh local state, and both apps answer the same to the same player actions", async () => {

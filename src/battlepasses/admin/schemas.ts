@@ -11,7 +11,8 @@ const keyField = (kind: string, scope: string) =>
   ConfigKey.optional().openapi({ description: `Stable key of the ${kind} in ${scope} (catalog documents); default ${kind}-<id>. Left out on PUT: unchanged` });
 
 /** The fields of a battle pass, without the rule across them (catalog documents reuse them: see passRule). */
-export const BattlePassFields = z.object({
+export const BattlePassFields = z
+  .object({
     battle_pass_name: LocalizedName,
     battle_pass_description: LocalizedInput.default(""),
     battle_pass_short_description: LocalizedInput.default(""),
@@ -98,7 +99,8 @@ export const LevelChallengeInput = z
   .openapi("BattlePassLevelChallengeInput");
 
 /** The fields of a level, without the rule across them (catalog documents reuse them). */
-export const LevelFields = z.object({
+export const LevelFields = z
+  .object({
     level_priority: z.number().int().min(0).max(1_000_000).optional().openapi({
       description: "Position of the level; levels are ordered by it, then by id. Default: after the last level",
     }),

@@ -44,7 +44,8 @@ export const CategoryAdmin = z
   .openapi("ChallengeCategoryAdmin");
 
 /** The fields of a challenge, without the rule across them (catalog documents reuse them: see challengeRule). */
-export const ChallengeFields = z.object({
+export const ChallengeFields = z
+  .object({
     category_id: DigitsId.openapi({ example: "1" }),
     challenge_name: LocalizedName,
     challenge_description: LocalizedText.nullable().default(null),
