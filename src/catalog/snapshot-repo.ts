@@ -1,6 +1,7 @@
 import { LEVEL_ORDER, PASS_ORDER, type LevelRow, type PassRow } from "../battlepasses/catalog";
 import type { CategoryRow, ChallengeRow } from "../challenges/repo";
 import type { LeaderboardRow } from "../leaderboards/catalog";
+import { notFound } from "../shared/errors";
 import type { EndpointRow } from "../webhooks/endpoints-repo";
 import type { CatalogSnapshot, LevelChallengeRow } from "./core/snapshot";
 import { holderReads, holdersOf } from "./holders-store";
@@ -20,6 +21,8 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
     ...holderReads(db, appId),
   ]);
   const [app, categories, challenges, passes, levels, levelChallenges, leaderboards, webhooks, heldChallenges, heldPasses] = results.map((r) => r.results);
+  // Deleted since the caller found it.
+  if (app.length === 0) throw notFound(`App ${appId} not found`);
   return {
     appId,
     version: (app[0] as { catalog_version: number }).catalog_version,
