@@ -15,7 +15,7 @@ export const LAYERS = {
   user: 2, auth: 2,
   events: 3, challenges: 3, battlepasses: 3, leaderboards: 3, realtime: 3, webhooks: 3, docs: 3,
   fanout: 4,
-  players: 5, devtools: 5,
+  players: 5, devtools: 5, catalog: 5,
   wiring: 6,
   ops: 7,
   "(top)": 8,

@@ -1,13 +1,16 @@
-// `npm start`: local D1 migrated, a demo app seeded (idempotently), `wrangler dev` on port 8787,
-// and the credentials printed. Everything runs on workerd; no Cloudflare account is needed.
+// `npm start`: local D1 migrated, a demo app seeded with the demo game's catalog (idempotently),
+// `wrangler dev` on port 8787, and the credentials printed. Everything runs on workerd; no
+// Cloudflare account is needed.
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { catalogCall, readCatalogFile } from "./lib/catalog-client.mjs";
 import { startDevServer } from "./lib/dev-server.mjs";
 import { projectRoot } from "./lib/wrangler.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const devVars = path.join(projectRoot, ".dev.vars");
 const credentialsFile = path.join(projectRoot, ".wrangler", "demo-credentials.json");
+const demoCatalog = path.join("scripts", "demo", "catalog.yaml");
 
 if (!existsSync(devVars)) copyFileSync(path.join(projectRoot, ".dev.vars.example"), devVars);
 // A .dev.vars from before ENVIRONMENT existed would run as production, which refuses its
@@ -57,13 +60,29 @@ async function seedDemo() {
   return credentials;
 }
 
+/**
+ * The demo game's challenges, battle pass and leaderboards, so a new user's first list request
+ * shows something. Applying it again changes nothing; edits to the file are applied at the next start.
+ */
+async function applyDemoCatalog(appId) {
+  try {
+    const doc = readCatalogFile(path.join(projectRoot, demoCatalog));
+    const { summary } = await catalogCall({ url: server.url, token: adminToken, appId, method: "PUT", body: doc });
+    return summary.create + summary.update === 0 ? "unchanged" : `${summary.create} created, ${summary.update} updated`;
+  } catch (err) {
+    return `not applied: ${err.message}`;
+  }
+}
+
 const demo = await seedDemo();
+const catalogOutcome = await applyDemoCatalog(demo.appId);
 console.log(`
   Open Gamification is running at ${server.url}
     API reference   ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)
     MQTT (WebSocket) ws://127.0.0.1:${PORT}/mqtt
     Demo app id     ${demo.appId}
     Demo API key    ${demo.apiKey}
+    Demo catalog    ${demoCatalog} (${catalogOutcome})
     Admin token     ${adminToken}
 
   Try:  curl -X POST ${server.url}/api/v1/auth/access-token -H 'Authorization: Bearer ${demo.apiKey}' \\

@@ -25,6 +25,7 @@ import { challengeRoutes } from "./challenges/routes";
 import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
+import { catalogRoutes } from "./catalog/routes";
 import { registerDocs } from "./docs/routes";
 import { opsRoutes } from "./ops/routes";
 
@@ -80,6 +81,7 @@ export function buildApp() {
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
   app.route("/", opsRoutes);
+  app.route("/", catalogRoutes);
 
   registerDocs(app);
   return app;

@@ -5,6 +5,7 @@ import { runLeaderboardMaintenance } from "./leaderboards/maintenance";
 import { dispatchChanges } from "./fanout/dispatch";
 import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
 import { logBackgroundFailure } from "./shared/log";
+import { pruneHolderReceipts } from "./catalog/holders-store";
 
 /** The cron's tasks by name: the names appear in the failure logs and in the status answer. */
 const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
@@ -12,6 +13,7 @@ const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
   "battle-pass-expiry": (env, now) => expireBattlePasses(env, now, (changes) => dispatchChanges(env, changes)),
   "delivery-log-retention": (env, now) => pruneDeliveryLog(env.DB, now),
   "leaderboard-maintenance": runLeaderboardMaintenance,
+  "holder-receipts-retention": (env, now) => pruneHolderReceipts(env.DB, now),
 };
 
 /**

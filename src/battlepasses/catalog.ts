@@ -7,6 +7,8 @@ import type { ChallengeDef, LevelDef, PassDef } from "./core/progress";
 export interface PassRow {
   battle_pass_id: number;
   app_id: number;
+  /** Chosen by the studio, else battle-pass-<id> (migrations/0010_catalog_keys.sql); levels and level challenges alike. */
+  key: string;
   battle_pass_name: string;
   battle_pass_description: string;
   battle_pass_short_description: string;
@@ -35,6 +37,7 @@ export interface LevelRow {
   level_id: number;
   app_id: number;
   battle_pass_id: number;
+  key: string;
   level_priority: number;
   reward_amount: string;
   reward_type_name: string;
@@ -48,6 +51,7 @@ export interface ChallengeRow {
   challenge_id: number;
   app_id: number;
   level_id: number;
+  key: string;
   position: number;
   challenge_name: string;
   challenge_goal: number;
@@ -63,6 +67,8 @@ export interface ChallengeRow {
 
 /** One level challenge of the catalog: the counter definition plus what is shown. */
 export interface CatalogChallenge extends ChallengeDef {
+  /** Unique within its level. */
+  key: string;
   name: Localized;
   xp: number;
   icon: string;
@@ -109,6 +115,7 @@ export const parseLocalized = (text: string): Localized => JSON.parse(text) as L
 export function toCatalogChallenge(row: ChallengeRow): CatalogChallenge {
   return {
     challengeId: String(row.challenge_id),
+    key: row.key,
     name: parseLocalized(row.challenge_name),
     goal: row.challenge_goal,
     goalCondition: row.challenge_goal_condition as GoalCondition,

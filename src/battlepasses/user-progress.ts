@@ -1,10 +1,11 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
+import type { HolderDelta } from "../user/messages";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./core/changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
-import { battlePassSchema, hasUnlockedPasses, readProgress, writeProgress } from "./user-store";
+import { battlePassSchema, hasUnlockedPasses, readProgress, takeUncountedUnlocks, writeProgress } from "./user-store";
 
 export type BattlePassAction =
   | { kind: "unlock"; purchase: Purchase }
@@ -24,6 +25,8 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
   static readonly schema = battlePassSchema;
   /** Whether the user unlocked a pass: only this object unlocks them, so it is read once. */
   private unlocked: boolean | undefined;
+  /** Whether unlocks older than D1's holder counts were reported (once per object start). */
+  private holdersChecked = false;
 
   constructor(private readonly context: UserObjectContext) {}
 
@@ -40,6 +43,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
   /** Moves the counters of the user's unlocked passes; reports battlepass-challenge-changed. */
   applyEvent(catalog: BattlePassCatalog | null, event: UserEvent, staged: Staged): void {
     if (!catalog) return;
+    this.reportHolders(event.appId, [], staged);
     const progress = readProgress(this.sql);
     for (const pass of catalog.passes) {
       const before = progress[pass.battlePassId];
@@ -68,6 +72,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
             : claimLevel(pass, before, action.levelId, now);
       if (!result.ok) return result;
       if (result.value !== before) writeProgress(this.sql, pass.battlePassId, before, result.value);
+      this.reportHolders(pass.appId, before === null ? [pass.battlePassId] : [], staged);
       const changes: Change[] = challengeChanges(pass, userId, before, result.value, now);
       if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
       staged.changes.push(...changes);
@@ -75,5 +80,20 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     });
     if (action.kind === "unlock") this.unlocked = undefined;
     return outcome;
+  }
+
+  /**
+   * Stages +1 to the holder count of each pass the user just unlocked (D1 keeps the totals), and,
+   * once per object start, of unlocks older than the counts (D1 migration 0010).
+   */
+  private reportHolders(appId: string, unlockedNow: string[], staged: Staged): void {
+    if (this.holdersChecked && unlockedNow.length === 0) return;
+    const passes = [...unlockedNow];
+    if (!this.holdersChecked) {
+      passes.push(...takeUncountedUnlocks(this.sql));
+      this.holdersChecked = true;
+    }
+    const deltas: HolderDelta[] = passes.map((id) => ({ object: "battle-pass", id, state: "unlocked", delta: 1 }));
+    if (deltas.length > 0) staged.background.push({ kind: "holders", appId, deltas });
   }
 }

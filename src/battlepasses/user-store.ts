@@ -30,6 +30,8 @@ export const battlePassSchema: AreaSchema = {
        completed_at INTEGER
      );
      CREATE INDEX bp_challenges_by_pass ON bp_challenges (battle_pass_id);`,
+    // Whether D1's holder count of the pass includes this user (0 only for unlocks older than the counts, D1 migration 0010).
+    "ALTER TABLE bp_unlocks ADD COLUMN holder_counted INTEGER NOT NULL DEFAULT 0",
   ],
 };
 
@@ -60,6 +62,14 @@ interface ChallengeRow {
 
 export const hasUnlockedPasses = (sql: SqlStorage) => sql.exec("SELECT 1 FROM bp_unlocks LIMIT 1").toArray().length > 0;
 
+/** Marks the unlocks not yet in D1's holder counts as counted, and answers their passes. */
+export function takeUncountedUnlocks(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ battle_pass_id: string }>("UPDATE bp_unlocks SET holder_counted = 1 WHERE holder_counted = 0 RETURNING battle_pass_id")
+    .toArray()
+    .map((r) => r.battle_pass_id);
+}
+
 /** Progress of every pass the user unlocked, by battle_pass_id. */
 export function readProgress(sql: SqlStorage, battlePassId?: string): Record<string, PassProgress> {
   const where = battlePassId === undefined ? "" : " WHERE battle_pass_id = ?";
@@ -89,7 +99,8 @@ export function readProgress(sql: SqlStorage, battlePassId?: string): Record<str
 export function writeProgress(sql: SqlStorage, battlePassId: string, before: PassProgress | null, after: PassProgress): void {
   if (!before) {
     sql.exec(
-      "INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES (?, ?, ?, ?)",
+      // The unlock's +1 to the holder count is staged with it (UserBattlePasses).
+      "INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency, holder_counted) VALUES (?, ?, ?, ?, 1)",
       battlePassId,
       after.unlockedAt,
       after.purchasePrice,

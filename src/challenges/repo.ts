@@ -20,6 +20,8 @@ export interface CategoryRow {
 export interface ChallengeRow {
   challenge_id: number;
   app_id: number;
+  /** Chosen by the studio, else challenge-<id> (migrations/0010_catalog_keys.sql). */
+  key: string;
   category_id: number;
   challenge_name: string;
   challenge_description: string | null;
@@ -63,6 +65,7 @@ export const presentCategoryRow = (row: CategoryRow) => ({
 export const presentChallengeRow = (row: ChallengeRow) => ({
   challenge_id: String(row.challenge_id),
   app_id: String(row.app_id),
+  key: row.key,
   category_id: String(row.category_id),
   challenge_name: parseLocalized(row.challenge_name),
   challenge_description: row.challenge_description === null ? null : parseLocalized(row.challenge_description),
@@ -92,6 +95,7 @@ export const presentChallengeRow = (row: ChallengeRow) => ({
 export function toChallengeDef(row: ChallengeRow): ChallengeDef {
   return {
     challengeId: String(row.challenge_id),
+    key: row.key,
     categoryId: String(row.category_id),
     name: parseLocalized(row.challenge_name),
     description: row.challenge_description === null ? null : parseLocalized(row.challenge_description),

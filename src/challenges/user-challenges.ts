@@ -7,6 +7,7 @@ import { getNow, toIso } from "../shared/clock";
 import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
 import { challengeChange } from "./core/changes";
+import { HolderTally } from "./core/holders";
 import { availability } from "./core/availability";
 import {
   ChallengeStateError,
@@ -73,6 +74,8 @@ export interface ChallengeTouch {
   isAvailable: (def: ChallengeDef) => boolean;
   changes: Change[];
   unlocks: number;
+  /** Users entering and leaving held states (src/challenges/core/holders.ts). */
+  holders: HolderTally;
   /** A time-out started, moved or ended: the alarm may need to move. */
   timeoutsChanged: boolean;
 }
@@ -96,16 +99,21 @@ const timeoutOf = (instance: Instance | null) => (instance?.type === "in-progres
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
-/** Each unlock counts once toward the app's monthly usage. */
-function usageMessages(touch: ChallengeTouch): BackgroundMessage[] {
-  if (touch.unlocks === 0) return [];
-  return [{ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks }];
+/** Each unlock counts once toward the app's monthly usage; a state change moves the holder counts. */
+function backgroundMessages(touch: ChallengeTouch): BackgroundMessage[] {
+  const messages: BackgroundMessage[] = [];
+  if (touch.unlocks > 0) {
+    messages.push({ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks });
+  }
+  const deltas = touch.holders.deltas();
+  if (deltas.length > 0) messages.push({ kind: "holders", appId: touch.appId, deltas });
+  return messages;
 }
 
-/** Hands what a touch changed to the object's staging: notifications, usage, a moved time-out. */
+/** Hands what a touch changed to the object's staging: notifications, usage, holders, a moved time-out. */
 function report(touch: ChallengeTouch, staged: Staged): void {
   staged.changes.push(...touch.changes);
-  staged.background.push(...usageMessages(touch));
+  staged.background.push(...backgroundMessages(touch));
   if (touch.timeoutsChanged) staged.timersMoved = true;
 }
 
@@ -127,13 +135,22 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     return this.context.env;
   }
 
-  /** Runs `work` in the object's transaction and reports what the touch changed with it. */
+  /**
+   * Runs `work` in the object's transaction and reports what the touch changed with it. After a
+   * failure the owner is read again: the transaction may have rolled back what it holds in memory.
+   */
   private run<T>(touch: ChallengeTouch, work: () => T): Promise<T> {
-    return this.context.transact((staged) => {
-      const result = work();
-      report(touch, staged);
-      return result;
-    });
+    return this.context
+      .transact((staged) => {
+        this.countHoldersOnce(touch);
+        const result = work();
+        report(touch, staged);
+        return result;
+      })
+      .catch((err: unknown) => {
+        this.owner = null;
+        throw err;
+      });
   }
 
   prepareEvent(event: UserEvent): Promise<ChallengeTouch> {
@@ -147,7 +164,8 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   async prepare(appId: string, userId: string, now: number, eventName?: string): Promise<ChallengeTouch> {
     this.owner ??= readOwner(this.sql);
     if (!this.owner) {
-      this.owner = { appId, userId, lastUserChallengeId: 0 };
+      // A new object holds nothing yet: every instance it makes is counted as it changes.
+      this.owner = { appId, userId, lastUserChallengeId: 0, holdersCounted: true };
       writeOwner(this.sql, this.owner);
     }
     const catalog = await challengeCatalog(this.env.DB, appId);
@@ -157,11 +175,24 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       now,
       catalog,
       userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
-      isAvailable: availability(catalog, appId, now),
+      isAvailable: availability(catalog, now),
       changes: [],
       unlocks: 0,
+      holders: new HolderTally(),
       timeoutsChanged: false,
     };
+  }
+
+  /**
+   * An object older than the holder counts (D1 migration 0010) reports what it holds, once, in its
+   * first state change after; from then on each change reports its own +1/-1.
+   */
+  private countHoldersOnce(touch: ChallengeTouch): void {
+    const owner = this.owner!;
+    if (owner.holdersCounted) return;
+    for (const [challengeId, instance] of readAllInstances(this.sql)) touch.holders.move(challengeId, null, instance.type);
+    owner.holdersCounted = true;
+    writeOwner(this.sql, owner);
   }
 
   /**
@@ -195,6 +226,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   private record(touch: ChallengeTouch, def: ChallengeDef, previous: Instance | null, outcome: Outcome): Instance | null {
     saveInstance(this.sql, def.challengeId, previous, outcome.next);
     touch.unlocks += outcome.unlocks;
+    touch.holders.move(def.challengeId, previous?.type ?? null, outcome.next?.type ?? null);
     if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
     for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;
@@ -218,6 +250,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   applyEvent(touch: ChallengeTouch, event: UserEvent, staged: Staged): void {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
     if (listeners.length === 0) return;
+    this.countHoldersOnce(touch);
     const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
     for (const def of listeners) {
       const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
@@ -309,6 +342,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     const touch = await this.prepare(appId, userId, now);
     await this.run(touch, () => {
       for (const [challengeId, instance] of readAllInstances(this.sql)) {
+        touch.holders.move(challengeId, instance.type, null);
         if (instance.type === "gone" || !touch.catalog.byId.has(challengeId)) continue;
         touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
       }

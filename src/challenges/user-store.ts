@@ -28,6 +28,8 @@ export const challengesSchema: AreaSchema = {
        user_id TEXT NOT NULL,
        last_user_challenge_id INTEGER NOT NULL
      );`,
+    // Objects from before the holder counts (D1 migration 0010) report what they hold once (UserChallenges).
+    "ALTER TABLE ch_owner ADD COLUMN holders_counted INTEGER NOT NULL DEFAULT 0",
   ],
 };
 
@@ -154,21 +156,26 @@ export interface Owner {
   appId: string;
   userId: string;
   lastUserChallengeId: number;
+  /** Whether D1's holder counts include this user's instances (false only for objects older than them). */
+  holdersCounted: boolean;
 }
 
 export function readOwner(sql: SqlStorage): Owner | null {
   const row = sql
-    .exec<{ app_id: string; user_id: string; last_user_challenge_id: number }>("SELECT * FROM ch_owner WHERE id = 1")
+    .exec<{ app_id: string; user_id: string; last_user_challenge_id: number; holders_counted: number }>("SELECT * FROM ch_owner WHERE id = 1")
     .toArray()[0];
-  return row ? { appId: row.app_id, userId: row.user_id, lastUserChallengeId: row.last_user_challenge_id } : null;
+  return row
+    ? { appId: row.app_id, userId: row.user_id, lastUserChallengeId: row.last_user_challenge_id, holdersCounted: row.holders_counted === 1 }
+    : null;
 }
 
 export function writeOwner(sql: SqlStorage, owner: Owner): void {
   sql.exec(
-    `INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id) VALUES (1, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET last_user_challenge_id = excluded.last_user_challenge_id`,
+    `INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id, holders_counted) VALUES (1, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET last_user_challenge_id = excluded.last_user_challenge_id, holders_counted = excluded.holders_counted`,
     owner.appId,
     owner.userId,
     owner.lastUserChallengeId,
+    owner.holdersCounted ? 1 : 0,
   );
 }

@@ -14,6 +14,8 @@ export type MemberType = (typeof MEMBER_TYPES)[number];
 export interface LeaderboardRow {
   leaderboard_id: number;
   app_id: number;
+  /** Chosen by the studio, else leaderboard-<id> (migrations/0010_catalog_keys.sql). */
+  key: string;
   name: string;
   event_name: string;
   value_field: string | null;
@@ -31,6 +33,7 @@ export interface LeaderboardRow {
 export interface LeaderboardDef extends SeasonPolicy {
   id: string;
   appId: string;
+  key: string;
   name: Localized;
   eventName: string;
   valueField: string | null;
@@ -62,6 +65,7 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
   return {
     id: String(row.leaderboard_id),
     appId: String(row.app_id),
+    key: row.key,
     name: parseName(row.name),
     eventName: row.event_name,
     valueField: row.value_field,

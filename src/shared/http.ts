@@ -18,6 +18,12 @@ export type AppEnv = {
   };
 };
 
+/** The 400 of a failed validation of `target` (json, query, param...): each field with its problem. */
+export function invalidInput(issues: readonly { path: readonly PropertyKey[]; message: string }[], target?: string) {
+  const errors: FieldProblem[] = issues.map((issue) => ({ field: issue.path.map(String).join(".") || (target ?? "body"), problem: issue.message }));
+  return badRequest(`Invalid ${target ?? "request"}: ${errors.map((e) => `${e.field}: ${e.problem}`).join("; ")}`, errors);
+}
+
 /**
  * A router of one area. Validation failures of any part of a request (path, query, body) become
  * a 400 of the one error shape, naming each field and its problem.
@@ -25,13 +31,7 @@ export type AppEnv = {
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) {
-        const errors: FieldProblem[] = result.error.issues.map((issue) => ({
-          field: issue.path.map(String).join(".") || (result.target ?? "body"),
-          problem: issue.message,
-        }));
-        throw badRequest(`Invalid ${result.target ?? "request"}: ${errors.map((e) => `${e.field}: ${e.problem}`).join("; ")}`, errors);
-      }
+      if (!result.success) throw invalidInput(result.error.issues, result.target);
     },
   });
 }

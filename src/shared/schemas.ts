@@ -23,3 +23,13 @@ export const DigitsId = z.string().regex(/^\d{1,15}$/, "must be a string of digi
 
 /** An optional plain text of at most `max` characters, empty by default. */
 export const Text = (max = 500) => z.string().max(max).default("");
+
+/**
+ * A key chosen by the studio for a configuration object (challenge, battle pass, level, level
+ * challenge, leaderboard, webhook): stable across deployments, where ids are not. Catalog
+ * documents refer to objects by it. Objects created without one get `<kind>-<id>`.
+ */
+export const ConfigKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, "must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit")
+  .openapi({ example: "daily-kills" });

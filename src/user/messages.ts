@@ -1,9 +1,22 @@
 import type { UserEvent } from "./event";
 
+/** A state of a configuration object that running play depends on, held by some of the app's users. */
+export type HeldState = "unlocked" | "in-progress" | "unclaimed";
+
+/** Users entering (+) or leaving (-) a held state of one challenge or battle pass. */
+export interface HolderDelta {
+  object: "challenge" | "battle-pass";
+  id: string;
+  state: HeldState;
+  delta: number;
+}
+
 /** Work written to D1 off the hot path, batched by the background queue. */
 export type BackgroundMessage =
   | { kind: "event"; event: UserEvent }
-  | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number };
+  | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
+  /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
+  | { kind: "holders"; appId: string; deltas: HolderDelta[] };
 
 export type BackgroundKind = BackgroundMessage["kind"];
 

@@ -3,10 +3,13 @@ import { cachedCatalog } from "../apps/catalog-cache";
 import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
+import { conflictOnDuplicate } from "../shared/statements";
 
 export interface EndpointRow {
   webhook_id: number;
   app_id: number;
+  /** Chosen by the studio, else webhook-<id> (migrations/0010_catalog_keys.sql). */
+  key: string;
   webhook_type: WebhookType;
   url: string;
   secret_key: string;
@@ -26,6 +29,8 @@ export interface Endpoint {
 }
 
 export interface EndpointInput {
+  /** Left out: webhook-<id> on create, unchanged on replace. */
+  key?: string;
   webhook_type: WebhookType;
   url: string;
   secret_key: string;
@@ -42,6 +47,7 @@ const toEndpoint = (row: EndpointRow): Endpoint => ({
 export const presentEndpoint = (row: EndpointRow) => ({
   webhook_id: String(row.webhook_id),
   app_id: String(row.app_id),
+  key: row.key,
   webhook_type: row.webhook_type,
   url: row.url,
   secret_key: row.secret_key,
@@ -78,26 +84,42 @@ export async function requireEndpoint(db: D1Database, appId: number, webhookId: 
   return row;
 }
 
-export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
-  const statement = db
-    .prepare("INSERT INTO webhooks (app_id, webhook_type, url, secret_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *")
-    .bind(appId, input.webhook_type, input.url, input.secret_key, nowIso, nowIso);
-  return (await writeConfigRow<EndpointRow>(db, appId, statement))!;
+const keyTaken = (key: string | undefined) => (key === undefined ? null : `Webhook key '${key}' is already used in this app`);
+
+/** The endpoint's insert; catalog documents (src/catalog) build theirs with it too. */
+export function insertEndpointStatement(db: D1Database, appId: number, input: EndpointInput, nowIso: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO webhooks (app_id, chosen_key, webhook_type, url, secret_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *")
+    .bind(appId, input.key ?? null, input.webhook_type, input.url, input.secret_key, nowIso, nowIso);
 }
 
-/** Replaces the endpoint's settings; this also re-enables an endpoint disabled by a 410. */
-export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
-  const statement = db
+/** Replaces the endpoint's settings (a key left out keeps the current one); this also re-enables an endpoint disabled by a 410. */
+export function replaceEndpointStatement(db: D1Database, webhookId: number, input: EndpointInput, nowIso: string): D1PreparedStatement {
+  return db
     .prepare(
-      `UPDATE webhooks SET webhook_type = ?, url = ?, secret_key = ?, disabled_at = NULL, disabled_reason = NULL, updated_at = ?
+      `UPDATE webhooks SET chosen_key = COALESCE(?, chosen_key), webhook_type = ?, url = ?, secret_key = ?, disabled_at = NULL,
+         disabled_reason = NULL, updated_at = ?
        WHERE webhook_id = ? RETURNING *`,
     )
-    .bind(input.webhook_type, input.url, input.secret_key, nowIso, row.webhook_id);
-  return (await writeConfigRow<EndpointRow>(db, row.app_id, statement))!;
+    .bind(input.key ?? null, input.webhook_type, input.url, input.secret_key, nowIso, webhookId);
+}
+
+export function deleteEndpointStatement(db: D1Database, webhookId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(webhookId);
+}
+
+export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+  const statement = insertEndpointStatement(db, appId, input, nowIso);
+  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, appId, statement)))!;
+}
+
+export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+  const statement = replaceEndpointStatement(db, row.webhook_id, input, nowIso);
+  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement)))!;
 }
 
 export async function deleteEndpoint(db: D1Database, row: EndpointRow): Promise<void> {
-  await writeConfig(db, row.app_id, [db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(row.webhook_id)]);
+  await writeConfig(db, row.app_id, [deleteEndpointStatement(db, row.webhook_id)]);
 }
 
 /** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone (run it with writeConfig). */

@@ -2,6 +2,7 @@ import type { BackgroundKind, BackgroundMessage, BackgroundMessagesOf } from "..
 import { recordEventAnalytics, recordUsageCounts } from "../events/background";
 import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
+import { recordHolders } from "../catalog/holders-store";
 import type { ChangeSink } from "../changes/types";
 import { logBackgroundFailure, logLine } from "../shared/log";
 
@@ -11,6 +12,7 @@ type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
   event: [recordEventAnalytics, applyLeaderboardEventMessages],
   usage: [recordUsageCounts],
+  holders: [recordHolders],
 };
 
 /**

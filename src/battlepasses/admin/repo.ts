@@ -1,5 +1,6 @@
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { badRequest, notFound } from "../../shared/errors";
+import { boundId, conflictOnDuplicate, named, type IdRef } from "../../shared/statements";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
@@ -15,6 +16,11 @@ import {
 } from "../catalog";
 import type { BattlePassInput, LevelInput } from "./schemas";
 
+/**
+ * D1 writes and reads of the admin API for battle passes and their levels. Each write is built by a
+ * `...Statement` function, which catalog documents (src/catalog) use too.
+ */
+
 const bool = (v: boolean) => (v ? 1 : 0);
 const json = (v: unknown) => JSON.stringify(v);
 /** Dates are stored as toIso() text so that comparing text compares time. */
@@ -23,6 +29,7 @@ const isoText = (value: string) => new Date(Date.parse(value)).toISOString();
 export const presentPassAdmin = (row: PassRow) => ({
   battle_pass_id: String(row.battle_pass_id),
   app_id: String(row.app_id),
+  key: row.key,
   battle_pass_name: parseLocalized(row.battle_pass_name),
   battle_pass_description: parseLocalized(row.battle_pass_description),
   battle_pass_short_description: parseLocalized(row.battle_pass_short_description),
@@ -47,8 +54,9 @@ export const presentPassAdmin = (row: PassRow) => ({
   updated_at: row.updated_at,
 });
 
-const presentChallengeAdmin = (c: CatalogChallenge) => ({
+export const presentChallengeAdmin = (c: CatalogChallenge) => ({
   challenge_id: c.challengeId,
+  key: c.key,
   challenge_name: c.name,
   challenge_goal: c.goal,
   challenge_goal_condition: c.goalCondition,
@@ -65,6 +73,7 @@ export const presentLevelAdmin = (row: LevelRow, challenges: CatalogChallenge[])
   level_id: String(row.level_id),
   app_id: String(row.app_id),
   battle_pass_id: String(row.battle_pass_id),
+  key: row.key,
   level_priority: row.level_priority,
   reward_amount: row.reward_amount,
   reward_type_name: row.reward_type_name,
@@ -91,27 +100,56 @@ const passValues = (p: BattlePassInput) => [
   bool(p.can_purchase_with_money), bool(p.can_purchase_with_coins),
 ];
 
-export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): Promise<PassRow> {
-  const columns = ["app_id", ...PASS_COLUMNS, "created_at", "updated_at"];
-  const statement = db
+/** The columns a battle pass's settings write, by name. */
+export const passColumns = (input: BattlePassInput) => named(PASS_COLUMNS, passValues(input));
+
+const passKeyClash = (key: string | undefined) => (key === undefined ? null : `Battle pass key '${key}' is already used in this app`);
+/** A level's key must be unique in its pass, its challenges' keys in the level. */
+const levelKeyClash = (input: LevelInput) =>
+  input.key !== undefined || input.challenges.some((c) => c.key !== undefined)
+    ? "The level's key is already used in this battle pass, or a challenge's key twice in this level"
+    : null;
+
+/** The pass's id, by key: for statements of a batch that also creates it. */
+export const passByKey = (appId: number, key: string): IdRef => ({
+  sql: "(SELECT battle_pass_id FROM battle_passes WHERE app_id = ? AND key = ?)",
+  args: [appId, key],
+});
+
+export function insertPassStatement(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
+  const columns = ["app_id", "chosen_key", ...PASS_COLUMNS, "created_at", "updated_at"];
+  return db
     .prepare(`INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
-    .bind(appId, ...passValues(input), nowIso, nowIso);
-  return (await writeConfigRow<PassRow>(db, appId, statement))!;
+    .bind(appId, input.key ?? null, ...passValues(input), nowIso, nowIso);
 }
 
 /**
- * Replaces a pass's settings. A pass whose end moves into the future may end again later, so it
- * is made eligible for another battlepass-expired.
+ * Replaces a pass's settings; a key left out keeps the current one. A pass whose end moves into
+ * the future may end again later, so it is made eligible for another battlepass-expired.
  */
-export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string): Promise<PassRow> {
-  const statement = db
+export function updatePassStatement(db: D1Database, battlePassId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
+  return db
     .prepare(
-      `UPDATE battle_passes SET ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
+      `UPDATE battle_passes SET chosen_key = COALESCE(?, chosen_key), ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
          expired_at = CASE WHEN ? > ? THEN NULL ELSE expired_at END
        WHERE battle_pass_id = ? RETURNING *`,
     )
-    .bind(...passValues(input), nowIso, isoText(input.end_date), nowIso, pass.battle_pass_id);
-  return (await writeConfigRow<PassRow>(db, pass.app_id, statement))!;
+    .bind(input.key ?? null, ...passValues(input), nowIso, isoText(input.end_date), nowIso, battlePassId);
+}
+
+/** Levels and their challenges go with it, and its holder count (foreign keys cascade). */
+export function deletePassStatement(db: D1Database, battlePassId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(battlePassId);
+}
+
+export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): Promise<PassRow> {
+  const statement = insertPassStatement(db, appId, input, nowIso);
+  return (await conflictOnDuplicate(passKeyClash(input.key), () => writeConfigRow<PassRow>(db, appId, statement)))!;
+}
+
+export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string): Promise<PassRow> {
+  const statement = updatePassStatement(db, pass.battle_pass_id, input, nowIso);
+  return (await conflictOnDuplicate(passKeyClash(input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement)))!;
 }
 
 export async function requirePass(db: D1Database, appId: number, battlePassId: string): Promise<PassRow> {
@@ -130,41 +168,106 @@ export async function listPasses(db: D1Database, appId: number, paging: Paging) 
 }
 
 export async function deletePass(db: D1Database, pass: PassRow): Promise<void> {
-  // Levels and their challenges go with it (foreign keys cascade).
-  await writeConfig(db, pass.app_id, [db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(pass.battle_pass_id)]);
+  await writeConfig(db, pass.app_id, [deletePassStatement(db, pass.battle_pass_id)]);
 }
 
 // ---- levels and their challenges
 
 const REWARD_TYPE_NAMES: Record<string, string> = { coin: "Coins", experience: "Experience" };
 
-const levelValues = (input: LevelInput) => [
+/** A level as its writes take it: its challenges are written on their own. */
+export type LevelSettings = Omit<LevelInput, "challenges">;
+
+const levelValues = (input: LevelSettings) => [
   input.reward_amount,
   input.reward_type_name ?? REWARD_TYPE_NAMES[input.level_reward_type] ?? "",
   input.level_reward_type,
   input.reward_webhook_url,
 ];
 
-type ChallengeInput = LevelInput["challenges"][number];
+const LEVEL_COLUMNS = ["reward_amount", "reward_type_name", "level_reward_type", "reward_webhook_url"] as const;
+
+/** The columns a level's settings write, by name. */
+export const levelColumns = (input: LevelSettings) => named(LEVEL_COLUMNS, levelValues(input));
+
+/** A challenge of a level as a write takes it: what the row holds besides its position. */
+export type LevelChallengeSettings = Omit<LevelInput["challenges"][number], "challenge_id">;
 
 const CHALLENGE_COLUMNS = [
   "position", "challenge_name", "challenge_goal", "challenge_goal_condition", "challenge_xp", "challenge_icon",
   "challenge_icon_hd", "event_name", "value_field", "filters", "counter_scope",
 ] as const;
 
-const challengeValues = (c: ChallengeInput, position: number) => [
+const challengeValues = (c: LevelChallengeSettings, position: number) => [
   position, json(c.challenge_name), c.challenge_goal, c.challenge_goal_condition, c.challenge_xp, c.challenge_icon,
   c.challenge_icon_hd, c.event_name, c.value_field, json(c.filters), c.counter_scope,
 ];
 
-/** Inserts a challenge of the level that `levelIdSql` selects (bound with `levelIdArgs`). */
-function insertChallenge(db: D1Database, appId: number, levelIdSql: string, levelIdArgs: unknown[], c: ChallengeInput, position: number) {
+/** The columns a level challenge writes at `position`, by name. */
+export const levelChallengeColumns = (c: LevelChallengeSettings, position: number) => named(CHALLENGE_COLUMNS, challengeValues(c, position));
+
+/** The level's id, by its key in the pass `pass` names: for statements of a batch that also creates it. */
+export const levelByKey = (pass: IdRef, key: string): IdRef => ({
+  sql: `(SELECT level_id FROM battle_pass_levels WHERE battle_pass_id = ${pass.sql} AND key = ?)`,
+  args: [...pass.args, key],
+});
+
+/** Inserts a challenge of the level `level` names. */
+export function insertLevelChallengeStatement(db: D1Database, appId: number, level: IdRef, c: LevelChallengeSettings, position: number): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO battle_pass_challenges (app_id, level_id, ${CHALLENGE_COLUMNS.join(", ")})
-       VALUES (?, ${levelIdSql}, ${CHALLENGE_COLUMNS.map(() => "?").join(", ")})`,
+      `INSERT INTO battle_pass_challenges (app_id, level_id, chosen_key, ${CHALLENGE_COLUMNS.join(", ")})
+       VALUES (?, ${level.sql}, ?, ${CHALLENGE_COLUMNS.map(() => "?").join(", ")})`,
     )
-    .bind(appId, ...levelIdArgs, ...challengeValues(c, position));
+    .bind(appId, ...level.args, c.key ?? null, ...challengeValues(c, position));
+}
+
+/** Replaces a level challenge in place: users keep their progress in it. A key left out keeps the current one. */
+export function updateLevelChallengeStatement(db: D1Database, challengeId: number, c: LevelChallengeSettings, position: number): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE battle_pass_challenges SET chosen_key = COALESCE(?, chosen_key), ${CHALLENGE_COLUMNS.map((col) => `${col} = ?`).join(", ")} WHERE challenge_id = ?`)
+    .bind(c.key ?? null, ...challengeValues(c, position), challengeId);
+}
+
+export function deleteLevelChallengeStatement(db: D1Database, challengeId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM battle_pass_challenges WHERE challenge_id = ?").bind(challengeId);
+}
+
+/** Inserts a level of the pass `pass` names; without a priority it goes after the pass's last level. */
+export function insertLevelStatement(
+  db: D1Database,
+  appId: number,
+  pass: IdRef,
+  input: LevelSettings,
+  nowIso: string,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO battle_pass_levels (app_id, battle_pass_id, chosen_key, level_priority, ${LEVEL_COLUMNS.join(", ")}, created_at, updated_at)
+       VALUES (?, ${pass.sql}, ?, COALESCE(?, (SELECT COALESCE(MAX(level_priority) + 1, 0) FROM battle_pass_levels WHERE battle_pass_id = ${pass.sql})),
+         ${LEVEL_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING level_id`,
+    )
+    .bind(appId, ...pass.args, input.key ?? null, input.level_priority ?? null, ...pass.args, ...levelValues(input), nowIso, nowIso);
+}
+
+/** Replaces a level's settings; a priority or key left out keeps the current one. */
+export function updateLevelStatement(
+  db: D1Database,
+  levelId: number,
+  input: LevelSettings,
+  nowIso: string,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE battle_pass_levels SET chosen_key = COALESCE(?, chosen_key), level_priority = COALESCE(?, level_priority),
+         ${LEVEL_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE level_id = ?`,
+    )
+    .bind(input.key ?? null, input.level_priority ?? null, ...levelValues(input), nowIso, levelId);
+}
+
+/** Its challenges go with it (foreign keys cascade). */
+export function deleteLevelStatement(db: D1Database, levelId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(levelId);
 }
 
 export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInput, nowIso: string): Promise<number> {
@@ -172,18 +275,13 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
     throw badRequest("A new level has no challenges yet: leave challenge_id out", [{ field: "challenges", problem: "challenge_id on create" }]);
   }
   // One transaction: the batch is serialized, so the newest level id is the one just inserted.
-  const newLevelId = "(SELECT MAX(level_id) FROM battle_pass_levels)";
-  const results = await writeConfig(db, pass.app_id, [
-    db
-      .prepare(
-        `INSERT INTO battle_pass_levels (app_id, battle_pass_id, level_priority, reward_amount, reward_type_name, level_reward_type,
-           reward_webhook_url, created_at, updated_at)
-         VALUES (?, ?, COALESCE(?, (SELECT COALESCE(MAX(level_priority) + 1, 0) FROM battle_pass_levels WHERE battle_pass_id = ?)),
-           ?, ?, ?, ?, ?, ?) RETURNING level_id`,
-      )
-      .bind(pass.app_id, pass.battle_pass_id, input.level_priority ?? null, pass.battle_pass_id, ...levelValues(input), nowIso, nowIso),
-    ...input.challenges.map((c, i) => insertChallenge(db, pass.app_id, newLevelId, [], c, i)),
-  ]);
+  const newLevel: IdRef = { sql: "(SELECT MAX(level_id) FROM battle_pass_levels)", args: [] };
+  const results = await conflictOnDuplicate(levelKeyClash(input), () =>
+    writeConfig(db, pass.app_id, [
+      insertLevelStatement(db, pass.app_id, boundId(pass.battle_pass_id), input, nowIso),
+      ...input.challenges.map((c, i) => insertLevelChallengeStatement(db, pass.app_id, newLevel, c, i)),
+    ]),
+  );
   return (results[0].results[0] as { level_id: number }).level_id;
 }
 
@@ -201,22 +299,17 @@ export async function updateLevel(db: D1Database, level: LevelRow, existing: Cat
   }
   const kept = new Set(input.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined));
   const removed = [...known].filter((id) => !kept.has(id));
-  await writeConfig(db, level.app_id, [
-    db
-      .prepare(
-        `UPDATE battle_pass_levels SET level_priority = COALESCE(?, level_priority), reward_amount = ?, reward_type_name = ?,
-           level_reward_type = ?, reward_webhook_url = ?, updated_at = ? WHERE level_id = ?`,
-      )
-      .bind(input.level_priority ?? null, ...levelValues(input), nowIso, level.level_id),
-    ...removed.map((id) => db.prepare("DELETE FROM battle_pass_challenges WHERE challenge_id = ?").bind(Number(id))),
-    ...input.challenges.map((c, i) =>
-      c.challenge_id === undefined
-        ? insertChallenge(db, level.app_id, "?", [level.level_id], c, i)
-        : db
-            .prepare(`UPDATE battle_pass_challenges SET ${CHALLENGE_COLUMNS.map((col) => `${col} = ?`).join(", ")} WHERE challenge_id = ?`)
-            .bind(...challengeValues(c, i), Number(c.challenge_id)),
-    ),
-  ]);
+  await conflictOnDuplicate(levelKeyClash(input), () =>
+    writeConfig(db, level.app_id, [
+      updateLevelStatement(db, level.level_id, input, nowIso),
+      ...removed.map((id) => deleteLevelChallengeStatement(db, Number(id))),
+      ...input.challenges.map((c, i) =>
+        c.challenge_id === undefined
+          ? insertLevelChallengeStatement(db, level.app_id, boundId(level.level_id), c, i)
+          : updateLevelChallengeStatement(db, Number(c.challenge_id), c, i),
+      ),
+    ]),
+  );
 }
 
 export async function requireLevel(db: D1Database, pass: PassRow, levelId: string): Promise<{ row: LevelRow; challenges: CatalogChallenge[] }> {
@@ -247,5 +340,5 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
 }
 
 export async function deleteLevel(db: D1Database, level: LevelRow): Promise<void> {
-  await writeConfig(db, level.app_id, [db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(level.level_id)]);
+  await writeConfig(db, level.app_id, [deleteLevelStatement(db, level.level_id)]);
 }

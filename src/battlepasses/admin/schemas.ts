@@ -1,13 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { CounterFilterInput } from "../../rules/schemas";
-import { DigitsId, Localized, LocalizedName as Name, LocalizedText, Text } from "../../shared/schemas";
+import { ConfigKey, DigitsId, Localized, LocalizedName as Name, LocalizedText, Text } from "../../shared/schemas";
 
 const LocalizedInput = LocalizedText.openapi({ example: { en: "Season 1", de: "Saison 1" } });
 const LocalizedName = Name.openapi({ example: { en: "Season 1", de: "Saison 1" } });
 
 const IsoDate = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" });
 
-export const BattlePassInput = z
+const keyField = (kind: string, scope: string) =>
+  ConfigKey.optional().openapi({ description: `Stable key of the ${kind} in ${scope} (catalog documents); default ${kind}-<id>. Left out on PUT: unchanged` });
+
+/** The fields of a battle pass, without the rule across them (catalog documents reuse them: see passRule). */
+export const BattlePassFields = z
   .object({
     battle_pass_name: LocalizedName,
     battle_pass_description: LocalizedInput.default(""),
@@ -28,8 +32,15 @@ export const BattlePassInput = z
     is_active: z.boolean().default(true).openapi({ description: "The admin's switch: a switched-off pass is not offered and tracks nothing" }),
     can_purchase_with_money: z.boolean().default(false),
     can_purchase_with_coins: z.boolean().default(false),
-  })
-  .refine((p) => Date.parse(p.end_date) > Date.parse(p.start_date), { message: "must be after start_date", path: ["end_date"] })
+  });
+
+/** The rule across a battle pass's fields. */
+export function passRule(p: { start_date: string; end_date: string }, ctx: z.RefinementCtx): void {
+  if (!(Date.parse(p.end_date) > Date.parse(p.start_date))) ctx.addIssue({ code: "custom", message: "must be after start_date", path: ["end_date"] });
+}
+
+export const BattlePassInput = BattlePassFields.extend({ key: keyField("battle-pass", "this app") })
+  .superRefine(passRule)
   .openapi("BattlePassInput");
 export type BattlePassInput = z.infer<typeof BattlePassInput>;
 
@@ -37,6 +48,7 @@ export const BattlePassAdmin = z
   .object({
     battle_pass_id: z.string(),
     app_id: z.string(),
+    key: z.string(),
     battle_pass_name: Localized,
     battle_pass_description: Localized,
     battle_pass_short_description: Localized,
@@ -62,11 +74,15 @@ export const BattlePassAdmin = z
   })
   .openapi("BattlePassAdmin");
 
+/** Most challenges one level may hold. */
+export const MAX_CHALLENGES_PER_LEVEL = 100;
+
 export const LevelChallengeInput = z
   .object({
     challenge_id: DigitsId.optional().openapi({
       description: "On PUT: the id of an existing challenge of this level, to keep it (and users' progress in it). New challenges leave it out.",
     }),
+    key: keyField("challenge", "its level"),
     challenge_name: LocalizedName,
     challenge_goal: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     challenge_goal_condition: z.union([z.literal(0), z.literal(1)]).default(0),
@@ -82,7 +98,8 @@ export const LevelChallengeInput = z
   })
   .openapi("BattlePassLevelChallengeInput");
 
-export const LevelInput = z
+/** The fields of a level, without the rule across them (catalog documents reuse them). */
+export const LevelFields = z
   .object({
     level_priority: z.number().int().min(0).max(1_000_000).optional().openapi({
       description: "Position of the level; levels are ordered by it, then by id. Default: after the last level",
@@ -97,8 +114,10 @@ export const LevelInput = z
         "Receives battlepass-level-reward-claimed for this level instead of the app's endpoints of that type. It is signed (and given secret_key) with the secret of the app's first battlepass-level-reward-claimed endpoint, which must therefore exist.",
       example: "https://game.example.com/hooks/level-reward",
     }),
-    challenges: z.array(LevelChallengeInput).min(1).max(100),
-  })
+    challenges: z.array(LevelChallengeInput).min(1).max(MAX_CHALLENGES_PER_LEVEL),
+  });
+
+export const LevelInput = LevelFields.extend({ key: keyField("level", "its battle pass") })
   .superRefine((level, ctx) => {
     const ids = level.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "challenge ids must be unique", path: ["challenges"] });
@@ -109,6 +128,7 @@ export type LevelInput = z.infer<typeof LevelInput>;
 export const LevelChallengeAdmin = z
   .object({
     challenge_id: z.string(),
+    key: z.string(),
     challenge_name: Localized,
     challenge_goal: z.number().int(),
     challenge_goal_condition: z.number().int(),
@@ -127,6 +147,7 @@ export const LevelAdmin = z
     level_id: z.string(),
     app_id: z.string(),
     battle_pass_id: z.string(),
+    key: z.string(),
     level_priority: z.number().int(),
     reward_amount: z.string(),
     reward_type_name: z.string(),

@@ -2,15 +2,18 @@ import { badRequest, conflict, notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
+import { boundId, conflictOnDuplicate, named, type IdRef } from "../../shared/statements";
 import type { CategoryRow, ChallengeRow } from "../repo";
 import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
 
-/** D1 writes and reads of the admin API for categories and challenges. Writes go through writeConfig (the catalog version moves with them). */
+/**
+ * D1 writes and reads of the admin API for categories and challenges. Writes go through writeConfig
+ * (the catalog version moves with them). Each write is built by a `...Statement` function, which
+ * catalog documents (src/catalog) use too, so both write the same rows the same way.
+ */
 
 const bool = (v: boolean) => (v ? 1 : 0);
 const json = (v: unknown) => JSON.stringify(v);
-
-const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
 const CATEGORY_COLUMNS = ["category_slug", "category_name", "category_position", "is_daily_category", "daily_challenge_count"] as const;
 
@@ -22,25 +25,47 @@ const categoryValues = (input: CategoryInput) => [
   input.daily_challenge_count,
 ];
 
-const slugTaken = (slug: string) => conflict(`Category slug '${slug}' is already used in this app`);
+/** The columns a category's input writes, by name. */
+export const categoryColumns = (input: CategoryInput) => named(CATEGORY_COLUMNS, categoryValues(input));
+
+const slugTaken = (slug: string) => `Category slug '${slug}' is already used in this app`;
+
+/** The category's id, by slug: for statements of a batch that also creates it. */
+export const categoryBySlug = (appId: number, slug: string): IdRef => ({
+  sql: "(SELECT category_id FROM challenge_categories WHERE app_id = ? AND category_slug = ?)",
+  args: [appId, slug],
+});
+
+export function insertCategoryStatement(db: D1Database, appId: number, input: CategoryInput, now: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO challenge_categories (app_id, ${CATEGORY_COLUMNS.join(", ")}, created_at, updated_at)
+       VALUES (?, ${CATEGORY_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING *`,
+    )
+    .bind(appId, ...categoryValues(input), now, now);
+}
+
+export function updateCategoryStatement(db: D1Database, categoryId: number, input: CategoryInput, now: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE challenge_categories SET ${CATEGORY_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
+       WHERE category_id = ? RETURNING *`,
+    )
+    .bind(...categoryValues(input), now, categoryId);
+}
+
+/** Deletes nothing while the category holds challenges: deleting them by accident would lose users' progress. */
+export function deleteCategoryStatement(db: D1Database, categoryId: number): D1PreparedStatement {
+  return db
+    .prepare(
+      "DELETE FROM challenge_categories WHERE category_id = ? AND NOT EXISTS (SELECT 1 FROM challenges WHERE category_id = ?) RETURNING category_id",
+    )
+    .bind(categoryId, categoryId);
+}
 
 export async function createCategory(db: D1Database, appId: number, input: CategoryInput, now: string): Promise<CategoryRow> {
-  try {
-    const row = await writeConfigRow<CategoryRow>(
-      db,
-      appId,
-      db
-        .prepare(
-          `INSERT INTO challenge_categories (app_id, ${CATEGORY_COLUMNS.join(", ")}, created_at, updated_at)
-           VALUES (?, ${CATEGORY_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING *`,
-        )
-        .bind(appId, ...categoryValues(input), now, now),
-    );
-    return row!;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw slugTaken(input.category_slug);
-    throw err;
-  }
+  const statement = insertCategoryStatement(db, appId, input, now);
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, appId, statement)))!;
 }
 
 export async function listCategories(db: D1Database, appId: number, paging: Paging) {
@@ -64,35 +89,13 @@ export async function requireCategory(db: D1Database, appId: number, categoryId:
 }
 
 export async function replaceCategory(db: D1Database, row: CategoryRow, input: CategoryInput, now: string): Promise<CategoryRow> {
-  try {
-    const updated = await writeConfigRow<CategoryRow>(
-      db,
-      row.app_id,
-      db
-        .prepare(
-          `UPDATE challenge_categories SET ${CATEGORY_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
-           WHERE category_id = ? RETURNING *`,
-        )
-        .bind(...categoryValues(input), now, row.category_id),
-    );
-    return updated!;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw slugTaken(input.category_slug);
-    throw err;
-  }
+  const statement = updateCategoryStatement(db, row.category_id, input, now);
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, row.app_id, statement)))!;
 }
 
-/** Refused while the category holds challenges: deleting them by accident would lose users' progress. */
+/** Refused while the category holds challenges (deleteCategoryStatement). */
 export async function deleteCategory(db: D1Database, row: CategoryRow): Promise<void> {
-  const deleted = await writeConfigRow(
-    db,
-    row.app_id,
-    db
-      .prepare(
-        "DELETE FROM challenge_categories WHERE category_id = ? AND NOT EXISTS (SELECT 1 FROM challenges WHERE category_id = ?) RETURNING category_id",
-      )
-      .bind(row.category_id, row.category_id),
-  );
+  const deleted = await writeConfigRow(db, row.app_id, deleteCategoryStatement(db, row.category_id));
   if (!deleted) {
     const count = await countInCategory(db, row.category_id);
     throw conflict(`Challenge category ${row.category_id} still holds ${count} challenges; delete or move them first`);
@@ -108,14 +111,16 @@ const categoryFull = (categoryId: number) =>
   conflict(`Challenge category ${categoryId} already holds ${MAX_CHALLENGES_PER_CATEGORY} challenges, the most a category may hold`);
 
 const CHALLENGE_COLUMNS = [
-  "category_id", "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition",
+  "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition",
   "challenge_duration_time", "live_date", "challenge_price", "challenge_reward", "challenge_reward_type", "challenge_xp",
   "challenge_icon", "challenge_icon_hd", "repeatable", "is_auto_activated", "period_range", "period_range_reset_at_time",
   "period_range_time_zone", "event_name", "value_field", "filters", "counter_scope",
 ] as const;
 
-const challengeValues = (input: ChallengeInput) => [
-  Number(input.category_id),
+/** What a challenge's row holds besides its category, its key and its times. */
+export type ChallengeSettings = Omit<ChallengeInput, "category_id">;
+
+const challengeValues = (input: ChallengeSettings) => [
   json(input.challenge_name),
   input.challenge_description === null ? null : json(input.challenge_description),
   input.challenge_goal,
@@ -139,6 +144,62 @@ const challengeValues = (input: ChallengeInput) => [
   input.counter_scope,
 ];
 
+/** The columns a challenge's settings write, by name (its category and key apart). */
+export const challengeColumns = (input: ChallengeSettings) => named(CHALLENGE_COLUMNS, challengeValues(input));
+
+const keyTaken = (key: string | undefined) => (key === undefined ? null : `Challenge key '${key}' is already used in this app`);
+
+/**
+ * Inserts a challenge into the category `category` names, unless that category already holds
+ * `limit` challenges (then nothing is inserted). The count check and the insert are one statement,
+ * so concurrent creates cannot pass the limit. A catalog apply, which checks the sizes its whole
+ * batch leaves, passes a higher limit: within its batch a category may hold more for a moment.
+ */
+export function insertChallengeStatement(
+  db: D1Database,
+  appId: number,
+  category: IdRef,
+  input: ChallengeSettings,
+  now: string,
+  limit = MAX_CHALLENGES_PER_CATEGORY,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO challenges (app_id, category_id, chosen_key, ${CHALLENGE_COLUMNS.join(", ")}, created_at, updated_at)
+       SELECT ?, ${category.sql}, ?, ${CHALLENGE_COLUMNS.map(() => "?").join(", ")}, ?, ?
+       WHERE (SELECT COUNT(*) FROM challenges WHERE category_id = ${category.sql}) < ?
+       RETURNING *`,
+    )
+    .bind(appId, ...category.args, input.key ?? null, ...challengeValues(input), now, now, ...category.args, limit);
+}
+
+/**
+ * Replaces a challenge's settings and moves it to `category`, unless that is another category that
+ * already holds `limit` challenges (then nothing changes). A key left out keeps the current one.
+ */
+export function updateChallengeStatement(
+  db: D1Database,
+  challengeId: number,
+  category: IdRef,
+  input: ChallengeSettings,
+  now: string,
+  limit = MAX_CHALLENGES_PER_CATEGORY,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE challenges SET category_id = ${category.sql}, chosen_key = COALESCE(?, chosen_key),
+         ${CHALLENGE_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
+       WHERE challenge_id = ? AND (category_id = ${category.sql} OR (SELECT COUNT(*) FROM challenges WHERE category_id = ${category.sql}) < ?)
+       RETURNING *`,
+    )
+    .bind(...category.args, input.key ?? null, ...challengeValues(input), now, challengeId, ...category.args, ...category.args, limit);
+}
+
+/** Users' progress in it is no longer offered; its holder counts go with it (foreign key). */
+export function deleteChallengeStatement(db: D1Database, challengeId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM challenges WHERE challenge_id = ?").bind(challengeId);
+}
+
 /** The body's category must be one of the app's. */
 async function requireInputCategory(db: D1Database, appId: number, categoryId: string): Promise<number> {
   const row = await db
@@ -153,20 +214,10 @@ async function requireInputCategory(db: D1Database, appId: number, categoryId: s
   return row.category_id;
 }
 
-/** The count check and the insert are one statement, so concurrent creates cannot pass the limit. */
 export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, appId, input.category_id);
-  const row = await writeConfigRow<ChallengeRow>(
-    db,
-    appId,
-    db
-      .prepare(
-        `INSERT INTO challenges (app_id, ${CHALLENGE_COLUMNS.join(", ")}, created_at, updated_at)
-         SELECT ?, ${CHALLENGE_COLUMNS.map(() => "?").join(", ")}, ?, ?
-         WHERE (SELECT COUNT(*) FROM challenges WHERE category_id = ?) < ?
-         RETURNING *`,
-      )
-      .bind(appId, ...challengeValues(input), now, now, categoryId, MAX_CHALLENGES_PER_CATEGORY),
+  const row = await conflictOnDuplicate(keyTaken(input.key), () =>
+    writeConfigRow<ChallengeRow>(db, appId, insertChallengeStatement(db, appId, boundId(categoryId), input, now)),
   );
   if (!row) throw categoryFull(categoryId);
   return row;
@@ -195,21 +246,13 @@ export async function requireChallenge(db: D1Database, appId: number, challengeI
 /** Moving a challenge to another category counts against that category's limit. */
 export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, row.app_id, input.category_id);
-  const updated = await writeConfigRow<ChallengeRow>(
-    db,
-    row.app_id,
-    db
-      .prepare(
-        `UPDATE challenges SET ${CHALLENGE_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
-         WHERE challenge_id = ? AND (category_id = ? OR (SELECT COUNT(*) FROM challenges WHERE category_id = ?) < ?)
-         RETURNING *`,
-      )
-      .bind(...challengeValues(input), now, row.challenge_id, categoryId, categoryId, MAX_CHALLENGES_PER_CATEGORY),
+  const updated = await conflictOnDuplicate(keyTaken(input.key), () =>
+    writeConfigRow<ChallengeRow>(db, row.app_id, updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now)),
   );
   if (!updated) throw categoryFull(categoryId);
   return updated;
 }
 
 export async function deleteChallenge(db: D1Database, row: ChallengeRow): Promise<void> {
-  await writeConfig(db, row.app_id, [db.prepare("DELETE FROM challenges WHERE challenge_id = ?").bind(row.challenge_id)]);
+  await writeConfig(db, row.app_id, [deleteChallengeStatement(db, row.challenge_id)]);
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
-import { DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../../shared/schemas";
+import { ConfigKey, DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../../shared/schemas";
 
 /** Zod schemas of the admin API for categories and challenges. */
 
@@ -43,7 +43,8 @@ export const CategoryAdmin = z
   })
   .openapi("ChallengeCategoryAdmin");
 
-export const ChallengeInput = z
+/** The fields of a challenge, without the rule across them (catalog documents reuse them: see challengeRule). */
+export const ChallengeFields = z
   .object({
     category_id: DigitsId.openapi({ example: "1" }),
     challenge_name: LocalizedName,
@@ -90,16 +91,26 @@ export const ChallengeInput = z
     counter_scope: z.enum(["session", "total"]).default("session").openapi({
       description: "session (spec): a new session_id resets the counter; total: sessions do not reset it",
     }),
-  })
-  .superRefine((c, ctx) => {
-    if (c.period_range !== "never" && !(c.is_auto_activated && c.repeatable)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["period_range"],
-        message: "periodic resets apply to automatic, repeatable challenges: set is_auto_activated and repeatable, or period_range never",
-      });
-    }
-  })
+  });
+
+/** The rule across a challenge's fields. */
+export function challengeRule(
+  c: { period_range: string; is_auto_activated: boolean; repeatable: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (c.period_range !== "never" && !(c.is_auto_activated && c.repeatable)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["period_range"],
+      message: "periodic resets apply to automatic, repeatable challenges: set is_auto_activated and repeatable, or period_range never",
+    });
+  }
+}
+
+export const ChallengeInput = ChallengeFields.extend({
+  key: ConfigKey.optional().openapi({ description: "Stable key of the challenge in this app (catalog documents); default challenge-<id>. Left out on PUT: unchanged" }),
+})
+  .superRefine(challengeRule)
   .openapi("ChallengeInput");
 export type ChallengeInput = z.infer<typeof ChallengeInput>;
 
@@ -107,6 +118,7 @@ export const ChallengeAdmin = z
   .object({
     challenge_id: z.string(),
     app_id: z.string(),
+    key: z.string(),
     category_id: z.string(),
     challenge_name: Localized,
     challenge_description: Localized.nullable(),

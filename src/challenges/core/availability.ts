@@ -6,7 +6,7 @@ import { utcDateKey } from "../../rules/schedule";
  * Whether a challenge is offered at `now`: its live date has passed and, in a daily category, it
  * is among the challenges picked for the current UTC date.
  */
-export function availability(catalog: ChallengeCatalog, appId: string, now: number): (def: ChallengeDef) => boolean {
+export function availability(catalog: ChallengeCatalog, now: number): (def: ChallengeDef) => boolean {
   const dateKey = utcDateKey(now);
   const picks = new Map<string, Set<string>>();
   return (def) => {
@@ -16,10 +16,10 @@ export function availability(catalog: ChallengeCatalog, appId: string, now: numb
     if (!category.isDaily) return true;
     let pick = picks.get(category.categoryId);
     if (!pick) {
-      const pool = category.challenges.map((c) => c.challengeId);
-      pick = dailyPick(pool, category.dailyChallengeCount, appId, category.categoryId, dateKey);
+      const pool = category.challenges.map((c) => c.key);
+      pick = dailyPick(pool, category.dailyChallengeCount, category.slug, dateKey);
       picks.set(category.categoryId, pick);
     }
-    return pick.has(def.challengeId);
+    return pick.has(def.key);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The daily category shows `count` challenges of its pool each day. The choice is a pure function
- * of app, category and date, so every user of an app sees the same challenges on the same day and
- * every Worker and Durable Object agrees without storing the choice.
+ * of the category's slug, the challenges' keys and the date, so every user of an app sees the same
+ * challenges on the same day, every Worker and Durable Object agrees without storing the choice,
+ * and an app built from the same catalog document (another deployment: src/catalog) picks the same.
  */
 
 /** FNV-1a, 32 bit: a cheap, stable ordering key. */
@@ -14,11 +15,11 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** The ids picked for that day. */
-export function dailyPick(poolIds: string[], count: number, appId: string, categoryId: string, dateKey: string): Set<string> {
-  if (count >= poolIds.length) return new Set(poolIds);
-  const ranked = poolIds
-    .map((id) => ({ id, rank: fnv1a(`${appId}:${categoryId}:${dateKey}:${id}`) }))
+/** The keys picked for that day. */
+export function dailyPick(poolKeys: string[], count: number, categorySlug: string, dateKey: string): Set<string> {
+  if (count >= poolKeys.length) return new Set(poolKeys);
+  const ranked = poolKeys
+    .map((id) => ({ id, rank: fnv1a(`${categorySlug}:${dateKey}:${id}`) }))
     .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1));
   return new Set(ranked.slice(0, Math.max(0, count)).map((r) => r.id));
 }

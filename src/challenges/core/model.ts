@@ -5,6 +5,8 @@ import type { PeriodSchedule } from "../../rules/schedule";
 /** A challenge of the catalog, as the lifecycle and the presentation read it. */
 export interface ChallengeDef {
   challengeId: string;
+  /** The studio's key: stable across apps and deployments, where the id is not. */
+  key: string;
   categoryId: string;
   name: Localized;
   description: Localized | null;

@@ -1,12 +1,21 @@
 import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
+import { conflictOnDuplicate, named } from "../../shared/statements";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import type { LeaderboardRow } from "../catalog";
 import type { LeaderboardInput } from "./schemas";
 
-/** D1 access of the admin API's leaderboards. Writes go through writeConfig (the catalog version moves with them). */
+/**
+ * D1 access of the admin API's leaderboards. Writes go through writeConfig (the catalog version
+ * moves with them); each is built by a `...Statement` function, which catalog documents use too.
+ */
 
-const columns = (input: LeaderboardInput) => {
+const COLUMNS = [
+  "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending",
+  "period_range", "period_range_reset_at_time", "period_range_time_zone",
+] as const;
+
+const values = (input: LeaderboardInput) => {
   const scheduled = input.period_range !== null && input.period_range !== "never";
   return [
     JSON.stringify(input.name),
@@ -21,37 +30,54 @@ const columns = (input: LeaderboardInput) => {
   ];
 };
 
-export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string) {
-  const statement = db
+/** The columns a board's input writes, by name. */
+export const boardColumns = (input: LeaderboardInput) => named(COLUMNS, values(input));
+
+const keyTaken = (key: string | undefined) => (key === undefined ? null : `Leaderboard key '${key}' is already used in this app`);
+
+/** Creates a board whose first season starts at `now`. */
+export function insertBoardStatement(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
+  return db
     .prepare(
-      `INSERT INTO leaderboards (app_id, name, event_name, value_field, filters, aggregation, sort_order_ascending,
-         period_range, period_range_reset_at_time, period_range_time_zone, season_origin, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO leaderboards (app_id, chosen_key, ${COLUMNS.join(", ")}, season_origin, created_at, updated_at)
+       VALUES (?, ?, ${COLUMNS.map(() => "?").join(", ")}, ?, ?, ?) RETURNING *`,
     )
-    .bind(appId, ...columns(input), now, nowIso, nowIso);
-  return (await writeConfigRow<LeaderboardRow>(db, appId, statement))!;
+    .bind(appId, input.key ?? null, ...values(input), now, nowIso, nowIso);
 }
 
 /**
- * Replaces a board. A new sort order or schedule starts a new season at `now` (stored scores are
- * keyed by the old order and seasons); every other change applies to events from now on.
+ * Replaces a board; a key left out keeps the current one. A new sort order or schedule starts a
+ * new season at `now` (stored scores are keyed by the old order and seasons); every other change
+ * applies to events from now on.
  */
-export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string) {
-  const values = columns(input);
-  const [, , , , , ascending, range, time, zone] = values;
+export function updateBoardStatement(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
+  const columns = boardColumns(input);
   const restart =
-    ascending !== current.sort_order_ascending ||
-    (range ?? "never") !== (current.period_range ?? "never") ||
-    time !== current.period_range_reset_at_time ||
-    zone !== current.period_range_time_zone;
-  const statement = db
+    columns.sort_order_ascending !== current.sort_order_ascending ||
+    (columns.period_range ?? "never") !== (current.period_range ?? "never") ||
+    columns.period_range_reset_at_time !== current.period_range_reset_at_time ||
+    columns.period_range_time_zone !== current.period_range_time_zone;
+  return db
     .prepare(
-      `UPDATE leaderboards SET name = ?, event_name = ?, value_field = ?, filters = ?, aggregation = ?, sort_order_ascending = ?,
-         period_range = ?, period_range_reset_at_time = ?, period_range_time_zone = ?, season_origin = ?, updated_at = ?
+      `UPDATE leaderboards SET chosen_key = COALESCE(?, chosen_key), ${COLUMNS.map((c) => `${c} = ?`).join(", ")}, season_origin = ?, updated_at = ?
        WHERE leaderboard_id = ? RETURNING *`,
     )
-    .bind(...values, restart ? now : current.season_origin, nowIso, current.leaderboard_id);
-  return (await writeConfigRow<LeaderboardRow>(db, current.app_id, statement))!;
+    .bind(input.key ?? null, ...values(input), restart ? now : current.season_origin, nowIso, current.leaderboard_id);
+}
+
+/** Its scores are removed by cron in bounded chunks (no cascade over millions of rows). */
+export function deleteBoardStatement(db: D1Database, leaderboardId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(leaderboardId);
+}
+
+export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string) {
+  const statement = insertBoardStatement(db, appId, input, now, nowIso);
+  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement)))!;
+}
+
+export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string) {
+  const statement = updateBoardStatement(db, current, input, now, nowIso);
+  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement)))!;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */
@@ -78,7 +104,6 @@ export async function listBoards(db: D1Database, appId: number, limit: number, o
   return { rows: rows.results as LeaderboardRow[], total: (total.results[0] as { n: number }).n };
 }
 
-/** Deletes the board; its scores are removed by cron in bounded chunks (no cascade over millions of rows). */
 export async function deleteBoard(db: D1Database, board: LeaderboardRow): Promise<void> {
-  await writeConfig(db, board.app_id, [db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(board.leaderboard_id)]);
+  await writeConfig(db, board.app_id, [deleteBoardStatement(db, board.leaderboard_id)]);
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
-import { LocalizedName as Name } from "../../shared/schemas";
+import { ConfigKey, LocalizedName as Name } from "../../shared/schemas";
 import { AGGREGATIONS } from "../catalog";
 
 /** Zod schemas of the admin API for leaderboards. */
@@ -10,6 +10,9 @@ const LocalizedName = Name.openapi({ example: { en: "Hall of Fame", de: "Ruhmesh
 
 export const LeaderboardInput = z
   .object({
+    key: ConfigKey.optional().openapi({
+      description: "Stable key of the leaderboard in this app (catalog documents); default leaderboard-<id>. Left out on PUT: unchanged",
+    }),
     name: LocalizedName,
     event_name: z.string().trim().min(1).max(100).openapi({ example: "achieve-score" }),
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
@@ -43,6 +46,7 @@ export const LeaderboardAdmin = z
   .object({
     leaderboard_id: z.string(),
     app_id: z.string(),
+    key: z.string(),
     name: z.union([z.string(), z.record(z.string(), z.string())]),
     event_name: z.string(),
     value_field: z.string().nullable(),

@@ -68,6 +68,7 @@ export function presentAdmin(board: LeaderboardDef, now: number) {
   return {
     leaderboard_id: board.id,
     app_id: board.appId,
+    key: board.key,
     name: board.name,
     event_name: board.eventName,
     value_field: board.valueField,

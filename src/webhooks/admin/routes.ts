@@ -30,7 +30,7 @@ function endpointInput(env: Env, input: z.infer<typeof WebhookInput>): EndpointI
   const secret = input.secret_key ?? newWebhookSecret();
   const problem = secretProblem(secret);
   if (problem) throw badRequest(`Invalid body: secret_key: ${problem}`, [{ field: "secret_key", problem }]);
-  return { webhook_type: canonicalWebhookType(input.webhook_type), url: input.url, secret_key: secret };
+  return { key: input.key, webhook_type: canonicalWebhookType(input.webhook_type), url: input.url, secret_key: secret };
 }
 
 const TEST_MESSAGE = "Test call from the gamification service: not a real change. Answer 2xx when the secret matches.";

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { WEBHOOK_TYPES } from "../../changes/types";
 import { ACCEPTED_WEBHOOK_TYPES } from "../core/webhook-types";
 import { DELIVERY_STATUSES } from "../deliveries-repo";
+import { ConfigKey } from "../../shared/schemas";
 
 /** Zod schemas of the admin API for webhook endpoints and the delivery log. */
 
@@ -12,6 +13,9 @@ export const WebhookTypeField = z.enum(ACCEPTED_WEBHOOK_TYPES).openapi({
 
 export const WebhookInput = z
   .object({
+    key: ConfigKey.optional().openapi({
+      description: "Stable key of the endpoint in this app (catalog documents); default webhook-<id>. Left out on PUT: unchanged",
+    }),
     webhook_type: WebhookTypeField,
     url: z.string().openapi({
       description: "HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).",
@@ -29,6 +33,7 @@ export const Webhook = z
   .object({
     webhook_id: z.string(),
     app_id: z.string(),
+    key: z.string(),
     webhook_type: z.enum(WEBHOOK_TYPES),
     url: z.string(),
     secret_key: z.string(),

@@ -35,6 +35,7 @@ describe("admin: battle passes", () => {
     expect(r.body).toEqual({
       battle_pass_id: expect.stringMatching(/^\d+$/),
       app_id: appId,
+      key: `battle-pass-${r.body.battle_pass_id}`,
       battle_pass_name: { en: "Season 1", de: "Saison 1" },
       battle_pass_description: { en: "<b>Great</b> rewards" },
       battle_pass_short_description: "",
@@ -117,6 +118,7 @@ describe("admin: levels with their challenges inline", () => {
       level_id: expect.stringMatching(/^\d+$/),
       app_id: appId,
       battle_pass_id: pass.battle_pass_id,
+      key: `level-${first.level_id}`,
       level_priority: 0,
       reward_amount: "100",
       reward_type_name: "Coins",
@@ -125,6 +127,7 @@ describe("admin: levels with their challenges inline", () => {
       challenges: [
         {
           challenge_id: expect.stringMatching(/^\d+$/),
+          key: `challenge-${first.challenges[0].challenge_id}`,
           challenge_name: "Kill 5",
           challenge_goal: 5,
           challenge_goal_condition: 0,
@@ -138,6 +141,7 @@ describe("admin: levels with their challenges inline", () => {
         },
         {
           challenge_id: expect.stringMatching(/^\d+$/),
+          key: `challenge-${first.challenges[1].challenge_id}`,
           challenge_name: { en: "Fast lap" },
           challenge_goal: 50,
           challenge_goal_condition: 1,

@@ -107,6 +107,7 @@ describe("challenges", () => {
     expect(r.body).toEqual({
       challenge_id: expect.stringMatching(/^\d+$/),
       app_id: app.appId,
+      key: `challenge-${r.body.challenge_id}`,
       category_id: cat.category_id,
       challenge_name: "Win",
       challenge_description: null,

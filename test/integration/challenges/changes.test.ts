@@ -6,10 +6,8 @@ import { UserChallenges, type ChallengeTouch } from "../../../src/challenges/use
 import { Staged } from "../../../src/user/area";
 import type { UserEvent } from "../../../src/user/event";
 import { userObject } from "../../../src/user/names";
-import { Outbox } from "../../../src/wiring/outbox";
-import { publishChanges } from "../../../src/realtime/publish";
 import { ADMIN, call, capturingQueue, createTestApp, serviceNow } from "../helpers";
-import { createCategory, createChallenge } from "./support";
+import { challengesOf, createCategory, createChallenge } from "./support";
 
 /**
  * The challenge-changed notifications and usage counts. The user's object is driven directly, with
@@ -36,25 +34,6 @@ function capturing() {
   const webhooks = capturingQueue((message: { body: string }) => JSON.parse(message.body));
   const background = capturingQueue<BackgroundMessage>();
   return { webhooks: webhooks.sent, background: background.sent, env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env };
-}
-
-/** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
-function challengesOf(storage: DurableObjectStorage, env: Env) {
-  const outbox = new Outbox(storage.sql, publishChanges);
-  return new UserChallenges({
-    storage,
-    env,
-    async transact(work) {
-      const staged = new Staged();
-      const result = storage.transactionSync(() => {
-        const value = work(staged);
-        outbox.stage(staged.changes, staged.background);
-        return value;
-      });
-      await outbox.flush(env);
-      return result;
-    },
-  });
 }
 
 /** What applying one event reported. */
@@ -182,8 +161,19 @@ describe("usage", () => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       await challenges.list(app.appId, userId, now, { filter: "all" });
+      const id = ch.challenge_id;
       expect(cap.background).toEqual([
         { kind: "usage", appId: app.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 1 },
+        // Each state change also moves the app's holder counts (src/catalog/holders-store.ts).
+        { kind: "holders", appId: app.appId, deltas: [{ object: "challenge", id, state: "unlocked", delta: 1 }] },
+        {
+          kind: "holders",
+          appId: app.appId,
+          deltas: [
+            { object: "challenge", id, state: "unlocked", delta: -1 },
+            { object: "challenge", id, state: "in-progress", delta: 1 },
+          ],
+        },
       ]);
     });
   });
@@ -195,8 +185,8 @@ describe("usage", () => {
       token: ADMIN,
       body: { webhook_type: "challenge-changed", url: "https://game.example.com/hooks/auto", secret_key: "test-secret-1234" },
     });
-    await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true });
-    await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, event_name: "collect-item" });
+    const first = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true });
+    const second = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, event_name: "collect-item" });
     const now = await serviceNow();
     const cap = capturing();
     await runInDurableObject(userObject(env, auto.appId, "a"), async (_instance, state) => {
@@ -206,6 +196,14 @@ describe("usage", () => {
     });
     expect(cap.background).toEqual([
       { kind: "usage", appId: auto.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 2 },
+      {
+        kind: "holders",
+        appId: auto.appId,
+        deltas: [
+          { object: "challenge", id: first.challenge_id, state: "in-progress", delta: 1 },
+          { object: "challenge", id: second.challenge_id, state: "in-progress", delta: 1 },
+        ],
+      },
     ]);
     expect(types(cap.webhooks)).toEqual([
       ["unlock", "in-progress", 0],

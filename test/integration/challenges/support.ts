@@ -1,3 +1,7 @@
+import { UserChallenges } from "../../../src/challenges/user-challenges";
+import { publishChanges } from "../../../src/realtime/publish";
+import { Staged } from "../../../src/user/area";
+import { Outbox } from "../../../src/wiring/outbox";
 import { ADMIN, call } from "../helpers";
 
 /** Helpers of the challenge integration tests: configuration through the admin API, players through the API. */
@@ -49,4 +53,23 @@ export function player(appId: string, token: string) {
       return undefined;
     },
   };
+}
+
+/** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
+export function challengesOf(storage: DurableObjectStorage, env: Env) {
+  const outbox = new Outbox(storage.sql, publishChanges);
+  return new UserChallenges({
+    storage,
+    env,
+    async transact(work) {
+      const staged = new Staged();
+      const result = storage.transactionSync(() => {
+        const value = work(staged);
+        outbox.stage(staged.changes, staged.background);
+        return value;
+      });
+      await outbox.flush(env);
+      return result;
+    },
+  });
 }

@@ -176,13 +176,15 @@ describe("live_date", () => {
 });
 
 describe("the daily category", () => {
-  it("shows daily_challenge_count challenges a day, the same for every user, chosen per app and date", async () => {
+  it("shows daily_challenge_count challenges a day, the same for every user, chosen per category and date", async () => {
     const daily = await createTestApp("Daily");
     const cat = await createCategory(daily.appId, { is_daily_category: true, daily_challenge_count: 2 });
     const pool: string[] = [];
     for (let i = 0; i < 6; i++) pool.push((await createChallenge(daily.appId, cat.category_id, { challenge_name: `Daily ${i}` })).challenge_id);
     const noon = await toNextNoon();
-    const expected = (ms: number) => [...dailyPick(pool, 2, daily.appId, cat.category_id, iso(ms).slice(0, 10))].sort();
+    // Challenges created without a key are keyed challenge-<id>.
+    const picked = (ms: number) => dailyPick(pool.map((id) => `challenge-${id}`), 2, cat.category_slug, iso(ms).slice(0, 10));
+    const expected = (ms: number) => pool.filter((id) => picked(ms).has(`challenge-${id}`)).sort();
     const shown = async (userId: string) => {
       const r = await player(daily.appId, await daily.tokenFor(userId)).all();
       expect(r.body[0].is_daily_category).toBe(true);

@@ -11,6 +11,7 @@ describe("admin CRUD of leaderboards", () => {
     expect(created.body).toEqual({
       leaderboard_id: expect.stringMatching(/^\d+$/),
       app_id: app.appId,
+      key: `leaderboard-${created.body.leaderboard_id}`,
       name: { en: "Hall", de: "Halle" },
       event_name: "achieve-score",
       value_field: null,

@@ -34,8 +34,8 @@ describe("GET /api/v1/admin/status", () => {
       body: {
         environment: "development",
         version: { service: version, build },
-        d1: { reachable: true, latest_migration: "0009_cron_runs.sql", expected_migration: "0009_cron_runs.sql" },
-        schemas: { user_object: { events: 2, battlepasses: 1, challenges: 1, outbox: 1, realtime: 1 }, broker: { broker: 1 } },
+        d1: { reachable: true, latest_migration: EXPECTED_D1_MIGRATION, expected_migration: EXPECTED_D1_MIGRATION },
+        schemas: { user_object: { events: 2, battlepasses: 2, challenges: 2, outbox: 1, realtime: 1 }, broker: { broker: 1 } },
         queues: { WEBHOOKS: true, BACKGROUND: true },
         cron: { last_run: null },
         warnings: [],

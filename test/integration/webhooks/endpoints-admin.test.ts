@@ -15,7 +15,7 @@ describe("webhook endpoints admin", () => {
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      webhook_id: expect.stringMatching(/^\d+$/), app_id: appId, webhook_type: "challenge-changed",
+      webhook_id: expect.stringMatching(/^\d+$/), app_id: appId, key: `webhook-${created.body.webhook_id}`, webhook_type: "challenge-changed",
       url: "https://game.example.com/hook", secret_key: "my-shared-secret", enabled: true, disabled_at: null, disabled_reason: null,
       created_at: expect.any(String), updated_at: expect.any(String),
     });

@@ -54,7 +54,7 @@ describe("the user's outbox", () => {
     const webhooks = captureSends<{ body: string }>(env.WEBHOOKS);
     expect(await kill("bob", 3, "evt-1")).toMatchObject({ status: 200 });
     expect(scoresOf(webhooks)).toEqual([0, 3]);
-    expect(background.map((m) => m.kind)).toEqual(["event", "usage"]);
+    expect(background.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
     expect(await staged("bob")).toBe(0);
   });
 
@@ -67,7 +67,7 @@ describe("the user's outbox", () => {
     const background = captureSends<{ kind: string }>(env.BACKGROUND);
     await runDurableObjectAlarm(userObject(env, app.appId, "cem"));
     expect(scoresOf(webhooks)).toEqual([0, 1]);
-    expect(background.map((m) => m.kind)).toEqual(["event", "usage"]);
+    expect(background.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
     expect(await staged("cem")).toBe(0);
   });
 
@@ -93,6 +93,6 @@ describe("the user's outbox", () => {
     // No endpoint and no MQTT subscriber: only the messages for analytics, leaderboards and usage.
     const withoutReceivers = await stagedRow(quiet.appId, "dan");
     expect(withoutReceivers.changes).toEqual([]);
-    expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["event", "usage"]);
+    expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
   });
 });

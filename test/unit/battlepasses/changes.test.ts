@@ -8,7 +8,7 @@ const END = Date.parse("2030-02-01T00:00:00Z");
 const AT = START + 1000;
 
 const challenge = (challengeId: string, eventName: string, goal: number): CatalogChallenge => ({
-  challengeId, eventName, goal, goalCondition: 0, valueField: null, filters: [], counterScope: "session",
+  challengeId, key: `challenge-${challengeId}`, eventName, goal, goalCondition: 0, valueField: null, filters: [], counterScope: "session",
   name: "c", xp: 0, icon: "", iconHd: "",
 });
 

@@ -6,6 +6,7 @@ import { presentCategory, presentChallenge, shortChallenge } from "../../../src/
 
 const challenge = (id: string, over: Partial<ChallengeDef> = {}): ChallengeDef => ({
   challengeId: id,
+  key: `challenge-${id}`,
   categoryId: "1",
   name: { en: `Challenge ${id}`, de: `Herausforderung ${id}` },
   description: { en: "Text", de: "Text DE" },
@@ -38,21 +39,21 @@ const category = (id: string, challenges: ChallengeDef[], over: Partial<Category
 });
 
 describe("daily pick", () => {
-  const pool = ["1", "2", "3", "4", "5", "6", "7", "8"];
-  it("is deterministic per app, category and date, and picks the requested count", () => {
-    const a = dailyPick(pool, 3, "9", "1", "2024-05-06");
+  const pool = ["a", "b", "c", "d", "e", "f", "g", "h"];
+  it("is deterministic per category slug, challenge keys and date, and picks the requested count", () => {
+    const a = dailyPick(pool, 3, "daily", "2024-05-06");
     expect(a.size).toBe(3);
-    expect(dailyPick(pool, 3, "9", "1", "2024-05-06")).toEqual(a);
-    for (const id of a) expect(pool).toContain(id);
+    expect(dailyPick(pool, 3, "daily", "2024-05-06")).toEqual(a);
+    for (const key of a) expect(pool).toContain(key);
   });
-  it("changes with the date and the app", () => {
-    const days = new Set(["2024-05-06", "2024-05-07", "2024-05-08", "2024-05-09"].map((d) => [...dailyPick(pool, 3, "9", "1", d)].sort().join()));
+  it("changes with the date and the category", () => {
+    const days = new Set(["2024-05-06", "2024-05-07", "2024-05-08", "2024-05-09"].map((d) => [...dailyPick(pool, 3, "daily", d)].sort().join()));
     expect(days.size).toBeGreaterThan(1);
-    const apps = new Set(["1", "2", "3", "4"].map((app) => [...dailyPick(pool, 3, app, "1", "2024-05-06")].sort().join()));
-    expect(apps.size).toBeGreaterThan(1);
+    const categories = new Set(["daily", "quests", "bonus", "extra"].map((slug) => [...dailyPick(pool, 3, slug, "2024-05-06")].sort().join()));
+    expect(categories.size).toBeGreaterThan(1);
   });
   it("shows the whole pool when it is not larger than the count", () => {
-    expect(dailyPick(["1", "2"], 3, "9", "1", "2024-05-06")).toEqual(new Set(["1", "2"]));
+    expect(dailyPick(["a", "b"], 3, "daily", "2024-05-06")).toEqual(new Set(["a", "b"]));
   });
 });
 
@@ -62,16 +63,16 @@ describe("availability", () => {
     const future = challenge("1", { liveDate: "2024-05-06T12:00:01.000Z" });
     const past = challenge("2", { liveDate: "2024-05-06T12:00:00.000Z" });
     const catalog = indexCatalog("en", [category("1", [future, past])]);
-    const isAvailable = availability(catalog, "9", now);
+    const isAvailable = availability(catalog, now);
     expect(isAvailable(future)).toBe(false);
     expect(isAvailable(past)).toBe(true);
   });
   it("offers only today's pick of a daily category", () => {
     const defs = ["1", "2", "3", "4"].map((id) => challenge(id));
     const catalog = indexCatalog("en", [category("5", defs, { isDaily: true, dailyChallengeCount: 2 })]);
-    const picked = dailyPick(["1", "2", "3", "4"], 2, "9", "5", "2024-05-06");
-    const isAvailable = availability(catalog, "9", now);
-    expect(defs.filter(isAvailable).map((d) => d.challengeId)).toEqual(["1", "2", "3", "4"].filter((id) => picked.has(id)));
+    const picked = dailyPick(["challenge-1", "challenge-2", "challenge-3", "challenge-4"], 2, "slug-5", "2024-05-06");
+    const isAvailable = availability(catalog, now);
+    expect(defs.filter(isAvailable).map((d) => d.key)).toEqual(["challenge-1", "challenge-2", "challenge-3", "challenge-4"].filter((key) => picked.has(key)));
   });
   it("indexes challenges by event name", () => {
     const catalog = indexCatalog("en", [category("1", [challenge("1"), challenge("2", { counter: { ...challenge("2").counter, eventName: "x" } })])]);

@@ -17,6 +17,7 @@ const T0 = Date.parse("2024-05-06T10:00:00Z");
 
 const def = (over: Partial<ChallengeDef> = {}): ChallengeDef => ({
   challengeId: "7",
+  key: "challenge-7",
   categoryId: "1",
   name: "Kill 3",
   description: null,

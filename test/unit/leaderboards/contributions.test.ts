@@ -9,6 +9,7 @@ const board = (over: Partial<LeaderboardRow> = {}) =>
   toDef({
     leaderboard_id: 7,
     app_id: 1,
+    key: "leaderboard-7",
     name: "B",
     event_name: "kill-enemy",
     value_field: null,
