@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { TEST_SECRETS } from "./test/support/secrets.ts";
@@ -17,6 +18,14 @@ export default defineConfig(async () => {
               miniflare: { bindings: { ...TEST_SECRETS, TEST_MIGRATIONS: migrations } },
             }),
           ],
+          // The console's bundled browser files are Text modules (wrangler.toml [[rules]]); the pool
+          // applies those rules to resolved paths only, so the package files are named by path here.
+          resolve: {
+            alias: {
+              "htmx.org/dist/htmx.min.js": fileURLToPath(new URL("./node_modules/htmx.org/dist/htmx.min.js", import.meta.url)),
+              "mqtt/dist/mqtt.esm.js": fileURLToPath(new URL("./node_modules/mqtt/dist/mqtt.esm.js", import.meta.url)),
+            },
+          },
           test: {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],

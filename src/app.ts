@@ -21,6 +21,8 @@ import { challengesAdmin } from "./challenges/admin-routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin-routes";
 import { registerDocs } from "./docs/routes";
+import { consoleRoutes } from "./console/routes";
+import { consoleUsersAdmin } from "./console/admin/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,8 +33,9 @@ export function buildApp() {
   app.onError(handleError);
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
 
-  // Browser games call the API directly with access tokens.
-  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], maxAge: 86400 }));
+  // Browser games call the API directly with access tokens. The console is same-origin only.
+  const apiCors = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], maxAge: 86400 });
+  app.use("*", (c, next) => (c.req.path === "/console" || c.req.path.startsWith("/console/") ? next() : apiCors(c, next)));
   app.use(
     "*",
     bodyLimit({
@@ -67,6 +70,8 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", consoleUsersAdmin);
+  app.route("/", consoleRoutes);
 
   registerDocs(app);
   return app;

@@ -1,14 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
-import { notFound } from "../../shared/errors";
-import { parseId } from "../../shared/ids";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
-import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
+import { PagingQuery, pageOf } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
-import { insertApiKey, presentApiKey, type ApiKeyRow } from "../../auth/api-keys";
+import { insertApiKey, presentApiKey } from "../../auth/api-keys";
 import { requireApp } from "../apps/repo";
+import { listKeys, renameKey, requireKey, revokeKey } from "./repo";
 
-const ApiKeyInput = z.object({ name: z.string().trim().max(200).default("").openapi({ example: "game server" }) }).openapi("ApiKeyInput");
+export const ApiKeyInput = z.object({ name: z.string().trim().max(200).default("").openapi({ example: "game server" }) }).openapi("ApiKeyInput");
 
 const ApiKey = z
   .object({
@@ -25,18 +24,6 @@ const AppParams = z.object({ appId: pathId("appId") });
 const KeyParams = AppParams.extend({ keyId: pathId("keyId") });
 const tags = ["Admin: API keys"];
 const security = bearerSecurity.admin;
-const COLUMNS = "key_id, app_id, name, key_prefix, created_at, revoked_at";
-
-async function requireKey(db: D1Database, appId: number, keyId: string): Promise<ApiKeyRow> {
-  const id = parseId(keyId);
-  const row = id === null ? null : await db
-    .prepare(`SELECT ${COLUMNS} FROM api_keys WHERE app_id = ? AND key_id = ?`)
-    .bind(appId, id)
-    .first<ApiKeyRow>();
-  if (!row) throw notFound(`API key ${keyId} not found`);
-  return row;
-}
-
 export const apiKeysAdmin = createRouter()
   .openapi(
     createRoute({
@@ -59,15 +46,8 @@ export const apiKeysAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const paging = c.req.valid("query");
-      const [rows, total] = await c.env.DB.batch<ApiKeyRow | { n: number }>([
-        c.env.DB.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE app_id = ? ORDER BY key_id LIMIT ? OFFSET ?`)
-          .bind(app.app_id, paging.pageSize, pageOffset(paging)),
-        c.env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE app_id = ?").bind(app.app_id),
-      ]);
-      return c.json(
-        { items: (rows.results as ApiKeyRow[]).map(presentApiKey), ...paging, total: (total.results[0] as { n: number }).n },
-        200,
-      );
+      const { rows, total } = await listKeys(c.env.DB, app.app_id, paging);
+      return c.json({ items: rows.map(presentApiKey), ...paging, total }, 200);
     },
   )
   .openapi(
@@ -92,10 +72,7 @@ export const apiKeysAdmin = createRouter()
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const key = await requireKey(c.env.DB, app.app_id, keyId);
-      const row = await c.env.DB.prepare(`UPDATE api_keys SET name = ? WHERE key_id = ? RETURNING ${COLUMNS}`)
-        .bind(c.req.valid("json").name, key.key_id)
-        .first<ApiKeyRow>();
-      return c.json(presentApiKey(row!), 200);
+      return c.json(presentApiKey(await renameKey(c.env.DB, key, c.req.valid("json").name)), 200);
     },
   )
   .openapi(
@@ -109,11 +86,6 @@ export const apiKeysAdmin = createRouter()
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const key = await requireKey(c.env.DB, app.app_id, keyId);
-      const row = await c.env.DB.prepare(
-        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING ${COLUMNS}`,
-      )
-        .bind(toIso(c.get("now")), key.key_id)
-        .first<ApiKeyRow>();
-      return c.json(presentApiKey(row!), 200);
+      return c.json(presentApiKey(await revokeKey(c.env.DB, key, toIso(c.get("now")))), 200);
     },
   );

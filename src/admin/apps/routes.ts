@@ -1,13 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
-import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
+import { PagingQuery, pageOf } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
 import { LanguageCode } from "../../shared/schemas";
-import { presentApp, requireApp, type AppRow } from "./repo";
+import { deleteApp, insertApp, listApps, presentApp, requireApp, updateApp } from "./repo";
 
-
-const AppInput = z
+export const AppInput = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: "Space Racer" }),
     default_language: LanguageCode.default("en").openapi({ example: "en" }),
@@ -29,16 +28,7 @@ export const appsAdmin = createRouter()
       request: jsonBody(AppInput),
       responses: { 201: jsonResponse(App, "The new app"), ...errorResponses },
     }),
-    async (c) => {
-      const input = c.req.valid("json");
-      const now = toIso(c.get("now"));
-      const row = await c.env.DB.prepare(
-        "INSERT INTO apps (name, default_language, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING *",
-      )
-        .bind(input.name, input.default_language, now, now)
-        .first<AppRow>();
-      return c.json(presentApp(row!), 201);
-    },
+    async (c) => c.json(presentApp(await insertApp(c.env.DB, c.req.valid("json"), toIso(c.get("now")))), 201),
   )
   .openapi(
     createRoute({
@@ -48,14 +38,8 @@ export const appsAdmin = createRouter()
     }),
     async (c) => {
       const paging = c.req.valid("query");
-      const [rows, total] = await c.env.DB.batch<AppRow | { n: number }>([
-        c.env.DB.prepare("SELECT * FROM apps ORDER BY app_id LIMIT ? OFFSET ?").bind(paging.pageSize, pageOffset(paging)),
-        c.env.DB.prepare("SELECT COUNT(*) AS n FROM apps"),
-      ]);
-      return c.json(
-        { items: (rows.results as AppRow[]).map(presentApp), ...paging, total: (total.results[0] as { n: number }).n },
-        200,
-      );
+      const { rows, total } = await listApps(c.env.DB, paging);
+      return c.json({ items: rows.map(presentApp), ...paging, total }, 200);
     },
   )
   .openapi(
@@ -74,13 +58,7 @@ export const appsAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const input = c.req.valid("json");
-      const row = await c.env.DB.prepare(
-        "UPDATE apps SET name = ?, default_language = ?, updated_at = ? WHERE app_id = ? RETURNING *",
-      )
-        .bind(input.name, input.default_language, toIso(c.get("now")), app.app_id)
-        .first<AppRow>();
-      return c.json(presentApp(row!), 200);
+      return c.json(presentApp(await updateApp(c.env.DB, app, c.req.valid("json"), toIso(c.get("now")))), 200);
     },
   )
   .openapi(
@@ -91,9 +69,7 @@ export const appsAdmin = createRouter()
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      // Foreign keys cascade to everything the app owns in D1.
-      await c.env.DB.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id).run();
+      await deleteApp(c.env.DB, await requireApp(c.env.DB, c.req.valid("param").appId));
       return c.body(null, 204);
     },
   );
