@@ -164,9 +164,13 @@ export async function createChallenge(db: D1Database, appId: number, input: Chal
   return row;
 }
 
-export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null) {
-  const where = categoryId === null ? "app_id = ?" : "app_id = ? AND category_id = ?";
-  const binds = categoryId === null ? [appId] : [appId, categoryId];
+/** A page by id; `search` (the console's) matches a part of the name, in any language, or of the event name. */
+export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null, search = "") {
+  const conditions = ["app_id = ?"];
+  const binds: unknown[] = [appId];
+  if (categoryId !== null) conditions.push("category_id = ?"), binds.push(categoryId);
+  if (search) conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)"), binds.push(search, search);
+  const where = conditions.join(" AND ");
   const [rows, total] = await db.batch<unknown>([
     db
       .prepare(`SELECT * FROM challenges WHERE ${where} ORDER BY challenge_id LIMIT ? OFFSET ?`)

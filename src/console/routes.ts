@@ -5,6 +5,9 @@ import { signInRoutes, signOutRoutes } from "./auth/sign-in";
 import { staticRoutes } from "./static";
 import { errorPage } from "./ui/errors";
 import { appsPages } from "./pages/apps";
+import { dashboardPages } from "./pages/dashboard";
+import { keysPages } from "./pages/keys";
+import { challengesPages } from "./pages/challenges";
 import { ApiError } from "../shared/errors";
 
 /**
@@ -44,6 +47,9 @@ consoleRoutes.use("/console", requireSession, verifyCsrf);
 consoleRoutes.use("/console/*", requireSession, verifyCsrf);
 consoleRoutes.route("/", signOutRoutes);
 consoleRoutes.route("/", appsPages);
+consoleRoutes.route("/", dashboardPages);
+consoleRoutes.route("/", keysPages);
+consoleRoutes.route("/", challengesPages);
 consoleRoutes.all("/console/*", (c) => {
   throw new ApiError(404, `There is no console page at ${c.req.path}.`);
 });

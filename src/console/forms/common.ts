@@ -77,3 +77,18 @@ export function readDateTime(form: FormReader, name: string): string | undefined
   if (text === "") return undefined;
   return LOCAL_INPUT.test(text) ? `${text}${text.length === 16 ? ":00" : ""}Z` : text;
 }
+
+// ---- the rows an "Add" button appends
+
+/** An empty row for the list `list` (its path ends in the list's name). */
+export function emptyRowFor(defaultLanguage: string) {
+  return (list: string): FormValues => {
+    const name = list.slice(list.lastIndexOf(".") + 1);
+    if (name === "filters") return { field: "", op: "eq", value: "" };
+    if (name === "challenges") {
+      return { "challenge_name.0.lang": defaultLanguage, "challenge_name.0.text": "", challenge_goal_condition: "0", counter_scope: "session" };
+    }
+    if (name === "custom") return { key: "", value: "" };
+    return { lang: "", text: "" };
+  };
+}

@@ -1,0 +1,286 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Child } from "hono/jsx";
+import { requireApp, type AppRow } from "../../admin/apps/repo";
+import {
+  createCategory, createChallenge, deleteCategory, deleteChallenge, listCategories, listChallenges, replaceCategory, replaceChallenge,
+  requireCategory, requireChallenge,
+} from "../../challenges/admin-repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow } from "../../challenges/repo";
+import { CategoryInput, ChallengeInput } from "../../challenges/schemas";
+import { toIso } from "../../shared/clock";
+import { ApiError } from "../../shared/errors";
+import { parseId } from "../../shared/ids";
+import { localize } from "../../shared/localize";
+import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "../forms/challenges";
+import { emptyRowFor } from "../forms/common";
+import { submitForm } from "../forms/submit";
+import { emptyForm, PostForm, type FormState } from "../ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table } from "../ui/lists";
+import { PageHeader, renderPage } from "../ui/render";
+import { CategoryForm, ChallengeForm, newChallengeForm } from "./challenge-forms";
+
+/** Challenge categories (by position) and challenges: lists, create, edit, delete. */
+
+const ALL_CATEGORIES = { currentPage: 1, pageSize: 100 };
+const nameOf = (json: string, app: AppRow) => localize(JSON.parse(json), undefined, app.default_language);
+
+async function listPage(c: ConsoleContext, app: AppRow) {
+  const list = listQuery(c);
+  const categoryFilter = c.req.query("category_id") ?? "";
+  const categoryId = categoryFilter === "" ? null : (parseId(categoryFilter) ?? -1);
+  const [categories, challenges] = await Promise.all([
+    listCategories(c.env.DB, app.app_id, ALL_CATEGORIES),
+    listChallenges(c.env.DB, app.app_id, list, categoryId, list.search),
+  ]);
+  const base = `/console/apps/${app.app_id}/challenges`;
+  const categoryNames = new Map(categories.rows.map((cat) => [cat.category_id, nameOf(cat.category_name, app)]));
+  const editor = canChange(c);
+  return renderPage(
+    c,
+    { title: `Challenges · ${app.name}`, section: "challenges", app },
+    <>
+      <PageHeader
+        title="Challenges"
+        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
+        actions={
+          editor && (
+            <>
+              <a class="button secondary" href={`${base}/categories/new`}>
+                New category
+              </a>
+              {categories.rows.length > 0 && (
+                <a class="button" href={`${base}/new${categoryId && categoryId > 0 ? `?category_id=${categoryId}` : ""}`}>
+                  New challenge
+                </a>
+              )}
+            </>
+          )
+        }
+      />
+      <section class="panel">
+        <h2>Categories</h2>
+        {categories.rows.length === 0 ? (
+          <EmptyState>
+            <p>No categories yet. Challenges belong to a category: {editor ? <a href={`${base}/categories/new`}>create one</a> : "an editor can create one"}, or import a catalog.</p>
+          </EmptyState>
+        ) : (
+          <Table head={["Position", "Name", "Slug", "Daily", "Challenges"]} numeric={[0, 4]}>
+            {categories.rows.map((cat) => (
+              <tr>
+                <td class="num">{cat.category_position}</td>
+                <td>
+                  <a href={`${base}/categories/${cat.category_id}`}>{nameOf(cat.category_name, app)}</a>
+                </td>
+                <td>
+                  <code>{cat.category_slug}</code>
+                </td>
+                <td>{cat.is_daily_category ? `${cat.daily_challenge_count} a day` : "—"}</td>
+                <td class="num">
+                  <a href={`${base}?category_id=${cat.category_id}`}>show</a>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </section>
+      {categories.rows.length > 0 && (
+        <section class="panel">
+          <h2>Challenges</h2>
+          <SearchForm action={base} value={list.search} label="Search challenges" placeholder="Name or event" hidden={categoryFilter ? { category_id: categoryFilter } : {}} />
+          <div id="list">
+            {categoryId !== null && (
+              <p class="muted">
+                In category {categoryNames.get(categoryId) ?? categoryFilter} · <a href={base}>all categories</a>
+              </p>
+            )}
+            {challenges.rows.length === 0 ? (
+              <EmptyState>
+                <p>{list.search || categoryId !== null ? "No challenge matches." : "No challenges yet. Create one, or import a catalog."}</p>
+              </EmptyState>
+            ) : (
+              <Table head={["Id", "Name", "Category", "Event", "Goal", "Kind"]} numeric={[0, 4]}>
+                {challenges.rows.map((ch) => (
+                  <tr>
+                    <td class="num">{ch.challenge_id}</td>
+                    <td>
+                      <a href={`${base}/${ch.challenge_id}`}>{nameOf(ch.challenge_name, app)}</a>
+                    </td>
+                    <td>{categoryNames.get(ch.category_id) ?? ch.category_id}</td>
+                    <td>
+                      <code>{ch.event_name}</code>
+                    </td>
+                    <td class="num">
+                      {ch.challenge_goal_condition === 1 ? "≤ " : ""}
+                      {ch.challenge_goal}
+                    </td>
+                    <td>
+                      {ch.is_auto_activated ? <StatusBadge status="automatic" /> : null} {ch.repeatable ? <StatusBadge status="repeatable" /> : null}
+                      {ch.period_range !== "never" ? <StatusBadge status={`resets ${ch.period_range}`} /> : null}
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            )}
+            <Pager base={base} list={{ ...list, total: challenges.total }} extra={{ category_id: categoryFilter || undefined }} />
+          </div>
+        </section>
+      )}
+    </>,
+  );
+}
+
+function DeleteForm(props: { action: string; what: string }) {
+  return (
+    <PostForm action={props.action} confirm={`Delete ${props.what}? Players lose their progress in it. This cannot be undone.`} class="inline" swap="innerHTML">
+      <button type="submit" class="danger">
+        Delete
+      </button>
+    </PostForm>
+  );
+}
+
+function formPage(c: ConsoleContext, app: AppRow, title: string, body: Child, status: ContentfulStatusCode, actions?: Child) {
+  const base = `/console/apps/${app.app_id}/challenges`;
+  return renderPage(
+    c,
+    { title: `${title} · ${app.name}`, section: "challenges", app, status },
+    <>
+      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], [base, "Challenges"]]} actions={actions} />
+      {body}
+    </>,
+  );
+}
+
+async function appCategories(c: ConsoleContext, app: AppRow): Promise<CategoryRow[]> {
+  return (await listCategories(c.env.DB, app.app_id, ALL_CATEGORIES)).rows;
+}
+
+const readOnly = (c: ConsoleContext, form: FormState): FormState => ({ ...form, readOnly: !canChange(c) });
+
+export const challengesPages = consoleRouter()
+  .get("/console/apps/:appId/challenges", async (c) => listPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
+
+  // ---- categories
+  .get("/console/apps/:appId/challenges/categories/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const form = emptyForm({ "category_name.0.lang": app.default_language, category_position: "0", daily_challenge_count: "3" });
+    return formPage(c, app, "New category", <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create category" />, 200);
+  })
+  .post("/console/apps/:appId/challenges/categories/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeCategory,
+      schema: CategoryInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        const row = await createCategory(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges`, `Category ${row.category_slug} created.`);
+      },
+      render: (form, status) =>
+        formPage(c, app, "New category", <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create category" />, status),
+    });
+  })
+  .get("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
+    const form = readOnly(c, emptyForm(categoryToForm(presentCategoryRow(row), app.default_language)));
+    const base = `/console/apps/${app.app_id}/challenges`;
+    return formPage(c, app, `Category ${row.category_slug}`, <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
+      canChange(c) && <DeleteForm action={`${base}/categories/${row.category_id}/delete`} what={`category ${row.category_slug}`} />);
+  })
+  .post("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeCategory,
+      schema: CategoryInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        await replaceCategory(c.env.DB, row, input, toIso(c.get("now")));
+        return redirectWithNotice(c, c.req.path, `Category ${input.category_slug} saved.`);
+      },
+      render: (form, status) =>
+        formPage(c, app, `Category ${row.category_slug}`, <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+    });
+  })
+  .post("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}/delete", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
+    const base = `/console/apps/${app.app_id}/challenges`;
+    try {
+      await deleteCategory(c.env.DB, row);
+    } catch (err) {
+      // A category that still holds challenges stays: say so on the category's page.
+      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, `${base}/categories/${row.category_id}`, err.message, "error");
+      throw err;
+    }
+    return redirectWithNotice(c, base, `Category ${row.category_slug} deleted.`);
+  })
+
+  // ---- challenges
+  .get("/console/apps/:appId/challenges/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const categories = await appCategories(c, app);
+    const chosen = categories.find((cat) => String(cat.category_id) === c.req.query("category_id")) ?? categories[0];
+    if (!chosen) return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges/categories/new`, "Create a category first: every challenge belongs to one.", "error");
+    const form = newChallengeForm(String(chosen.category_id), app.default_language);
+    return formPage(c, app, "New challenge", <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Create challenge" />, 200);
+  })
+  .post("/console/apps/:appId/challenges/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const categories = await appCategories(c, app);
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeChallenge,
+      schema: ChallengeInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        const row = await createChallenge(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges/${row.challenge_id}`, `Challenge ${row.challenge_id} created.`);
+      },
+      render: (form, status) =>
+        formPage(c, app, "New challenge", <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Create challenge" />, status),
+    });
+  })
+  .get("/console/apps/:appId/challenges/:challengeId{[0-9]+}", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const [row, categories] = await Promise.all([requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId")), appCategories(c, app)]);
+    const form = readOnly(c, emptyForm(challengeToForm(presentChallengeRow(row), app.default_language)));
+    const title = `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}`;
+    return formPage(c, app, title, <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Save" />, 200,
+      canChange(c) && <DeleteForm action={`${c.req.path}/delete`} what={`challenge ${row.challenge_id}`} />);
+  })
+  .post("/console/apps/:appId/challenges/:challengeId{[0-9]+}", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const [row, categories] = await Promise.all([requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId")), appCategories(c, app)]);
+    const title = `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}`;
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeChallenge,
+      schema: ChallengeInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        await replaceChallenge(c.env.DB, row, input, toIso(c.get("now")));
+        return redirectWithNotice(c, c.req.path, `Challenge ${row.challenge_id} saved.`);
+      },
+      render: (form, status) =>
+        formPage(c, app, title, <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Save" />, status),
+    });
+  })
+  .post("/console/apps/:appId/challenges/:challengeId{[0-9]+}/delete", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const row = await requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId"));
+    await deleteChallenge(c.env.DB, row);
+    return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges`, `Challenge ${row.challenge_id} deleted.`);
+  });
