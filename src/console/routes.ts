@@ -8,6 +8,12 @@ import { appsPages } from "./pages/apps";
 import { dashboardPages } from "./pages/dashboard";
 import { keysPages } from "./pages/keys";
 import { challengesPages } from "./pages/challenges";
+import { battlePassPages } from "./pages/battle-passes";
+import { leaderboardPages } from "./pages/leaderboards";
+import { webhookPages } from "./pages/webhooks";
+import { playerPages } from "./pages/players";
+import { eventPages } from "./pages/events";
+import { userPages } from "./pages/users";
 import { ApiError } from "../shared/errors";
 
 /**
@@ -50,6 +56,12 @@ consoleRoutes.route("/", appsPages);
 consoleRoutes.route("/", dashboardPages);
 consoleRoutes.route("/", keysPages);
 consoleRoutes.route("/", challengesPages);
+consoleRoutes.route("/", battlePassPages);
+consoleRoutes.route("/", leaderboardPages);
+consoleRoutes.route("/", webhookPages);
+consoleRoutes.route("/", playerPages);
+consoleRoutes.route("/", eventPages);
+consoleRoutes.route("/", userPages);
 consoleRoutes.all("/console/*", (c) => {
   throw new ApiError(404, `There is no console page at ${c.req.path}.`);
 });

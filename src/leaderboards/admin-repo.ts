@@ -1,9 +1,10 @@
+import { bumpCatalogVersion } from "../catalog/cache";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
 import type { LeaderboardRow } from "./catalog";
 import type { LeaderboardInput } from "./schemas";
 
-/** D1 access of the admin API's leaderboards. */
+/** D1 access of the admin API's leaderboards. Every configuration write bumps the catalog version. */
 
 const columns = (input: LeaderboardInput) => {
   const scheduled = input.period_range !== null && input.period_range !== "never";
@@ -21,7 +22,7 @@ const columns = (input: LeaderboardInput) => {
 };
 
 export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string) {
-  return (await db
+  const row = (await db
     .prepare(
       `INSERT INTO leaderboards (app_id, name, event_name, value_field, filters, aggregation, sort_order_ascending,
          period_range, period_range_reset_at_time, period_range_time_zone, season_origin, created_at, updated_at)
@@ -29,6 +30,8 @@ export async function insertBoard(db: D1Database, appId: number, input: Leaderbo
     )
     .bind(appId, ...columns(input), now, nowIso, nowIso)
     .first<LeaderboardRow>())!;
+  await bumpCatalogVersion(db, appId);
+  return row;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function updateBoard(db: D1Database, current: LeaderboardRow, input
     (range ?? "never") !== (current.period_range ?? "never") ||
     time !== current.period_range_reset_at_time ||
     zone !== current.period_range_time_zone;
-  return (await db
+  const row = (await db
     .prepare(
       `UPDATE leaderboards SET name = ?, event_name = ?, value_field = ?, filters = ?, aggregation = ?, sort_order_ascending = ?,
          period_range = ?, period_range_reset_at_time = ?, period_range_time_zone = ?, season_origin = ?, updated_at = ?
@@ -51,6 +54,8 @@ export async function updateBoard(db: D1Database, current: LeaderboardRow, input
     )
     .bind(...values, restart ? now : current.season_origin, nowIso, current.leaderboard_id)
     .first<LeaderboardRow>())!;
+  await bumpCatalogVersion(db, current.app_id);
+  return row;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */
@@ -77,6 +82,7 @@ export async function listBoards(db: D1Database, appId: number, limit: number, o
 }
 
 /** Deletes the board; its scores are removed by cron in bounded chunks (no cascade over millions of rows). */
-export async function deleteBoard(db: D1Database, boardId: number): Promise<void> {
-  await db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(boardId).run();
+export async function deleteBoard(db: D1Database, board: LeaderboardRow): Promise<void> {
+  await db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(board.leaderboard_id).run();
+  await bumpCatalogVersion(db, board.app_id);
 }

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../admin/apps/repo";
-import { bumpCatalogVersion } from "../catalog/cache";
 import { toIso } from "../shared/clock";
 import { createRouter } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../shared/openapi";
@@ -30,7 +29,6 @@ export const leaderboardsAdmin = createRouter()
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const now = c.get("now");
       const row = await insertBoard(c.env.DB, app.app_id, c.req.valid("json"), now, toIso(now));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       return c.json(present(row, now), 201);
     },
   )
@@ -73,7 +71,6 @@ export const leaderboardsAdmin = createRouter()
       const current = await requireBoard(c.env.DB, app.app_id, leaderboardId);
       const now = c.get("now");
       const row = await updateBoard(c.env.DB, current, c.req.valid("json"), now, toIso(now));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       return c.json(present(row, now), 200);
     },
   )
@@ -88,8 +85,7 @@ export const leaderboardsAdmin = createRouter()
       const { appId, leaderboardId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const board = await requireBoard(c.env.DB, app.app_id, leaderboardId);
-      await deleteBoard(c.env.DB, board.leaderboard_id);
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      await deleteBoard(c.env.DB, board);
       return c.body(null, 204);
     },
   );

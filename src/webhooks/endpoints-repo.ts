@@ -2,6 +2,7 @@ import type { WebhookType } from "../changes/types";
 import { bumpCatalogVersion, cachedCatalog } from "../catalog/cache";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
+import { pageOffset, type Paging } from "../shared/paging";
 
 export interface EndpointRow {
   webhook_id: number;
@@ -68,6 +69,16 @@ export async function endpointForDelivery(db: D1Database, appId: string, webhook
   if (cached) return cached;
   const row = await db.prepare("SELECT * FROM webhooks WHERE app_id = ? AND webhook_id = ?").bind(Number(appId), Number(webhookId)).first<EndpointRow>();
   return row ? toEndpoint(row) : null;
+}
+
+/** A page of an app's endpoints by id, of one type or of all (`type` null). */
+export async function listEndpoints(db: D1Database, appId: number, type: WebhookType | null, paging: Paging) {
+  const where = "app_id = ?1 AND (?2 IS NULL OR webhook_type = ?2)";
+  const [rows, total] = await db.batch<EndpointRow | { n: number }>([
+    db.prepare(`SELECT * FROM webhooks WHERE ${where} ORDER BY webhook_id LIMIT ?3 OFFSET ?4`).bind(appId, type, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM webhooks WHERE ${where}`).bind(appId, type),
+  ]);
+  return { rows: rows.results as EndpointRow[], total: (total.results[0] as { n: number }).n };
 }
 
 export async function requireEndpoint(db: D1Database, appId: number, webhookId: string): Promise<EndpointRow> {

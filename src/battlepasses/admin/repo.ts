@@ -1,3 +1,4 @@
+import { bumpCatalogVersion } from "../../catalog/cache";
 import { badRequest, notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
@@ -16,6 +17,8 @@ import type { BattlePassInput, LevelInput } from "./schemas";
 
 const bool = (v: boolean) => (v ? 1 : 0);
 const json = (v: unknown) => JSON.stringify(v);
+/** D1 reads and writes of the admin API's battle passes and levels. Every write bumps the catalog version. */
+
 /** Dates are stored as toIso() text so that comparing text compares time. */
 const isoText = (value: string) => new Date(Date.parse(value)).toISOString();
 
@@ -96,6 +99,7 @@ export async function insertPass(db: D1Database, appId: number, input: BattlePas
     .prepare(`INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
     .bind(appId, ...passValues(input), nowIso, nowIso)
     .first<PassRow>();
+  await bumpCatalogVersion(db, appId);
   return row!;
 }
 
@@ -112,6 +116,7 @@ export async function updatePass(db: D1Database, passId: number, input: BattlePa
     )
     .bind(...passValues(input), nowIso, isoText(input.end_date), nowIso, passId)
     .first<PassRow>();
+  await bumpCatalogVersion(db, row!.app_id);
   return row!;
 }
 
@@ -130,9 +135,10 @@ export async function listPasses(db: D1Database, appId: number, paging: Paging) 
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function deletePass(db: D1Database, passId: number): Promise<void> {
+export async function deletePass(db: D1Database, pass: PassRow): Promise<void> {
   // Levels and their challenges go with it (foreign keys cascade).
-  await db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(passId).run();
+  await db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(pass.battle_pass_id).run();
+  await bumpCatalogVersion(db, pass.app_id);
 }
 
 // ---- levels and their challenges
@@ -185,6 +191,7 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
       .bind(pass.app_id, pass.battle_pass_id, input.level_priority ?? null, pass.battle_pass_id, ...levelValues(input), nowIso, nowIso),
     ...input.challenges.map((c, i) => insertChallenge(db, pass.app_id, newLevelId, [], c, i)),
   ]);
+  await bumpCatalogVersion(db, pass.app_id);
   return (results[0].results[0] as { level_id: number }).level_id;
 }
 
@@ -218,6 +225,7 @@ export async function updateLevel(db: D1Database, level: LevelRow, existing: Cat
             .bind(...challengeValues(c, i), Number(c.challenge_id)),
     ),
   ]);
+  await bumpCatalogVersion(db, level.app_id);
 }
 
 export async function requireLevel(db: D1Database, pass: PassRow, levelId: string): Promise<{ row: LevelRow; challenges: CatalogChallenge[] }> {
@@ -247,6 +255,36 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
   };
 }
 
-export async function deleteLevel(db: D1Database, levelId: number): Promise<void> {
-  await db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(levelId).run();
+export async function deleteLevel(db: D1Database, level: LevelRow): Promise<void> {
+  await db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(level.level_id).run();
+  await bumpCatalogVersion(db, level.app_id);
+}
+
+/** The pass's level ids in level order. */
+export async function levelIdsInOrder(db: D1Database, pass: PassRow): Promise<string[]> {
+  const rows = await db
+    .prepare(`SELECT level_id FROM battle_pass_levels WHERE battle_pass_id = ? ORDER BY ${LEVEL_ORDER}`)
+    .bind(pass.battle_pass_id)
+    .all<{ level_id: number }>();
+  return rows.results.map((r) => String(r.level_id));
+}
+
+/**
+ * Puts the pass's levels in the order of `levelIds`, which must name each of its levels once:
+ * their level_priority becomes 0, 1, 2, ... in one batch. Users keep their progress.
+ */
+export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: string[], nowIso: string): Promise<void> {
+  const current = await levelIdsInOrder(db, pass);
+  const known = new Set(current);
+  const problem =
+    levelIds.length !== current.length || new Set(levelIds).size !== levelIds.length || levelIds.some((id) => !known.has(id))
+      ? `must name each of the pass's ${current.length} levels once`
+      : null;
+  if (problem) throw badRequest(`Invalid body: level_ids ${problem}`, [{ field: "level_ids", problem }]);
+  await db.batch(
+    levelIds.map((id, position) =>
+      db.prepare("UPDATE battle_pass_levels SET level_priority = ?, updated_at = ? WHERE level_id = ?").bind(position, nowIso, Number(id)),
+    ),
+  );
+  await bumpCatalogVersion(db, pass.app_id);
 }

@@ -1,27 +1,27 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../admin/apps/repo";
-import { bumpCatalogVersion } from "../../catalog/cache";
 import { toIso } from "../../shared/clock";
-import { badRequest } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { webhookUrlProblem } from "../../webhooks/core/url";
+import { checkRewardWebhookUrl } from "./reward-url";
 import {
   deleteLevel,
   deletePass,
   insertLevel,
   insertPass,
+  levelIdsInOrder,
   listLevels,
   listPasses,
   presentLevelAdmin,
   presentPassAdmin,
   requireLevel,
   requirePass,
+  setLevelOrder,
   updateLevel,
   updatePass,
 } from "./repo";
-import { BattlePassAdmin, BattlePassInput, LevelAdmin, LevelInput } from "./schemas";
+import { BattlePassAdmin, BattlePassInput, LevelAdmin, LevelInput, LevelOrder } from "./schemas";
 
 const tags = ["Admin: battle passes"];
 const security = bearerSecurity.admin;
@@ -29,12 +29,6 @@ const PassParams = z.object({ appId: pathId("appId"), battlePassId: pathId("batt
 const LevelParams = PassParams.extend({ levelId: pathId("levelId") });
 const passes = "/api/v1/admin/apps/{appId}/battle-passes";
 const levels = `${passes}/{battlePassId}/levels`;
-
-/** The same rule as the app's webhook endpoints (HTTPS; plain http to loopback only in local development). */
-function checkRewardWebhookUrl(env: Env, url: string | null): void {
-  const problem = url === null ? null : webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
-  if (problem) throw badRequest(`Invalid body: reward_webhook_url ${problem}`, [{ field: "reward_webhook_url", problem }]);
-}
 
 async function levelOf(db: D1Database, params: z.infer<typeof LevelParams>) {
   const app = await requireApp(db, params.appId);
@@ -52,7 +46,6 @@ export const battlePassesAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const row = await insertPass(c.env.DB, app.app_id, c.req.valid("json"), toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       return c.json(presentPassAdmin(row), 201);
     },
   )
@@ -93,7 +86,6 @@ export const battlePassesAdmin = createRouter()
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
       const row = await updatePass(c.env.DB, pass.battle_pass_id, c.req.valid("json"), toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       return c.json(presentPassAdmin(row), 200);
     },
   )
@@ -107,8 +99,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      await deletePass(c.env.DB, pass.battle_pass_id);
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      await deletePass(c.env.DB, pass);
       return c.body(null, 204);
     },
   )
@@ -125,7 +116,6 @@ export const battlePassesAdmin = createRouter()
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
       const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       const level = await requireLevel(c.env.DB, pass, String(levelId));
       return c.json(presentLevelAdmin(level.row, level.challenges), 201);
     },
@@ -166,9 +156,8 @@ export const battlePassesAdmin = createRouter()
     async (c) => {
       const input = c.req.valid("json");
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
-      const { app, pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
+      const { pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
       await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
-      await bumpCatalogVersion(c.env.DB, app.app_id);
       const updated = await requireLevel(c.env.DB, pass, String(level.row.level_id));
       return c.json(presentLevelAdmin(updated.row, updated.challenges), 200);
     },
@@ -180,9 +169,23 @@ export const battlePassesAdmin = createRouter()
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      const { app, level } = await levelOf(c.env.DB, c.req.valid("param"));
-      await deleteLevel(c.env.DB, level.row.level_id);
-      await bumpCatalogVersion(c.env.DB, app.app_id);
+      const { level } = await levelOf(c.env.DB, c.req.valid("param"));
+      await deleteLevel(c.env.DB, level.row);
       return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put", path: `${passes}/{battlePassId}/level-order`, tags, security, summary: "Reorder the levels of a battle pass",
+      description: "level_ids names every level of the pass once, in the new order; their level_priority becomes 0, 1, 2, ... Users keep their progress.",
+      request: { params: PassParams, ...jsonBody(LevelOrder) },
+      responses: { 200: jsonResponse(LevelOrder, "The levels in their new order"), ...errorResponses },
+    }),
+    async (c) => {
+      const params = c.req.valid("param");
+      const app = await requireApp(c.env.DB, params.appId);
+      const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
+      await setLevelOrder(c.env.DB, pass, c.req.valid("json").level_ids, toIso(c.get("now")));
+      return c.json({ level_ids: await levelIdsInOrder(c.env.DB, pass) }, 200);
     },
   );

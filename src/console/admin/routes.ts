@@ -15,7 +15,11 @@ const ListQuery = PagingQuery.extend({
   search: z.string().max(200).default("").openapi({ description: "A part of the email or the name" }),
 });
 
-/** Console users for scripts (the admin token stays the credential of the admin API); the console's Users page does the same. */
+/**
+ * Console users for scripts (the admin token stays the credential of the admin API); the
+ * console's Users page does the same. Console users and sessions live in wall-clock time: the
+ * development clock moves game time, not sign-ins.
+ */
 export const consoleUsersAdmin = createRouter()
   .openapi(
     createRoute({
@@ -23,7 +27,7 @@ export const consoleUsersAdmin = createRouter()
       request: jsonBody(ConsoleUserInput),
       responses: { 201: jsonResponse(ConsoleUser, "The new console user"), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await createConsoleUser(c.env.DB, c.req.valid("json"), c.get("now")), 201),
+    async (c) => c.json(await createConsoleUser(c.env.DB, c.req.valid("json"), Date.now()), 201),
   )
   .openapi(
     createRoute({
@@ -33,7 +37,7 @@ export const consoleUsersAdmin = createRouter()
     }),
     async (c) => {
       const { search, ...paging } = c.req.valid("query");
-      const { rows, total } = await listConsoleUsers(c.env.DB, paging, search, c.get("now"));
+      const { rows, total } = await listConsoleUsers(c.env.DB, paging, search, Date.now());
       return c.json({ items: rows.map((row) => presentConsoleUser(row, row.active_sessions)), ...paging, total }, 200);
     },
   )
@@ -45,7 +49,7 @@ export const consoleUsersAdmin = createRouter()
     }),
     async (c) => {
       const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      return c.json(presentConsoleUser(row, await countActiveSessions(c.env.DB, row.console_user_id, c.get("now"))), 200);
+      return c.json(presentConsoleUser(row, await countActiveSessions(c.env.DB, row.console_user_id, Date.now())), 200);
     },
   )
   .openapi(
@@ -57,7 +61,7 @@ export const consoleUsersAdmin = createRouter()
     }),
     async (c) => {
       const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      return c.json(await replaceConsoleUser(c.env.DB, row, c.req.valid("json"), c.get("now")), 200);
+      return c.json(await replaceConsoleUser(c.env.DB, row, c.req.valid("json"), Date.now()), 200);
     },
   )
   .openapi(
@@ -68,7 +72,7 @@ export const consoleUsersAdmin = createRouter()
     }),
     async (c) => {
       const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      await revokeUserSessions(c.env.DB, row.console_user_id, c.get("now"));
+      await revokeUserSessions(c.env.DB, row.console_user_id, Date.now());
       return c.body(null, 204);
     },
   )

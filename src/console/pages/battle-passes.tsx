@@ -1,0 +1,285 @@
+import type { Child } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { requireApp, type AppRow } from "../../admin/apps/repo";
+import {
+  deleteLevel, deletePass, insertLevel, insertPass, levelIdsInOrder, listLevels, listPasses, presentLevelAdmin, presentPassAdmin, requireLevel,
+  requirePass, setLevelOrder, updateLevel, updatePass,
+} from "../../battlepasses/admin/repo";
+import { checkRewardWebhookUrl } from "../../battlepasses/admin/reward-url";
+import { BattlePassInput, LevelInput } from "../../battlepasses/admin/schemas";
+import { parseLocalized, type PassRow } from "../../battlepasses/catalog";
+import { toIso } from "../../shared/clock";
+import { localize } from "../../shared/localize";
+import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
+import { emptyRowFor } from "../forms/common";
+import { submitForm } from "../forms/submit";
+import { emptyForm, PostForm, type FormState } from "../ui/forms";
+import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
+import { PageHeader, renderPage } from "../ui/render";
+import { LevelForm, PassForm } from "./battle-pass-forms";
+
+/** Battle passes and their levels: lists, create, edit, delete, and the order of the levels. */
+
+const passName = (pass: PassRow, app: AppRow) => localize(parseLocalized(pass.battle_pass_name), undefined, app.default_language);
+const passesBase = (app: AppRow) => `/console/apps/${app.app_id}/battle-passes`;
+
+function page(c: ConsoleContext, app: AppRow, title: string, crumbs: [string, string][], body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
+  return renderPage(
+    c,
+    { title: `${title} · ${app.name}`, section: "battle-passes", app, status },
+    <>
+      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], ...crumbs]} actions={actions} />
+      {body}
+    </>,
+  );
+}
+
+function DeleteButton(props: { action: string; what: string }) {
+  return (
+    <PostForm action={props.action} confirm={`Delete ${props.what}? Players lose their progress in it. This cannot be undone.`} class="inline" swap="innerHTML">
+      <button type="submit" class="danger">
+        Delete
+      </button>
+    </PostForm>
+  );
+}
+
+async function passesPage(c: ConsoleContext, app: AppRow) {
+  const list = listQuery(c);
+  const { rows, total } = await listPasses(c.env.DB, app.app_id, list);
+  const base = passesBase(app);
+  const now = c.get("now");
+  return page(
+    c, app, "Battle passes", [],
+    <div id="list">
+      {rows.length === 0 ? (
+        <EmptyState>
+          <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+        </EmptyState>
+      ) : (
+        <Table head={["Priority", "Name", "Starts", "Ends", "State"]} numeric={[0]}>
+          {rows.map((pass) => (
+            <tr>
+              <td class="num">{pass.battle_pass_priority}</td>
+              <td>
+                <a href={`${base}/${pass.battle_pass_id}`}>{passName(pass, app)}</a> · <a href={`${base}/${pass.battle_pass_id}/levels`}>levels</a>
+              </td>
+              <td>
+                <Time iso={pass.start_date} />
+              </td>
+              <td>
+                <Time iso={pass.end_date} />
+              </td>
+              <td>
+                {!pass.is_active ? <StatusBadge status="off" /> : Date.parse(pass.end_date) <= now ? <StatusBadge status="ended" /> : Date.parse(pass.start_date) > now ? <StatusBadge status="upcoming" /> : <StatusBadge status="running" />}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <Pager base={base} list={{ ...list, total }} />
+    </div>,
+    200,
+    canChange(c) && (
+      <a class="button" href={`${base}/new`}>
+        New battle pass
+      </a>
+    ),
+  );
+}
+
+async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
+  const { items } = await listLevels(c.env.DB, pass, { currentPage: 1, pageSize: 100 });
+  const base = `${passesBase(app)}/${pass.battle_pass_id}/levels`;
+  const editor = canChange(c);
+  return page(
+    c, app, `Levels of ${passName(pass, app)}`, [[passesBase(app), "Battle passes"], [`${passesBase(app)}/${pass.battle_pass_id}`, passName(pass, app)]],
+    items.length === 0 ? (
+      <EmptyState>
+        <p>No levels yet. {editor ? <a href={`${base}/new`}>Add the first level</a> : "An editor can add one"}: each level holds the challenges that earn its reward.</p>
+      </EmptyState>
+    ) : (
+      <Table head={["Level", "Reward", "Challenges", "Reward webhook", "Order"]} numeric={[0]}>
+        {items.map((level, i) => (
+          <tr>
+            <td class="num">
+              <a href={`${base}/${level.level_id}`}>Level {i + 1}</a>
+            </td>
+            <td>
+              {level.reward_amount || "—"} {level.level_reward_type !== "nothing" && <span class="muted">{level.level_reward_type}</span>}
+            </td>
+            <td>
+              {level.challenges.map((ch) => `${localize(ch.challenge_name, undefined, app.default_language)} (${ch.challenge_goal} × ${ch.event_name})`).join("; ")}
+            </td>
+            <td>{level.reward_webhook_url ? <code>{level.reward_webhook_url}</code> : <span class="muted">app's endpoints</span>}</td>
+            <td class="actions">
+              {editor && (
+                <PostForm action={`${base}/${level.level_id}/move`} class="inline">
+                  <button type="submit" name="direction" value="up" class="secondary small" disabled={i === 0} aria-label={`Move level ${i + 1} up`}>
+                    ↑
+                  </button>
+                  <button type="submit" name="direction" value="down" class="secondary small" disabled={i === items.length - 1} aria-label={`Move level ${i + 1} down`}>
+                    ↓
+                  </button>
+                </PostForm>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    ),
+    200,
+    editor && (
+      <a class="button" href={`${base}/new`}>
+        New level
+      </a>
+    ),
+  );
+}
+
+async function passAndLevel(c: ConsoleContext) {
+  const app = await requireApp(c.env.DB, c.req.param("appId")!);
+  const pass = await requirePass(c.env.DB, app.app_id, c.req.param("passId")!);
+  return { app, pass };
+}
+
+const readOnly = (c: ConsoleContext, form: FormState): FormState => ({ ...form, readOnly: !canChange(c) });
+
+export const battlePassPages = consoleRouter()
+  .get("/console/apps/:appId/battle-passes", async (c) => passesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
+  .get("/console/apps/:appId/battle-passes/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const form = emptyForm({ ...NEW_PASS, "battle_pass_name.0.lang": app.default_language, battle_pass_priority: "0" });
+    return page(c, app, "New battle pass", [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create battle pass" />);
+  })
+  .post("/console/apps/:appId/battle-passes/new", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    return submitForm({
+      values: await readForm(c),
+      decode: decodePass,
+      schema: BattlePassInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        const row = await insertPass(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        return redirectWithNotice(c, `${passesBase(app)}/${row.battle_pass_id}/levels`, `Battle pass ${row.battle_pass_id} created. Next: add its levels.`);
+      },
+      render: (form, status) =>
+        page(c, app, "New battle pass", [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create battle pass" />, status),
+    });
+  })
+  .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}", async (c) => {
+    const { app, pass } = await passAndLevel(c);
+    const form = readOnly(c, emptyForm(passToForm(presentPassAdmin(pass), app.default_language)));
+    return page(c, app, passName(pass, app), [[passesBase(app), "Battle passes"]],
+      <>
+        <p>
+          <a href={`${c.req.path}/levels`}>Levels of this pass →</a>
+        </p>
+        <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />
+      </>,
+      200,
+      canChange(c) && <DeleteButton action={`${c.req.path}/delete`} what={`battle pass ${pass.battle_pass_id} with its levels`} />);
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    return submitForm({
+      values: await readForm(c),
+      decode: decodePass,
+      schema: BattlePassInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        await updatePass(c.env.DB, pass.battle_pass_id, input, toIso(c.get("now")));
+        return redirectWithNotice(c, c.req.path, "Battle pass saved.");
+      },
+      render: (form, status) =>
+        page(c, app, passName(pass, app), [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+    });
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/delete", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    await deletePass(c.env.DB, pass);
+    return redirectWithNotice(c, passesBase(app), `Battle pass ${pass.battle_pass_id} deleted.`);
+  })
+
+  // ---- levels
+  .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels", async (c) => {
+    const { app, pass } = await passAndLevel(c);
+    return levelsPage(c, app, pass);
+  })
+  .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    const form = emptyForm({ ...NEW_LEVEL, "challenges.0.challenge_name.0.lang": app.default_language });
+    return page(c, app, "New level", levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create level" />);
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeLevel,
+      schema: LevelInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        checkRewardWebhookUrl(c.env, input.reward_webhook_url);
+        const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
+        return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${levelId} added.`);
+      },
+      render: (form, status) => page(c, app, "New level", levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create level" />, status),
+    });
+  })
+  .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
+    const { app, pass } = await passAndLevel(c);
+    const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
+    const form = readOnly(c, emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)));
+    return page(c, app, `Level ${level.row.level_id}`, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
+      canChange(c) && <DeleteButton action={`${c.req.path}/delete`} what={`level ${level.row.level_id} with its challenges`} />);
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
+    return submitForm({
+      values: await readForm(c),
+      decode: decodeLevel,
+      schema: LevelInput,
+      emptyRow: emptyRowFor(app.default_language),
+      save: async (input) => {
+        checkRewardWebhookUrl(c.env, input.reward_webhook_url);
+        await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
+        return redirectWithNotice(c, c.req.path, `Level ${level.row.level_id} saved.`);
+      },
+      render: (form, status) =>
+        page(c, app, `Level ${level.row.level_id}`, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+    });
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/delete", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
+    await deleteLevel(c.env.DB, level.row);
+    return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${level.row.level_id} deleted.`);
+  })
+  .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/move", async (c) => {
+    guard(c, "configure");
+    const { app, pass } = await passAndLevel(c);
+    const levelId = String((await requireLevel(c.env.DB, pass, c.req.param("levelId"))).row.level_id);
+    const order = await levelIdsInOrder(c.env.DB, pass);
+    const from = order.indexOf(levelId);
+    const to = (await readForm(c)).direction === "up" ? from - 1 : from + 1;
+    const base = `${passesBase(app)}/${pass.battle_pass_id}/levels`;
+    if (to < 0 || to >= order.length) return redirectWithNotice(c, base, "That level is already at that end.", "error");
+    [order[from], order[to]] = [order[to], order[from]];
+    await setLevelOrder(c.env.DB, pass, order, toIso(c.get("now")));
+    return redirectWithNotice(c, base, `Level ${levelId} is now level ${to + 1}.`);
+  });
+
+function levelCrumbs(app: AppRow, pass: PassRow): [string, string][] {
+  const passPath = `${passesBase(app)}/${pass.battle_pass_id}`;
+  return [[passesBase(app), "Battle passes"], [passPath, passName(pass, app)], [`${passPath}/levels`, "Levels"]];
+}
