@@ -44,6 +44,18 @@ export default defineConfig(async () => {
             fileParallelism: false,
           },
         },
+        // The admin console in a real Chromium (Playwright) against `wrangler dev`.
+        {
+          test: {
+            name: "browser",
+            include: ["test/browser/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["test/browser/global-setup.ts"],
+            testTimeout: 90_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
       ],
     },
   };

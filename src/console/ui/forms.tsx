@@ -22,11 +22,16 @@ export function CsrfField() {
   return <input type="hidden" name="_csrf" value={usePage().session.csrfToken} />;
 }
 
-/** A POST form with its CSRF token. Re-rendering keeps the scroll position (`show:none`). */
+/**
+ * A POST form with its CSRF token. The server checks every field with the API's own rules and
+ * answers with the problems next to the fields, so the browser's own checks are off (novalidate):
+ * one set of rules, one way of showing them. Re-rendering keeps the scroll position (`show:none`).
+ */
 export function PostForm(props: { action: string; children: Child; class?: string; confirm?: string; id?: string; swap?: string }) {
   return (
     <form
       method="post"
+      novalidate
       action={props.action}
       class={props.class}
       id={props.id}
@@ -64,6 +69,15 @@ function Problems(props: { id: string; problems: string[] }) {
   );
 }
 
+/** Outside the label, so that the label is the field's name and nothing more. */
+function RequiredMark() {
+  return (
+    <span class="required" title="required" aria-hidden="true">
+      *
+    </span>
+  );
+}
+
 interface FieldProps {
   form: FormState;
   name: string;
@@ -81,10 +95,8 @@ function described(id: string, help: boolean, problems: string[]) {
 function FieldFrame(props: FieldProps & { children: Child; problems: string[]; id: string; class?: string }) {
   return (
     <div class={`field${props.problems.length > 0 ? " invalid" : ""}${props.class ? ` ${props.class}` : ""}`}>
-      <label for={props.id}>
-        {props.label}
-        {props.required && <span class="required" aria-hidden="true"> *</span>}
-      </label>
+      <label for={props.id}>{props.label}</label>
+      {props.required && <RequiredMark />}
       {props.children}
       {props.help && (
         <p class="help" id={`${props.id}-help`}>
@@ -226,7 +238,7 @@ export function LocalizedField(props: FieldProps & { defaultLanguage: string; mu
     <fieldset class={`field localized${problems.length > 0 ? " invalid" : ""}`} id={id} {...described(id, Boolean(props.help), problems)}>
       <legend>
         {props.label}
-        {props.required && <span class="required" aria-hidden="true"> *</span>}
+        {props.required && <RequiredMark />}
       </legend>
       {shown.map((row, i) => {
         const rowId = `${id}-${i}`;
