@@ -84,8 +84,11 @@ export const notice = (page: Page) => page.locator(".toast");
  */
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // A full-page picture starts at the top, where the sticky bar belongs.
+  await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
   await page.setViewportSize(PHONE);
+  await page.evaluate("window.scrollTo(0, 0)");
   const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
@@ -98,4 +101,27 @@ export function acceptNextDialog(page: Page, expected?: RegExp) {
     if (expected) expect(dialog.message()).toMatch(expected);
     await dialog.accept();
   });
+}
+
+/**
+ * A form post from inside the signed-in page (its cookies, its origin), as a tampered or scripted
+ * form would send it; `csrf: false` leaves the token out. Answers the HTTP status.
+ */
+export async function postFromPage(page: Page, pathname: string, fields: Record<string, string>, options: { csrf?: boolean } = {}) {
+  return page.evaluate(
+    async ({ pathname, fields, csrf }) => {
+      const doc = (globalThis as any).document;
+      const token = doc.querySelector('input[name="_csrf"]')?.value ?? "";
+      const body = new URLSearchParams({ ...fields, ...(csrf ? { _csrf: token } : {}) });
+      const response = await fetch(pathname, { method: "POST", body, redirect: "manual" });
+      return response.status;
+    },
+    { pathname, fields, csrf: options.csrf ?? true },
+  );
+}
+
+/** The status a page answers, by navigating to it. */
+export async function statusOf(page: Page, pathname: string) {
+  const response = await page.goto(url(pathname));
+  return response?.status();
 }

@@ -76,7 +76,7 @@ export function ChallengeForm(props: { form: FormState; action: string; categori
           <CheckboxField form={form} name="repeatable" label="Repeatable" help="After a time-out or a cancellation the challenge is offered again." />
           <div class="grid three">
             <SelectField form={form} name="period_range" label="Period" options={PERIOD_OPTIONS} help="Periodic resets apply to automatic, repeatable challenges only." />
-            <TextField form={form} name="period_range_reset_at_time" label="Reset time" type="time" help="HH:MM:SS (24 h) in the time zone." />
+            <TextField form={form} name="period_range_reset_at_time" label="Reset time" placeholder="00:00:00" help="HH:MM:SS, 24-hour clock, in the time zone." />
             <TimeZoneField form={form} name="period_range_time_zone" />
           </div>
         </section>

@@ -30,7 +30,7 @@ export function LeaderboardForm(props: { form: FormState; action: string; defaul
         </div>
         <div class="grid three">
           <SelectField form={form} name="period_range" label="Season reset" options={PERIOD_OPTIONS} help="A reset starts an empty board; changing the schedule starts a new season at once." />
-          <TextField form={form} name="period_range_reset_at_time" label="Reset time" type="time" help="HH:MM:SS (24 h) in the time zone." />
+          <TextField form={form} name="period_range_reset_at_time" label="Reset time" placeholder="00:00:00" help="HH:MM:SS, 24-hour clock, in the time zone." />
           <TimeZoneField form={form} name="period_range_time_zone" />
         </div>
         {!form.readOnly && <button type="submit">{props.submit}</button>}
