@@ -24,6 +24,10 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
     args: CHROMIUM_ARGS,
     viewport: DESKTOP,
   });
+  // Content-Security-Policy violations name their source, so a failure says what broke the policy.
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation', e.violatedDirective, e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber, e.sample))",
+  );
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
   // A page that breaks its CSP or throws is a failure, not noise.

@@ -21,7 +21,7 @@ import { PageHeader, renderPage } from "../ui/render";
  * the player's MQTT topics over WebSocket, exactly as a game does, and shows what the event changed.
  */
 
-const EVENT_TYPES = [["single", "single: adds to counters"], ["group", "group: replaces counters"]] as const;
+const EVENT_TYPES = [["single", "single (adds)"], ["group", "group (replaces)"]] as const;
 const FIXED_FIELDS = ["user_id", "event_name", "event_type", "session_id", "team_id", "event_id", "meta_data", "custom"];
 
 interface Sent {
@@ -81,7 +81,7 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
   const swap = { "hx-target": "#tester-panel", "hx-select": "#tester-panel", "hx-swap": "outerHTML" };
   return (
     <div id="tester-panel">
-      <form method="post" action={action} hx-post={action} {...swap}>
+      <form method="post" action={action} hx-post={action} novalidate {...swap}>
         <CsrfField />
         <FormErrors errors={form.errors} fields={FIXED_FIELDS} />
         <fieldset disabled={form.readOnly}>
@@ -96,7 +96,7 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
           </div>
           <MetaFields form={form} eventName={eventName} />
           <div class="grid three">
-            <SelectField form={form} name="event_type" label="Event type" options={EVENT_TYPES} />
+            <SelectField form={form} name="event_type" label="Event type" options={EVENT_TYPES} help="single adds to counters, group replaces them." />
             <TextField form={form} name="session_id" label="Session id" placeholder="persistent" help="A new session restarts session-scoped counters." />
             <TextField form={form} name="team_id" label="Team id" help="Optional: counts for this team on team leaderboards." />
           </div>

@@ -5,13 +5,15 @@ import { may } from "../core/roles";
 import { CsrfField } from "./forms";
 
 /**
- * htmx settings: no eval and no inline styles (the CSP allows neither), history restored by a
+ * htmx settings: no eval and no inline styles (the CSP allows neither; settling copies no style
+ * attribute, which the browser refuses), history restored by a
  * full load rather than from a localStorage copy (pages may show a new API key once), and every
  * answer swapped, so that a 4xx page (a refused action, a form with errors) is shown, not dropped.
  */
 const HTMX_CONFIG = JSON.stringify({
   allowEval: false,
   includeIndicatorStyles: false,
+  attributesToSettle: ["class", "width", "height"],
   historyCacheSize: 0,
   refreshOnHistoryMiss: true,
   responseHandling: [{ code: "204", swap: false }, { code: "...", swap: true }],
@@ -26,6 +28,7 @@ export function Document(props: { title: string; assets: Record<string, string>;
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <meta name="htmx-config" content={HTMX_CONFIG} />
+        <link rel="icon" href="data:," />
         <title>{`${props.title} · Open Gamification`}</title>
         <link rel="stylesheet" href={props.assets["console.css"]} />
         <script src={props.assets["htmx.min.js"]} defer></script>
