@@ -93,6 +93,15 @@ export async function deleteCategory(db: D1Database, row: CategoryRow): Promise<
   await bumpCatalogVersion(db, row.app_id);
 }
 
+/** How many challenges each category of an app holds, by category id (categories without any are absent). */
+export async function challengeCountsByCategory(db: D1Database, appId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .prepare("SELECT category_id, COUNT(*) AS n FROM challenges WHERE app_id = ? GROUP BY category_id")
+    .bind(appId)
+    .all<{ category_id: number; n: number }>();
+  return new Map(rows.results.map((r) => [r.category_id, r.n]));
+}
+
 async function countInCategory(db: D1Database, categoryId: number): Promise<number> {
   const row = await db.prepare("SELECT COUNT(*) AS n FROM challenges WHERE category_id = ?").bind(categoryId).first<{ n: number }>();
   return row?.n ?? 0;

@@ -1,7 +1,7 @@
 import { rowsOf } from "../core/form";
 import { AddRowButton, CheckboxField, FormErrors, LocalizedField, PostForm, RadioField, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
 import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../ui/counter-fields";
-import { COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "./challenge-forms";
+import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "./challenge-forms";
 
 /** The battle pass and level forms, with the spec's meaning of each field as help. */
 
@@ -78,7 +78,7 @@ function LevelChallenge(props: { form: FormState; index: number; count: number; 
       <div class="grid three">
         <TextField form={form} name={at("challenge_goal")} label="Goal" type="number" min="0" required />
         <TextField form={form} name={at("challenge_xp")} label="Experience points" type="number" min="0" />
-        <SelectField form={form} name={at("counter_scope")} label="Counter scope" options={COUNTER_SCOPE_OPTIONS} />
+        <SelectField form={form} name={at("counter_scope")} label="Counter scope" options={COUNTER_SCOPE_OPTIONS} help={COUNTER_SCOPE_HELP} />
       </div>
       <RadioField form={form} name={at("challenge_goal_condition")} label="Goal condition" options={GOAL_CONDITION_OPTIONS} />
       <div class="grid two">

@@ -100,10 +100,10 @@ async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
         <p>No levels yet. {editor ? <a href={`${base}/new`}>Add the first level</a> : "An editor can add one"}: each level holds the challenges that earn its reward.</p>
       </EmptyState>
     ) : (
-      <Table head={["Level", "Reward", "Challenges", "Reward webhook", "Order"]} numeric={[0]}>
+      <Table head={["Level", "Reward", "Challenges", "Reward webhook", "Order"]}>
         {items.map((level, i) => (
           <tr>
-            <td class="num">
+            <td>
               <a href={`${base}/${level.level_id}`}>Level {i + 1}</a>
             </td>
             <td>
@@ -237,13 +237,14 @@ export const battlePassPages = consoleRouter()
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
     const form = readOnly(c, emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)));
-    return page(c, app, `Level ${level.row.level_id}`, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
+    return page(c, app, await levelTitle(c, pass, level.row.level_id), levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
       canChange(c) && <DeleteButton action={`${c.req.path}/delete`} what={`level ${level.row.level_id} with its challenges`} />);
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
+    const title = await levelTitle(c, pass, level.row.level_id);
     return submitForm({
       values: await readForm(c),
       decode: decodeLevel,
@@ -252,10 +253,10 @@ export const battlePassPages = consoleRouter()
       save: async (input) => {
         checkRewardWebhookUrl(c.env, input.reward_webhook_url);
         await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
-        return redirectWithNotice(c, c.req.path, `Level ${level.row.level_id} saved.`);
+        return redirectWithNotice(c, c.req.path, `${title} saved.`);
       },
       render: (form, status) =>
-        page(c, app, `Level ${level.row.level_id}`, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+        page(c, app, title, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
     });
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/delete", async (c) => {
@@ -278,6 +279,12 @@ export const battlePassPages = consoleRouter()
     await setLevelOrder(c.env.DB, pass, order, toIso(c.get("now")));
     return redirectWithNotice(c, base, `Level ${levelId} is now level ${to + 1}.`);
   });
+
+/** "Level 2 (id 7)": players see the position, the API the id. */
+async function levelTitle(c: ConsoleContext, pass: PassRow, levelId: number) {
+  const position = (await levelIdsInOrder(c.env.DB, pass)).indexOf(String(levelId)) + 1;
+  return `Level ${position} (id ${levelId})`;
+}
 
 function levelCrumbs(app: AppRow, pass: PassRow): [string, string][] {
   const passPath = `${passesBase(app)}/${pass.battle_pass_id}`;

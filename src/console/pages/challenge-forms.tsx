@@ -11,9 +11,11 @@ export const GOAL_CONDITION_OPTIONS = [
 ] as const;
 
 export const COUNTER_SCOPE_OPTIONS = [
-  ["session", "session: a new session_id starts the counter again (the spec's rule)"],
-  ["total", "total: sessions do not reset the counter"],
+  ["session", "session"],
+  ["total", "total"],
 ] as const;
+
+export const COUNTER_SCOPE_HELP = "session (the spec's rule): an event with a new session_id starts the counter again. total: sessions do not reset it.";
 
 const CATEGORY_FIELDS = ["category_slug", "category_name", "category_position", "is_daily_category", "daily_challenge_count"];
 
@@ -68,7 +70,7 @@ export function ChallengeForm(props: { form: FormState; action: string; categori
             <ValueFieldField form={form} name="value_field" eventField="event_name" what="adds to the counter" />
           </div>
           <FiltersField form={form} name="filters" eventField="event_name" />
-          <SelectField form={form} name="counter_scope" label="Counter scope" options={COUNTER_SCOPE_OPTIONS} />
+          <SelectField form={form} name="counter_scope" label="Counter scope" options={COUNTER_SCOPE_OPTIONS} help={COUNTER_SCOPE_HELP} />
         </section>
         <section class="form-section">
           <h2>Activation and resets</h2>

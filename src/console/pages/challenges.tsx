@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Child } from "hono/jsx";
 import { requireApp, type AppRow } from "../../admin/apps/repo";
 import {
-  createCategory, createChallenge, deleteCategory, deleteChallenge, listCategories, listChallenges, replaceCategory, replaceChallenge,
+  challengeCountsByCategory, createCategory, createChallenge, deleteCategory, deleteChallenge, listCategories, listChallenges, replaceCategory, replaceChallenge,
   requireCategory, requireChallenge,
 } from "../../challenges/admin-repo";
 import { presentCategoryRow, presentChallengeRow, type CategoryRow } from "../../challenges/repo";
@@ -23,15 +23,17 @@ import { CategoryForm, ChallengeForm, newChallengeForm } from "./challenge-forms
 /** Challenge categories (by position) and challenges: lists, create, edit, delete. */
 
 const ALL_CATEGORIES = { currentPage: 1, pageSize: 100 };
+const PERIOD_NAMES: Record<string, string> = { d: "daily", w: "weekly", m: "monthly" };
 const nameOf = (json: string, app: AppRow) => localize(JSON.parse(json), undefined, app.default_language);
 
 async function listPage(c: ConsoleContext, app: AppRow) {
   const list = listQuery(c);
   const categoryFilter = c.req.query("category_id") ?? "";
   const categoryId = categoryFilter === "" ? null : (parseId(categoryFilter) ?? -1);
-  const [categories, challenges] = await Promise.all([
+  const [categories, challenges, counts] = await Promise.all([
     listCategories(c.env.DB, app.app_id, ALL_CATEGORIES),
     listChallenges(c.env.DB, app.app_id, list, categoryId, list.search),
+    challengeCountsByCategory(c.env.DB, app.app_id),
   ]);
   const base = `/console/apps/${app.app_id}/challenges`;
   const categoryNames = new Map(categories.rows.map((cat) => [cat.category_id, nameOf(cat.category_name, app)]));
@@ -77,7 +79,7 @@ async function listPage(c: ConsoleContext, app: AppRow) {
                 </td>
                 <td>{cat.is_daily_category ? `${cat.daily_challenge_count} a day` : "—"}</td>
                 <td class="num">
-                  <a href={`${base}?category_id=${cat.category_id}`}>show</a>
+                  <a href={`${base}?category_id=${cat.category_id}`}>{counts.get(cat.category_id) ?? 0}</a>
                 </td>
               </tr>
             ))}
@@ -112,11 +114,11 @@ async function listPage(c: ConsoleContext, app: AppRow) {
                     </td>
                     <td class="num">
                       {ch.challenge_goal_condition === 1 ? "≤ " : ""}
-                      {ch.challenge_goal}
+                      {ch.challenge_goal.toLocaleString("en-US")}
                     </td>
                     <td>
                       {ch.is_auto_activated ? <StatusBadge status="automatic" /> : null} {ch.repeatable ? <StatusBadge status="repeatable" /> : null}
-                      {ch.period_range !== "never" ? <StatusBadge status={`resets ${ch.period_range}`} /> : null}
+                      {ch.period_range !== "never" ? <StatusBadge status={`resets ${PERIOD_NAMES[ch.period_range] ?? ch.period_range}`} /> : null}
                     </td>
                   </tr>
                 ))}

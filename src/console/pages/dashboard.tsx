@@ -43,21 +43,27 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
       <PageHeader title={app.name} lead={`Dashboard of app ${appId}. Default language ${app.default_language}.`} />
       <div class="grid two">
         <section class="panel">
-          <h2>Events</h2>
-          <BarChart id="events-per-day" title={`Events per day, last ${DEFAULT_RANGE_DAYS} days (UTC)`} points={eventsByDay} unit="events" />
+          <h2>Events per day</h2>
+          <BarChart
+            id="events-per-day"
+            title={`Last ${DEFAULT_RANGE_DAYS} days, by UTC day`}
+            points={eventsByDay}
+            unit="events"
+            empty="No events in the last 30 days. Send one from the event tester, or from your game."
+          />
           {events.byName.length > 0 && (
             <p class="muted">Most sent: {events.byName.slice(0, 3).map((e) => `${e.event_name} (${formatCount(e.count)})`).join(", ")}</p>
           )}
         </section>
         <section class="panel">
-          <h2>Unlocked challenges</h2>
-          <BarChart id="unlocks-per-month" title={`Unlocked challenges per month, last ${USAGE_MONTHS} months`} points={unlocks} unit="unlocks" />
+          <h2>Unlocked challenges per month</h2>
+          <BarChart id="unlocks-per-month" title={`Last ${USAGE_MONTHS} months`} points={unlocks} unit="unlocks" empty="No challenge unlocked yet." />
           <p class="muted">Each unlock, automatic or manual, counts once toward the month's usage.</p>
         </section>
         <section class="panel">
           <h2>Webhook deliveries, last 24 hours</h2>
           <ShareBar
-            title="By state"
+            title="Calls that changed in the last 24 hours, by state"
             parts={[
               { label: "Succeeded", value: health.succeeded, tone: "good" },
               { label: "Retrying", value: health.pending, tone: "warn" },

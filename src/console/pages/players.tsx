@@ -168,7 +168,7 @@ function EventsSection({ view }: { view: PlayerView }) {
           </p>
         </EmptyState>
       ) : (
-        <Table head={["Received", "Event", "Type", "Session", "Meta data"]}>
+        <Table head={["Received", "Event", "Type", "Session", "Team", "Meta data"]}>
           {view.events.map((e) => (
             <tr>
               <td>
@@ -179,6 +179,7 @@ function EventsSection({ view }: { view: PlayerView }) {
               </td>
               <td>{e.event_type}</td>
               <td>{e.session_id}</td>
+              <td>{e.team_id ?? <span class="muted">—</span>}</td>
               <td class="snippet">
                 <code>{JSON.stringify(e.meta_data)}</code>
               </td>

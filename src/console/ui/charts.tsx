@@ -3,16 +3,27 @@ import { layoutBars, layoutShares, type Point } from "../core/charts";
 const round = (n: number) => Math.round(n * 100) / 100;
 const formatCount = (n: number) => n.toLocaleString("en-US");
 
-/** A bar chart as inline SVG (no script, no library); each bar names its label and value on hover. */
-export function BarChart(props: { id: string; title: string; points: Point[]; unit: string }) {
+/**
+ * A bar chart as inline SVG (no script, no library); each bar names its label and value on hover.
+ * Without any value it says so, and what would fill it.
+ */
+export function BarChart(props: { id: string; title: string; points: Point[]; unit: string; empty: string }) {
   const layout = layoutBars(props.points, 600, 120);
   const total = props.points.reduce((sum, p) => sum + p.value, 0);
+  if (total === 0) {
+    return (
+      <figure class="chart">
+        <figcaption>{props.title}</figcaption>
+        <p class="chart-empty">{props.empty}</p>
+      </figure>
+    );
+  }
   const first = props.points[0]?.label ?? "";
   const last = props.points[props.points.length - 1]?.label ?? "";
   return (
     <figure class="chart">
       <figcaption id={`${props.id}-title`}>
-        {props.title} <span class="muted">· {formatCount(total)} in total</span>
+        {props.title} · {formatCount(total)} in total
       </figcaption>
       <svg viewBox={`0 -8 ${layout.width} ${layout.height + 8}`} role="img" aria-labelledby={`${props.id}-title`} preserveAspectRatio="none">
         <line x1="0" y1={layout.height} x2={layout.width} y2={layout.height} class="axis" />

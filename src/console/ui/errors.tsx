@@ -26,7 +26,7 @@ export async function errorPage(err: Error, c: ConsoleContext) {
   c.header("HX-Reselect", "#main");
   c.header("HX-Reswap", "outerHTML");
   const title = TITLES[status] ?? "Error";
-  if (!c.get("session")) return c.html(`<!doctype html><title>${title}</title><p>${escapeText(message)}</p>`, status);
+  if (!c.get("session")) return c.html(`<!DOCTYPE html><title>${title}</title><p>${escapeText(message)}</p>`, status);
   try {
     return await renderPage(c, { title, section: "", status }, <NotFoundBody title={title} message={message} status={status} />);
   } catch (renderError) {

@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { raw } from "hono/html";
 import { APP_NAV, CONSOLE_NAV } from "./nav";
 import { Page, usePage, type PageContext } from "./context";
 import { may } from "../core/roles";
@@ -19,10 +20,12 @@ const HTMX_CONFIG = JSON.stringify({
   responseHandling: [{ code: "204", swap: false }, { code: "...", swap: true }],
 });
 
-/** The HTML document around any console page, the sign-in page included. */
+/** The HTML document around any console page, the sign-in page included (standards mode: the doctype). */
 export function Document(props: { title: string; assets: Record<string, string>; children: Child; bodyClass?: string }) {
   return (
-    <html lang="en">
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -37,7 +40,8 @@ export function Document(props: { title: string; assets: Record<string, string>;
       <body class={props.bodyClass} hx-boost="true">
         {props.children}
       </body>
-    </html>
+      </html>
+    </>
   );
 }
 

@@ -1,0 +1,12 @@
+import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+const [input, output, y = "0", h = "900", w = "0"] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const data = readFileSync(input).toString("base64");
+const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+await page.setContent(`<body style="margin:0"><img id=i src="data:image/png;base64,${data}"></body>`);
+const size = await page.evaluate(() => [document.getElementById("i").naturalWidth, document.getElementById("i").naturalHeight]);
+await page.setViewportSize({ width: size[0], height: Math.min(size[1], 16000) });
+await page.screenshot({ path: output, clip: { x: 0, y: Number(y), width: Number(w) || size[0], height: Math.min(Number(h), size[1] - Number(y)) } });
+console.log(size);
+await browser.close();
