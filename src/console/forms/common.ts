@@ -23,7 +23,7 @@ export function readLocalized(form: FormReader, name: string): Record<string, st
     const lang = (row.lang ?? "").trim();
     if (text === "") return;
     if (lang === "") form.problems.push({ field: `${name}.${i}.lang`, problem: "needs a language code such as en" });
-    else if (lang in result) form.problems.push({ field: `${name}.${i}.lang`, problem: `${lang} appears twice` });
+    else if (Object.hasOwn(result, lang)) form.problems.push({ field: `${name}.${i}.lang`, problem: `${lang} appears twice` });
     else result[lang] = text;
   });
   return Object.keys(result).length > 0 ? result : undefined;
