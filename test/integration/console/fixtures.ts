@@ -1,7 +1,12 @@
-import { ADMIN, call, createTestApp } from "../helpers";
+import { env } from "cloudflare:test";
+import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 
-/** An app with one of everything the console edits, made through the admin API; answers every id. */
+/**
+ * An app with one of everything the console edits, made through the admin API; answers every id.
+ * Webhook calls (its test call, the console's) stay in this test: nothing is sent anywhere.
+ */
 export async function consoleFixture(name = "Console fixture") {
+  captureSends(env.WEBHOOKS);
   const app = await createTestApp(name);
   const create = async (path: string, body: unknown) => {
     const r = await call("POST", `/api/v1/admin/apps/${app.appId}${path}`, { token: ADMIN, body });
