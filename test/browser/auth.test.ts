@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleUser, openBrowser, screenshot, signIn, url } from "./support";
+import { consoleUser, freshBrowserForEachTest, screenshot, signIn, url } from "./support";
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(() => browser.close());
+freshBrowserForEachTest((p) => (page = p));
 
 describe("signing in and out", () => {
   it("sends every console path to sign-in while nobody is signed in, and back after signing in", async () => {

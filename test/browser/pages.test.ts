@@ -48,7 +48,7 @@ beforeAll(async () => {
     ids.level = level.level_id;
   }
   const board = await create(`${app}/leaderboards`, { name: "Coin hoarders", event_name: "collect-item", aggregation: "sum" });
-  ids.board = board.board_id ?? board.leaderboard_id;
+  ids.board = board.leaderboard_id;
   await create(`${app}/leaderboards`, { name: "Fastest lap", event_name: "finish-laps", value_field: "required_time", aggregation: "min", sort_order_ascending: true, period_range: "w" });
 
   for (const [i, player] of PLAYERS.entries()) {
@@ -90,12 +90,17 @@ const pages = (): [string, string][] => {
     ["challenges", `${app}/challenges`],
     ["category", `${app}/challenges/categories/${ids.category}`],
     ["challenge-edit", `${app}/challenges/${ids.challenge}`],
+    ["challenge-new", `${app}/challenges/new`],
+    ["category-new", `${app}/challenges/categories/new`],
     ["battle-passes", `${app}/battle-passes`],
     ["battle-pass", `${app}/battle-passes/${ids.pass}`],
     ["battle-pass-levels", `${app}/battle-passes/${ids.pass}/levels`],
     ["level", `${app}/battle-passes/${ids.pass}/levels/${ids.level}`],
+    ["battle-pass-new", `${app}/battle-passes/new`],
+    ["level-new", `${app}/battle-passes/${ids.pass}/levels/new`],
     ["leaderboards", `${app}/leaderboards`],
     ["leaderboard", `${app}/leaderboards/${ids.board}`],
+    ["leaderboard-new", `${app}/leaderboards/new`],
     ["leaderboard-teams", `${app}/leaderboards/${ids.board}?type=team`],
     ["leaderboard-around", `${app}/leaderboards/${ids.board}?member=gus`],
     ["webhooks", `${app}/webhooks`],

@@ -1,6 +1,6 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { acceptNextDialog, ADMIN_TOKEN, consoleUser, http, notice, openBrowser, postFromPage, screenshot, signIn, statusOf, url } from "./support";
+import { acceptNextDialog, ADMIN_TOKEN, consoleUser, freshBrowserForEachTest, http, notice, openBrowser, postFromPage, screenshot, signIn, statusOf, url } from "./support";
 import { newStudioApp } from "../e2e/support";
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
@@ -11,13 +11,8 @@ beforeAll(async () => {
   categoryId = category.body.category_id;
 });
 
-let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
-beforeEach(async () => {
-  browser = await openBrowser();
-  page = browser.page;
-});
-afterEach(() => browser.close());
+freshBrowserForEachTest((p) => (page = p));
 
 const app = (path = "") => `/console/apps/${studio.appId}${path}`;
 

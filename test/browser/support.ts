@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { afterEach, beforeEach, expect, inject } from "vitest";
 import { CHROMIUM_ARGS } from "../../scripts/lib/chromium.mjs";
 import { ADMIN_TOKEN, baseUrl, http } from "../e2e/support";
 
@@ -44,6 +44,16 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
       expect(problems).toEqual([]);
     },
   };
+}
+
+/** A fresh browser for every test of the file, handed to `use`, and closed (and checked) after it. */
+export function freshBrowserForEachTest(use: (page: Page) => void) {
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  beforeEach(async () => {
+    browser = await openBrowser();
+    use(browser.page);
+  });
+  afterEach(() => browser.close());
 }
 
 export const url = (p: string) => `${baseUrl()}${p}`;

@@ -2,12 +2,11 @@ import type { z } from "@hono/zod-openapi";
 import type { BattlePassAdmin, LevelAdmin } from "../../battlepasses/admin/schemas";
 import { FormReader, rowsOf, withRows, type Decoded, type FormValues } from "../core/form";
 import {
-  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, localizedToForm, readDateTime, readFilters, readLocalized,
+  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, flag, localizedToForm, readDateTime, readFilters, readLocalized,
 } from "./common";
 
 /** The battle pass and level forms: values ⇄ the admin API's BattlePassInput and LevelInput. */
 
-const flag = (on: boolean) => (on ? "on" : "");
 const PASS_LOCALIZED = ["battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer"] as const;
 const PASS_TEXTS = ["package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l", "image_xl", "read_more_link"] as const;
 const PASS_FLAGS = ["is_unlocked_incrementally", "is_active", "can_purchase_with_money", "can_purchase_with_coins"] as const;

@@ -2,12 +2,11 @@ import type { z } from "@hono/zod-openapi";
 import type { CategoryAdmin, ChallengeAdmin } from "../../challenges/schemas";
 import { FormReader, type Decoded, type FormValues } from "../core/form";
 import {
-  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, localizedToForm, readDateTime, readFilters, readLocalized,
+  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, flag, localizedToForm, readDateTime, readFilters, readLocalized,
 } from "./common";
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
 
-const flag = (on: boolean) => (on ? "on" : "");
 
 export function categoryToForm(c: z.infer<typeof CategoryAdmin>, defaultLanguage: string): FormValues {
   return {

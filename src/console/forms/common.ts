@@ -2,7 +2,10 @@ import type { Localized } from "../../shared/localize";
 import { fieldType } from "../../events/catalog";
 import { compactRows, rowsOf, type FormReader, type FormValues } from "../core/form";
 
-/** Form encodings shared by several resources: localized texts, counter filters, UTC date-times. */
+/** Form encodings shared by several resources: checkboxes, localized texts, counter filters, UTC date-times. */
+
+/** A checkbox's value: present when on. */
+export const flag = (on: boolean) => (on ? "on" : "");
 
 // ---- localized texts: rows of {lang, text}
 

@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { LeaderboardAdmin } from "../../leaderboards/schemas";
 import { FormReader, type Decoded, type FormValues } from "../core/form";
-import { compactFilters, compactLocalized, filtersToForm, localizedToForm, readFilters, readLocalized } from "./common";
+import { compactFilters, compactLocalized, filtersToForm, flag, localizedToForm, readFilters, readLocalized } from "./common";
 import { readWallClock } from "./challenges";
 
 /** The leaderboard form: values ⇄ the admin API's LeaderboardInput. */
@@ -13,7 +13,7 @@ export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLa
     value_field: b.value_field ?? "",
     ...filtersToForm("filters", b.filters),
     aggregation: b.aggregation,
-    sort_order_ascending: b.sort_order_ascending ? "on" : "",
+    sort_order_ascending: flag(b.sort_order_ascending),
     period_range: b.period_range ?? "never",
     period_range_reset_at_time: b.period_range_reset_at_time ?? "00:00:00",
     period_range_time_zone: b.period_range_time_zone ?? "UTC",

@@ -2,7 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../shared/errors";
 import { editRows, errorsOf, problemsOfIssues, type Decoded, type FormValues } from "../core/form";
+import { readForm, type ConsoleContext } from "../http";
 import type { FormState } from "../ui/forms";
+import { emptyRowFor } from "./common";
 
 /**
  * One submitted form, start to end: an add or remove button re-renders it; otherwise the values
@@ -11,19 +13,20 @@ import type { FormState } from "../ui/forms";
  * next to their fields with everything typed kept; a saved form ends in `save`'s answer.
  */
 export interface FormSubmission<S extends z.ZodType> {
-  values: FormValues;
   decode: (values: FormValues) => Decoded;
   schema: S;
-  emptyRow?: (list: string) => FormValues;
+  /** Forms with lists (languages, filters, challenges) add rows with texts in this language. */
+  defaultLanguage?: string;
   save: (input: z.infer<S>) => Promise<Response>;
   render: (form: FormState, status: ContentfulStatusCode) => Response | Promise<Response>;
 }
 
-export async function submitForm<S extends z.ZodType>(s: FormSubmission<S>): Promise<Response> {
-  const edited = s.emptyRow ? editRows(s.values, s.emptyRow) : null;
+export async function submitForm<S extends z.ZodType>(c: ConsoleContext, s: FormSubmission<S>): Promise<Response> {
+  const values = await readForm(c);
+  const edited = s.defaultLanguage === undefined ? null : editRows(values, emptyRowFor(s.defaultLanguage));
   if (edited) return s.render({ values: edited, errors: {} }, 200);
 
-  const decoded = s.decode(s.values);
+  const decoded = s.decode(values);
   const parsed = s.schema.safeParse(decoded.input);
   // A value the form could not read (not a number) is reported once, not again as missing.
   const unreadable = new Set(decoded.problems.map((p) => p.field));

@@ -113,8 +113,7 @@ export const appsPages = consoleRouter()
   .get("/console", (c) => appsPage(c, emptyForm({ default_language: "en" })))
   .post("/console/apps", async (c) => {
     guard(c, "administer");
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {
@@ -131,8 +130,7 @@ export const appsPages = consoleRouter()
   .post("/console/apps/:appId/settings", async (c) => {
     guard(c, "administer");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {

@@ -7,16 +7,15 @@ import {
 } from "../../battlepasses/admin/repo";
 import { checkRewardWebhookUrl } from "../../battlepasses/admin/reward-url";
 import { BattlePassInput, LevelInput } from "../../battlepasses/admin/schemas";
-import { parseLocalized, type PassRow } from "../../battlepasses/catalog";
+import { parseLocalized, type LevelRow, type PassRow } from "../../battlepasses/catalog";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
 import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
-import { emptyRowFor } from "../forms/common";
 import { submitForm } from "../forms/submit";
-import { emptyForm, PostForm, type FormState } from "../ui/forms";
+import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 import { LevelForm, PassForm } from "./battle-pass-forms";
 
 /** Battle passes and their levels: lists, create, edit, delete, and the order of the levels. */
@@ -24,24 +23,38 @@ import { LevelForm, PassForm } from "./battle-pass-forms";
 const passName = (pass: PassRow, app: AppRow) => localize(parseLocalized(pass.battle_pass_name), undefined, app.default_language);
 const passesBase = (app: AppRow) => `/console/apps/${app.app_id}/battle-passes`;
 
+const deleteWarning = (what: string) => `Delete ${what}? Players lose their progress in it. This cannot be undone.`;
+
 function page(c: ConsoleContext, app: AppRow, title: string, crumbs: [string, string][], body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
-  return renderPage(
-    c,
-    { title: `${title} · ${app.name}`, section: "battle-passes", app, status },
+  return renderAppPage(c, app, "battle-passes", { title, crumbs, status, actions }, body);
+}
+
+/** A pass's form page: new (pass null) or existing, read-only for a viewer. */
+function passPage(c: ConsoleContext, app: AppRow, pass: PassRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+  const editor = canChange(c);
+  return page(
+    c, app, pass ? passName(pass, app) : "New battle pass", [[passesBase(app), "Battle passes"]],
     <>
-      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], ...crumbs]} actions={actions} />
-      {body}
+      {pass && (
+        <p>
+          <a href={`${passesBase(app)}/${pass.battle_pass_id}/levels`}>Levels of this pass →</a>
+        </p>
+      )}
+      <PassForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={pass ? "Save" : "Create battle pass"} />
     </>,
+    status,
+    pass && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`battle pass ${pass.battle_pass_id} with its levels`)} />,
   );
 }
 
-function DeleteButton(props: { action: string; what: string }) {
-  return (
-    <PostForm action={props.action} confirm={`Delete ${props.what}? Players lose their progress in it. This cannot be undone.`} class="inline" swap="innerHTML">
-      <button type="submit" class="danger">
-        Delete
-      </button>
-    </PostForm>
+/** A level's form page: new (level null) or existing, read-only for a viewer. */
+async function levelPage(c: ConsoleContext, app: AppRow, pass: PassRow, level: LevelRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+  const editor = canChange(c);
+  return page(
+    c, app, level ? await levelTitle(c, pass, level.level_id) : "New level", levelCrumbs(app, pass),
+    <LevelForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={level ? "Save" : "Create level"} />,
+    status,
+    level && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`level ${level.level_id} with its challenges`)} />,
   );
 }
 
@@ -144,59 +157,43 @@ async function passAndLevel(c: ConsoleContext) {
   return { app, pass };
 }
 
-const readOnly = (c: ConsoleContext, form: FormState): FormState => ({ ...form, readOnly: !canChange(c) });
-
 export const battlePassPages = consoleRouter()
   .get("/console/apps/:appId/battle-passes", async (c) => passesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
   .get("/console/apps/:appId/battle-passes/new", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const form = emptyForm({ ...NEW_PASS, "battle_pass_name.0.lang": app.default_language, battle_pass_priority: "0" });
-    return page(c, app, "New battle pass", [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create battle pass" />);
+    return passPage(c, app, null, emptyForm({ ...NEW_PASS, "battle_pass_name.0.lang": app.default_language, battle_pass_priority: "0" }));
   })
   .post("/console/apps/:appId/battle-passes/new", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodePass,
       schema: BattlePassInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         const row = await insertPass(c.env.DB, app.app_id, input, toIso(c.get("now")));
         return redirectWithNotice(c, `${passesBase(app)}/${row.battle_pass_id}/levels`, `Battle pass ${row.battle_pass_id} created. Next: add its levels.`);
       },
-      render: (form, status) =>
-        page(c, app, "New battle pass", [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create battle pass" />, status),
+      render: (form, status) => passPage(c, app, null, form, status),
     });
   })
   .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}", async (c) => {
     const { app, pass } = await passAndLevel(c);
-    const form = readOnly(c, emptyForm(passToForm(presentPassAdmin(pass), app.default_language)));
-    return page(c, app, passName(pass, app), [[passesBase(app), "Battle passes"]],
-      <>
-        <p>
-          <a href={`${c.req.path}/levels`}>Levels of this pass →</a>
-        </p>
-        <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />
-      </>,
-      200,
-      canChange(c) && <DeleteButton action={`${c.req.path}/delete`} what={`battle pass ${pass.battle_pass_id} with its levels`} />);
+    return passPage(c, app, pass, emptyForm(passToForm(presentPassAdmin(pass), app.default_language)));
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodePass,
       schema: BattlePassInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         await updatePass(c.env.DB, pass.battle_pass_id, input, toIso(c.get("now")));
         return redirectWithNotice(c, c.req.path, "Battle pass saved.");
       },
-      render: (form, status) =>
-        page(c, app, passName(pass, app), [[passesBase(app), "Battle passes"]], <PassForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+      render: (form, status) => passPage(c, app, pass, form, status),
     });
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/delete", async (c) => {
@@ -214,49 +211,42 @@ export const battlePassPages = consoleRouter()
   .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
-    const form = emptyForm({ ...NEW_LEVEL, "challenges.0.challenge_name.0.lang": app.default_language });
-    return page(c, app, "New level", levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create level" />);
+    return levelPage(c, app, pass, null, emptyForm({ ...NEW_LEVEL, "challenges.0.challenge_name.0.lang": app.default_language }));
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeLevel,
       schema: LevelInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         checkRewardWebhookUrl(c.env, input.reward_webhook_url);
         const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
         return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${levelId} added.`);
       },
-      render: (form, status) => page(c, app, "New level", levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create level" />, status),
+      render: (form, status) => levelPage(c, app, pass, null, form, status),
     });
   })
   .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
-    const form = readOnly(c, emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)));
-    return page(c, app, await levelTitle(c, pass, level.row.level_id), levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
-      canChange(c) && <DeleteButton action={`${c.req.path}/delete`} what={`level ${level.row.level_id} with its challenges`} />);
+    return levelPage(c, app, pass, level.row, emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)));
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
-    const title = await levelTitle(c, pass, level.row.level_id);
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeLevel,
       schema: LevelInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         checkRewardWebhookUrl(c.env, input.reward_webhook_url);
         await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
-        return redirectWithNotice(c, c.req.path, `${title} saved.`);
+        return redirectWithNotice(c, c.req.path, `${await levelTitle(c, pass, level.row.level_id)} saved.`);
       },
-      render: (form, status) =>
-        page(c, app, title, levelCrumbs(app, pass), <LevelForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+      render: (form, status) => levelPage(c, app, pass, level.row, form, status),
     });
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/delete", async (c) => {

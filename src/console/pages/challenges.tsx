@@ -1,23 +1,21 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Child } from "hono/jsx";
 import { requireApp, type AppRow } from "../../admin/apps/repo";
 import {
   challengeCountsByCategory, createCategory, createChallenge, deleteCategory, deleteChallenge, listCategories, listChallenges, replaceCategory, replaceChallenge,
   requireCategory, requireChallenge,
 } from "../../challenges/admin-repo";
-import { presentCategoryRow, presentChallengeRow, type CategoryRow } from "../../challenges/repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../../challenges/repo";
 import { CategoryInput, ChallengeInput } from "../../challenges/schemas";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "../forms/challenges";
-import { emptyRowFor } from "../forms/common";
 import { submitForm } from "../forms/submit";
-import { emptyForm, PostForm, type FormState } from "../ui/forms";
+import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 import { CategoryForm, ChallengeForm, newChallengeForm } from "./challenge-forms";
 
 /** Challenge categories (by position) and challenges: lists, create, edit, delete. */
@@ -38,28 +36,24 @@ async function listPage(c: ConsoleContext, app: AppRow) {
   const base = `/console/apps/${app.app_id}/challenges`;
   const categoryNames = new Map(categories.rows.map((cat) => [cat.category_id, nameOf(cat.category_name, app)]));
   const editor = canChange(c);
-  return renderPage(
-    c,
-    { title: `Challenges · ${app.name}`, section: "challenges", app },
+  return renderAppPage(
+    c, app, "challenges",
+    {
+      title: "Challenges",
+      actions: editor && (
+        <>
+          <a class="button secondary" href={`${base}/categories/new`}>
+            New category
+          </a>
+          {categories.rows.length > 0 && (
+            <a class="button" href={`${base}/new${categoryId && categoryId > 0 ? `?category_id=${categoryId}` : ""}`}>
+              New challenge
+            </a>
+          )}
+        </>
+      ),
+    },
     <>
-      <PageHeader
-        title="Challenges"
-        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
-        actions={
-          editor && (
-            <>
-              <a class="button secondary" href={`${base}/categories/new`}>
-                New category
-              </a>
-              {categories.rows.length > 0 && (
-                <a class="button" href={`${base}/new${categoryId && categoryId > 0 ? `?category_id=${categoryId}` : ""}`}>
-                  New challenge
-                </a>
-              )}
-            </>
-          )
-        }
-      />
       <section class="panel">
         <h2>Categories</h2>
         {categories.rows.length === 0 ? (
@@ -132,157 +126,155 @@ async function listPage(c: ConsoleContext, app: AppRow) {
   );
 }
 
-function DeleteForm(props: { action: string; what: string }) {
-  return (
-    <PostForm action={props.action} confirm={`Delete ${props.what}? Players lose their progress in it. This cannot be undone.`} class="inline" swap="innerHTML">
-      <button type="submit" class="danger">
-        Delete
-      </button>
-    </PostForm>
-  );
-}
-
-function formPage(c: ConsoleContext, app: AppRow, title: string, body: Child, status: ContentfulStatusCode, actions?: Child) {
-  const base = `/console/apps/${app.app_id}/challenges`;
-  return renderPage(
-    c,
-    { title: `${title} · ${app.name}`, section: "challenges", app, status },
-    <>
-      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], [base, "Challenges"]]} actions={actions} />
-      {body}
-    </>,
-  );
-}
-
 async function appCategories(c: ConsoleContext, app: AppRow): Promise<CategoryRow[]> {
   return (await listCategories(c.env.DB, app.app_id, ALL_CATEGORIES)).rows;
 }
 
-const readOnly = (c: ConsoleContext, form: FormState): FormState => ({ ...form, readOnly: !canChange(c) });
+const challengesBase = (app: AppRow) => `/console/apps/${app.app_id}/challenges`;
+const deleteWarning = (what: string) => `Delete ${what}? Players lose their progress in it. This cannot be undone.`;
+
+/** A category's form page: new (row null) or existing, read-only for a viewer. */
+function categoryPage(c: ConsoleContext, app: AppRow, row: CategoryRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+  const editor = canChange(c);
+  return renderAppPage(
+    c, app, "challenges",
+    {
+      title: row ? `Category ${row.category_slug}` : "New category",
+      crumbs: [[challengesBase(app), "Challenges"]],
+      status,
+      actions: row && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`category ${row.category_slug}`)} />,
+    },
+    <CategoryForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={row ? "Save" : "Create category"} />,
+  );
+}
+
+/** A challenge's form page: new (row null) or existing, read-only for a viewer. */
+async function challengePage(c: ConsoleContext, app: AppRow, row: ChallengeRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+  const editor = canChange(c);
+  return renderAppPage(
+    c, app, "challenges",
+    {
+      title: row ? `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}` : "New challenge",
+      crumbs: [[challengesBase(app), "Challenges"]],
+      status,
+      actions: row && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`challenge ${row.challenge_id}`)} />,
+    },
+    <ChallengeForm
+      form={{ ...form, readOnly: !editor }}
+      action={c.req.path}
+      categories={await appCategories(c, app)}
+      defaultLanguage={app.default_language}
+      submit={row ? "Save" : "Create challenge"}
+    />,
+  );
+}
+
+const appOf = (c: ConsoleContext) => requireApp(c.env.DB, c.req.param("appId")!);
 
 export const challengesPages = consoleRouter()
-  .get("/console/apps/:appId/challenges", async (c) => listPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
+  .get("/console/apps/:appId/challenges", async (c) => listPage(c, await appOf(c)))
 
   // ---- categories
   .get("/console/apps/:appId/challenges/categories/new", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const form = emptyForm({ "category_name.0.lang": app.default_language, category_position: "0", daily_challenge_count: "3" });
-    return formPage(c, app, "New category", <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create category" />, 200);
+    const app = await appOf(c);
+    return categoryPage(c, app, null, emptyForm({ "category_name.0.lang": app.default_language, category_position: "0", daily_challenge_count: "3" }));
   })
   .post("/console/apps/:appId/challenges/categories/new", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    const app = await appOf(c);
+    return submitForm(c, {
       decode: decodeCategory,
       schema: CategoryInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         const row = await createCategory(c.env.DB, app.app_id, input, toIso(c.get("now")));
-        return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges`, `Category ${row.category_slug} created.`);
+        return redirectWithNotice(c, challengesBase(app), `Category ${row.category_slug} created.`);
       },
-      render: (form, status) =>
-        formPage(c, app, "New category", <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create category" />, status),
+      render: (form, status) => categoryPage(c, app, null, form, status),
     });
   })
   .get("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}", async (c) => {
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const app = await appOf(c);
     const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
-    const form = readOnly(c, emptyForm(categoryToForm(presentCategoryRow(row), app.default_language)));
-    const base = `/console/apps/${app.app_id}/challenges`;
-    return formPage(c, app, `Category ${row.category_slug}`, <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, 200,
-      canChange(c) && <DeleteForm action={`${base}/categories/${row.category_id}/delete`} what={`category ${row.category_slug}`} />);
+    return categoryPage(c, app, row, emptyForm(categoryToForm(presentCategoryRow(row), app.default_language)));
   })
   .post("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const app = await appOf(c);
     const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeCategory,
       schema: CategoryInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         await replaceCategory(c.env.DB, row, input, toIso(c.get("now")));
         return redirectWithNotice(c, c.req.path, `Category ${input.category_slug} saved.`);
       },
-      render: (form, status) =>
-        formPage(c, app, `Category ${row.category_slug}`, <CategoryForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Save" />, status),
+      render: (form, status) => categoryPage(c, app, row, form, status),
     });
   })
   .post("/console/apps/:appId/challenges/categories/:categoryId{[0-9]+}/delete", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const app = await appOf(c);
     const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
-    const base = `/console/apps/${app.app_id}/challenges`;
     try {
       await deleteCategory(c.env.DB, row);
     } catch (err) {
       // A category that still holds challenges stays: say so on the category's page.
-      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, `${base}/categories/${row.category_id}`, err.message, "error");
+      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, `${challengesBase(app)}/categories/${row.category_id}`, err.message, "error");
       throw err;
     }
-    return redirectWithNotice(c, base, `Category ${row.category_slug} deleted.`);
+    return redirectWithNotice(c, challengesBase(app), `Category ${row.category_slug} deleted.`);
   })
 
   // ---- challenges
   .get("/console/apps/:appId/challenges/new", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const app = await appOf(c);
     const categories = await appCategories(c, app);
     const chosen = categories.find((cat) => String(cat.category_id) === c.req.query("category_id")) ?? categories[0];
-    if (!chosen) return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges/categories/new`, "Create a category first: every challenge belongs to one.", "error");
-    const form = newChallengeForm(String(chosen.category_id), app.default_language);
-    return formPage(c, app, "New challenge", <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Create challenge" />, 200);
+    if (!chosen) return redirectWithNotice(c, `${challengesBase(app)}/categories/new`, "Create a category first: every challenge belongs to one.", "error");
+    return challengePage(c, app, null, newChallengeForm(String(chosen.category_id), app.default_language));
   })
   .post("/console/apps/:appId/challenges/new", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const categories = await appCategories(c, app);
-    return submitForm({
-      values: await readForm(c),
+    const app = await appOf(c);
+    return submitForm(c, {
       decode: decodeChallenge,
       schema: ChallengeInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         const row = await createChallenge(c.env.DB, app.app_id, input, toIso(c.get("now")));
-        return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges/${row.challenge_id}`, `Challenge ${row.challenge_id} created.`);
+        return redirectWithNotice(c, `${challengesBase(app)}/${row.challenge_id}`, `Challenge ${row.challenge_id} created.`);
       },
-      render: (form, status) =>
-        formPage(c, app, "New challenge", <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Create challenge" />, status),
+      render: (form, status) => challengePage(c, app, null, form, status),
     });
   })
   .get("/console/apps/:appId/challenges/:challengeId{[0-9]+}", async (c) => {
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const [row, categories] = await Promise.all([requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId")), appCategories(c, app)]);
-    const form = readOnly(c, emptyForm(challengeToForm(presentChallengeRow(row), app.default_language)));
-    const title = `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}`;
-    return formPage(c, app, title, <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Save" />, 200,
-      canChange(c) && <DeleteForm action={`${c.req.path}/delete`} what={`challenge ${row.challenge_id}`} />);
+    const app = await appOf(c);
+    const row = await requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId"));
+    return challengePage(c, app, row, emptyForm(challengeToForm(presentChallengeRow(row), app.default_language)));
   })
   .post("/console/apps/:appId/challenges/:challengeId{[0-9]+}", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const [row, categories] = await Promise.all([requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId")), appCategories(c, app)]);
-    const title = `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}`;
-    return submitForm({
-      values: await readForm(c),
+    const app = await appOf(c);
+    const row = await requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId"));
+    return submitForm(c, {
       decode: decodeChallenge,
       schema: ChallengeInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         await replaceChallenge(c.env.DB, row, input, toIso(c.get("now")));
         return redirectWithNotice(c, c.req.path, `Challenge ${row.challenge_id} saved.`);
       },
-      render: (form, status) =>
-        formPage(c, app, title, <ChallengeForm form={form} action={c.req.path} categories={categories} defaultLanguage={app.default_language} submit="Save" />, status),
+      render: (form, status) => challengePage(c, app, row, form, status),
     });
   })
   .post("/console/apps/:appId/challenges/:challengeId{[0-9]+}/delete", async (c) => {
     guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const app = await appOf(c);
     const row = await requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId"));
     await deleteChallenge(c.env.DB, row);
-    return redirectWithNotice(c, `/console/apps/${app.app_id}/challenges`, `Challenge ${row.challenge_id} deleted.`);
+    return redirectWithNotice(c, challengesBase(app), `Challenge ${row.challenge_id} deleted.`);
   });

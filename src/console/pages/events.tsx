@@ -13,7 +13,7 @@ import { emptyRowFor } from "../forms/common";
 import { catalogFields, decodeEvent } from "../forms/events";
 import { AddRowButton, CsrfField, FormErrors, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
 import { EventCatalogData, jsonData } from "../ui/counter-fields";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 
 /**
  * The event tester: an event of the catalog (or any name), a form made from its fields, sent as a
@@ -126,15 +126,14 @@ async function testerPage(c: ConsoleContext, app: AppRow, form: FormState, sent:
   const userId = (form.values.user_id ?? "").trim();
   const topics = userId ? await playerTopics(c.env, app, userId) : [];
   const editor = canChange(c);
-  return renderPage(
-    c,
-    { title: `Event tester · ${app.name}`, section: "events", app, status },
+  return renderAppPage(
+    c, app, "events",
+    {
+      title: "Event tester",
+      status,
+      lead: "Send an event as a player and watch what it changes, live, on the player's MQTT topics. Events sent here are real: they move the player's progress and count in the statistics.",
+    },
     <>
-      <PageHeader
-        title="Event tester"
-        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
-        lead="Send an event as a player and watch what it changes, live, on the player's MQTT topics. Events sent here are real: they move the player's progress and count in the statistics."
-      />
       <EventCatalogData />
       <div class="tester">
         <section class="panel">

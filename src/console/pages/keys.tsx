@@ -9,7 +9,7 @@ import { decodeApiKey } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 
 /** An app's API keys (owners only): create one (the key is shown once), revoke one. */
 
@@ -17,15 +17,14 @@ async function keysPage(c: ConsoleContext, app: AppRow, form: FormState, created
   const list = listQuery(c);
   const { rows, total } = await listKeys(c.env.DB, app.app_id, list);
   const base = `/console/apps/${app.app_id}/keys`;
-  return renderPage(
-    c,
-    { title: `API keys · ${app.name}`, section: "keys", app, status },
+  return renderAppPage(
+    c, app, "keys",
+    {
+      title: "API keys",
+      status,
+      lead: "Backends use a key to mint access tokens for players, send events and reset challenges. Only a hash is stored: a key is shown once.",
+    },
     <>
-      <PageHeader
-        title="API keys"
-        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
-        lead="Backends use a key to mint access tokens for players, send events and reset challenges. Only a hash is stored: a key is shown once."
-      />
       {created && (
         <section class="panel new-key" role="status">
           <h2>Key “{created.name || "unnamed"}” created</h2>
@@ -95,8 +94,7 @@ export const keysPages = consoleRouter()
   .post("/console/apps/:appId/keys", async (c) => {
     guard(c, "administer");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeApiKey,
       schema: ApiKeyInput,
       save: async (input) => {

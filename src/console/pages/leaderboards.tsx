@@ -10,12 +10,11 @@ import { LeaderboardInput } from "../../leaderboards/schemas";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
 import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
-import { emptyRowFor } from "../forms/common";
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
 import { submitForm } from "../forms/submit";
-import { emptyForm, PostForm, type FormState } from "../ui/forms";
+import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
 import { EmptyState, listHref, Pager, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 import { LeaderboardForm } from "./leaderboard-forms";
 
 /** Leaderboards: their configuration and their live standings (users and teams, paged, a member and the members around). */
@@ -26,14 +25,11 @@ const boardName = (board: LeaderboardDef, app: AppRow) => localize(board.name, u
 const formatScore = (n: number) => n.toLocaleString("en-US");
 
 function page(c: ConsoleContext, app: AppRow, title: string, body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
-  return renderPage(
-    c,
-    { title: `${title} · ${app.name}`, section: "leaderboards", app, status },
-    <>
-      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], [boardsBase(app), "Leaderboards"]]} actions={actions} />
-      {body}
-    </>,
-  );
+  return renderAppPage(c, app, "leaderboards", { title, crumbs: [[boardsBase(app), "Leaderboards"]], status, actions }, body);
+}
+
+function newBoardPage(c: ConsoleContext, app: AppRow, form: FormState, status: ContentfulStatusCode = 200) {
+  return page(c, app, "New leaderboard", <LeaderboardForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create leaderboard" />, status);
 }
 
 async function boardsPage(c: ConsoleContext, app: AppRow) {
@@ -42,15 +38,10 @@ async function boardsPage(c: ConsoleContext, app: AppRow) {
   const boards = rows.map(toDef);
   const counts = await boardMemberCounts(c.env.DB, boards, c.get("now"));
   const base = boardsBase(app);
-  return renderPage(
-    c,
-    { title: `Leaderboards · ${app.name}`, section: "leaderboards", app },
+  return renderAppPage(
+    c, app, "leaderboards",
+    { title: "Leaderboards", actions: canChange(c) && <a class="button" href={`${base}/new`}>New leaderboard</a> },
     <>
-      <PageHeader
-        title="Leaderboards"
-        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
-        actions={canChange(c) && <a class="button" href={`${base}/new`}>New leaderboard</a>}
-      />
       <div id="list">
         {boards.length === 0 ? (
           <EmptyState>
@@ -206,11 +197,7 @@ async function boardPage(c: ConsoleContext, app: AppRow, row: LeaderboardRow, fo
       </section>
     </>,
     status,
-    canChange(c) && (
-      <PostForm action={`${path}/delete`} confirm={`Delete leaderboard ${board.id} with all its scores? This cannot be undone.`} class="inline" swap="innerHTML">
-        <button type="submit" class="danger">Delete</button>
-      </PostForm>
-    ),
+    canChange(c) && <DeleteButton action={`${path}/delete`} confirm={`Delete leaderboard ${board.id} with all its scores? This cannot be undone.`} />,
   );
 }
 
@@ -221,23 +208,21 @@ export const leaderboardPages = consoleRouter()
   .get("/console/apps/:appId/leaderboards/new", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const form = emptyForm({ ...NEW_BOARD, "name.0.lang": app.default_language });
-    return page(c, app, "New leaderboard", <LeaderboardForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create leaderboard" />);
+    return newBoardPage(c, app, emptyForm({ ...NEW_BOARD, "name.0.lang": app.default_language }));
   })
   .post("/console/apps/:appId/leaderboards/new", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeLeaderboard,
       schema: LeaderboardInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
         const row = await insertBoard(c.env.DB, app.app_id, input, now, toIso(now));
         return redirectWithNotice(c, `${boardsBase(app)}/${row.leaderboard_id}`, `Leaderboard ${row.leaderboard_id} created.`);
       },
-      render: (form, status) => page(c, app, "New leaderboard", <LeaderboardForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create leaderboard" />, status),
+      render: (form, status) => newBoardPage(c, app, form, status),
     });
   })
   .get("/console/apps/:appId/leaderboards/:boardId{[0-9]+}", async (c) => {
@@ -250,11 +235,10 @@ export const leaderboardPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const row = await requireBoard(c.env.DB, app.app_id, c.req.param("boardId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeLeaderboard,
       schema: LeaderboardInput,
-      emptyRow: emptyRowFor(app.default_language),
+      defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
         await updateBoard(c.env.DB, row, input, now, toIso(now));

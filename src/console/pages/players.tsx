@@ -14,7 +14,7 @@ import { userObject } from "../../user/user-do";
 import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { PostForm } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 
 /**
  * Players: find one, then everything about them in one place. Each section of a player's page is
@@ -226,11 +226,10 @@ export const playerPages = consoleRouter()
     if (exact) return c.redirect(`${playersBase(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
     const list = listQuery(c);
     const found = list.search ? await searchUserInfos(c.env.DB, app.app_id, list.search, list) : null;
-    return renderPage(
-      c,
-      { title: `Players · ${app.name}`, section: "players", app },
+    return renderAppPage(
+      c, app, "players",
+      { title: "Players", lead: "Look a player up by their user id: their challenges, battle passes, leaderboard positions and recent events." },
       <>
-        <PageHeader title="Players" crumbs={[[`/console/apps/${app.app_id}`, app.name]]} lead="Look a player up by their user id: their challenges, battle passes, leaderboard positions and recent events." />
         <form method="get" action={playersBase(app)} class="search">
           <label for="user-id">User id</label>
           <input id="user-id" name="user_id" required maxlength={MAX_USER_ID} placeholder="player-42" />
@@ -268,16 +267,15 @@ export const playerPages = consoleRouter()
   .get("/console/apps/:appId/players/:userId", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const view = await readPlayer(c, app, userIdOf(c));
-    return renderPage(
-      c,
-      { title: `${view.userId} · ${app.name}`, section: "players", app },
+    return renderAppPage(
+      c, app, "players",
+      {
+        title: `Player ${view.userId}`,
+        crumbs: [[playersBase(app), "Players"]],
+        lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
+        actions: <PlayerActions view={view} />,
+      },
       <>
-        <PageHeader
-          title={`Player ${view.userId}`}
-          crumbs={[[`/console/apps/${app.app_id}`, app.name], [playersBase(app), "Players"]]}
-          lead={view.info.username ? `Username ${view.info.username}` : "No username stored."}
-          actions={<PlayerActions view={view} />}
-        />
         {PLAYER_SECTIONS.map((Section) => (
           <Section view={view} />
         ))}

@@ -7,7 +7,7 @@ import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../core/roles";
 import { consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeConsoleUser } from "../forms/simple";
 import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
+import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
 
@@ -99,13 +99,7 @@ function userPage(c: ConsoleContext, user: ConsoleUserRow, form: FormState, stat
                 Sign out everywhere
               </button>
             </PostForm>
-            {!self && (
-              <PostForm action={`${path}/delete`} class="inline" swap="innerHTML" confirm={`Delete the console user ${user.email}?`}>
-                <button type="submit" class="danger">
-                  Delete
-                </button>
-              </PostForm>
-            )}
+            {!self && <DeleteButton action={`${path}/delete`} confirm={`Delete the console user ${user.email}?`} />}
           </>
         }
       />
@@ -123,8 +117,7 @@ export const userPages = consoleRouter()
   })
   .post(BASE, async (c) => {
     guard(c, "administer");
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeConsoleUser,
       schema: ConsoleUserInput,
       save: async (input) => {
@@ -142,8 +135,7 @@ export const userPages = consoleRouter()
   .post(`${BASE}/:userId{[0-9]+}`, async (c) => {
     guard(c, "administer");
     const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeConsoleUser,
       schema: ConsoleUserUpdate,
       save: async (input) => {

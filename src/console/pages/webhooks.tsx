@@ -11,9 +11,9 @@ import { WebhookInput } from "../../webhooks/routes";
 import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
+import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { renderAppPage } from "../ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
 
@@ -28,14 +28,7 @@ const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as co
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;
 
 function page(c: ConsoleContext, app: AppRow, title: string, crumbs: [string, string][], body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
-  return renderPage(
-    c,
-    { title: `${title} · ${app.name}`, section: "webhooks", app, status },
-    <>
-      <PageHeader title={title} crumbs={[[`/console/apps/${app.app_id}`, app.name], ...crumbs]} actions={actions} />
-      {body}
-    </>,
-  );
+  return renderAppPage(c, app, "webhooks", { title, crumbs, status, actions }, body);
 }
 
 function EndpointForm(props: { form: FormState; action: string; submit: string; isNew: boolean }) {
@@ -131,11 +124,7 @@ function endpointPage(c: ConsoleContext, app: AppRow, endpoint: EndpointRow, for
             Send test call
           </button>
         </PostForm>
-        <PostForm action={`${path}/delete`} class="inline" confirm={`Delete endpoint ${endpoint.webhook_id}? Its queued calls are not sent; its log stays.`} swap="innerHTML">
-          <button type="submit" class="danger">
-            Delete
-          </button>
-        </PostForm>
+        <DeleteButton action={`${path}/delete`} confirm={`Delete endpoint ${endpoint.webhook_id}? Its queued calls are not sent; its log stays.`} />
       </>
     ),
   );
@@ -287,8 +276,7 @@ export const webhookPages = consoleRouter()
   .post("/console/apps/:appId/webhooks", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
@@ -307,8 +295,7 @@ export const webhookPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const endpoint = await requireEndpoint(c.env.DB, app.app_id, c.req.param("webhookId"));
-    return submitForm({
-      values: await readForm(c),
+    return submitForm(c, {
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {

@@ -44,6 +44,17 @@ export function PostForm(props: { action: string; children: Child; class?: strin
   );
 }
 
+/** A destructive action: asks before it posts, and says what it destroys. */
+export function DeleteButton(props: { action: string; confirm: string; label?: string }) {
+  return (
+    <PostForm action={props.action} confirm={props.confirm} class="inline" swap="innerHTML">
+      <button type="submit" class="danger">
+        {props.label ?? "Delete"}
+      </button>
+    </PostForm>
+  );
+}
+
 /** Problems of the form that belong to no field (a conflict, an unknown category). */
 export function FormErrors(props: { errors: FieldErrors; fields: readonly string[] }) {
   const general = Object.entries(props.errors).filter(([field]) => !props.fields.some((f) => field === f || field.startsWith(`${f}.`)));
@@ -92,18 +103,27 @@ function described(id: string, help: boolean, problems: string[]) {
   return { "aria-describedby": ids || undefined, "aria-invalid": problems.length > 0 ? "true" : undefined };
 }
 
-function FieldFrame(props: FieldProps & { children: Child; problems: string[]; id: string; class?: string }) {
+/** What is said below a field: its help, then its problems. */
+function HelpAndProblems(props: { id: string; help?: Child; problems: string[] }) {
   return (
-    <div class={`field${props.problems.length > 0 ? " invalid" : ""}${props.class ? ` ${props.class}` : ""}`}>
-      <label for={props.id}>{props.label}</label>
-      {props.required && <RequiredMark />}
-      {props.children}
+    <>
       {props.help && (
         <p class="help" id={`${props.id}-help`}>
           {props.help}
         </p>
       )}
       <Problems id={`${props.id}-errors`} problems={props.problems} />
+    </>
+  );
+}
+
+function FieldFrame(props: FieldProps & { children: Child; problems: string[]; id: string; class?: string }) {
+  return (
+    <div class={`field${props.problems.length > 0 ? " invalid" : ""}${props.class ? ` ${props.class}` : ""}`}>
+      <label for={props.id}>{props.label}</label>
+      {props.required && <RequiredMark />}
+      {props.children}
+      <HelpAndProblems id={props.id} help={props.help} problems={props.problems} />
     </div>
   );
 }
@@ -172,12 +192,7 @@ export function CheckboxField(props: FieldProps) {
     <div class={`field check${problems.length > 0 ? " invalid" : ""}`}>
       <input type="checkbox" id={id} name={props.name} checked={on} disabled={props.form.readOnly} {...described(id, Boolean(props.help), problems)} />
       <label for={id}>{props.label}</label>
-      {props.help && (
-        <p class="help" id={`${id}-help`}>
-          {props.help}
-        </p>
-      )}
-      <Problems id={`${id}-errors`} problems={problems} />
+      <HelpAndProblems id={id} help={props.help} problems={problems} />
     </div>
   );
 }
@@ -196,12 +211,7 @@ export function RadioField(props: FieldProps & { options: readonly (readonly [st
           <label for={`${id}-${i}`}>{text}</label>
         </div>
       ))}
-      {props.help && (
-        <p class="help" id={`${id}-help`}>
-          {props.help}
-        </p>
-      )}
-      <Problems id={`${id}-errors`} problems={problems} />
+      <HelpAndProblems id={id} help={props.help} problems={problems} />
     </fieldset>
   );
 }
@@ -270,12 +280,7 @@ export function LocalizedField(props: FieldProps & { defaultLanguage: string; mu
         );
       })}
       <AddRowButton list={props.name} label="Add a language" readOnly={props.form.readOnly} />
-      {props.help && (
-        <p class="help" id={`${id}-help`}>
-          {props.help}
-        </p>
-      )}
-      <Problems id={`${id}-errors`} problems={problems} />
+      <HelpAndProblems id={id} help={props.help} problems={problems} />
     </fieldset>
   );
 }

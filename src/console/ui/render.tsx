@@ -39,6 +39,27 @@ export async function renderPage(c: ConsoleContext, options: PageOptions, body: 
   );
 }
 
+export interface AppPageOptions {
+  title: string;
+  /** Links after the app's own (the app's dashboard comes first). */
+  crumbs?: [string, string][];
+  actions?: Child;
+  lead?: Child;
+  status?: ContentfulStatusCode;
+}
+
+/** A page of one app: its heading under the app's breadcrumb, in the app's navigation section. */
+export function renderAppPage(c: ConsoleContext, app: AppRow, section: string, options: AppPageOptions, body: Child) {
+  return renderPage(
+    c,
+    { title: `${options.title} · ${app.name}`, section, app, status: options.status },
+    <>
+      <PageHeader title={options.title} crumbs={[[`/console/apps/${app.app_id}`, app.name], ...(options.crumbs ?? [])]} actions={options.actions} lead={options.lead} />
+      {body}
+    </>,
+  );
+}
+
 /** The page heading with its breadcrumb and the page's main actions. */
 export function PageHeader(props: { title: string; crumbs?: [string, string][]; actions?: Child; lead?: Child }) {
   return (

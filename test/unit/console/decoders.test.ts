@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ChallengeInput } from "../../../src/challenges/schemas";
-import { BattlePassInput, LevelInput } from "../../../src/battlepasses/admin/schemas";
-import { LeaderboardInput } from "../../../src/leaderboards/schemas";
+import type { z } from "zod";
+import { ChallengeAdmin, ChallengeInput } from "../../../src/challenges/schemas";
+import { BattlePassInput, LevelAdmin, LevelInput } from "../../../src/battlepasses/admin/schemas";
+import { LeaderboardAdmin, LeaderboardInput } from "../../../src/leaderboards/schemas";
 import { challengeToForm, decodeChallenge, decodeCategory } from "../../../src/console/forms/challenges";
 import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/console/forms/battle-passes";
 import { decodeLeaderboard, leaderboardToForm } from "../../../src/console/forms/leaderboards";
@@ -15,14 +16,14 @@ const stamps = { created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01
 
 describe("form decoders", () => {
   it("round-trips a challenge with every field", () => {
-    const challenge = {
+    const challenge: z.infer<typeof ChallengeAdmin> = {
       challenge_id: "7", app_id: "1", category_id: "3", challenge_name: { en: "Run", de: "Lauf" }, challenge_description: { en: "<b>Far</b>" },
       challenge_goal: 5000, challenge_goal_condition: 1, challenge_duration_time: 3600, live_date: "2026-02-03T04:05:00.000Z", challenge_price: 10,
       challenge_reward: "100", challenge_reward_type: "coin", challenge_xp: 7, challenge_icon: "run.png", challenge_icon_hd: "run@2x.png",
       repeatable: true, is_auto_activated: true, period_range: "w", period_range_reset_at_time: "06:30:00", period_range_time_zone: "Europe/Berlin",
       event_name: "character-run", value_field: "distance", counter_scope: "total",
       filters: [{ field: "realm", op: "in", value: ["moon", "mars"] }, { field: "distance", op: "gte", value: 10 }], ...stamps,
-    } as const;
+    };
     const decoded = decodeChallenge(challengeToForm(challenge, "en"));
     expect(decoded.problems).toEqual([]);
     const { challenge_id, app_id, created_at, updated_at, ...input } = challenge;
@@ -57,11 +58,11 @@ describe("form decoders", () => {
     const parsedPass = BattlePassInput.parse(decodePass(passToForm(pass, "en")).input);
     expect(parsedPass).toMatchObject({ battle_pass_name: { en: "S1" }, battle_pass_short_description: "", is_unlocked_incrementally: false, can_purchase_with_money: true, end_date: "2026-04-01T12:30:00Z", battle_pass_priority: 2 });
 
-    const challenge = (id: string, goal: number) => ({
+    const challenge = (id: string, goal: number): z.infer<typeof LevelAdmin>["challenges"][number] => ({
       challenge_id: id, challenge_name: { en: `Goal ${goal}` }, challenge_goal: goal, challenge_goal_condition: 0, challenge_xp: 1, challenge_icon: "",
       challenge_icon_hd: "", event_name: "collect-item", value_field: null, filters: [{ field: "item_type", op: "eq", value: "coin" }], counter_scope: "session",
     });
-    const level = {
+    const level: z.infer<typeof LevelAdmin> = {
       level_id: "4", app_id: "1", battle_pass_id: "1", level_priority: 3, reward_amount: "100", reward_type_name: "Coins", level_reward_type: "coin",
       reward_webhook_url: "https://game.example/reward", challenges: [challenge("8", 5), challenge("9", 10)], ...stamps,
     };
@@ -81,11 +82,11 @@ describe("form decoders", () => {
   });
 
   it("round-trips a leaderboard", () => {
-    const board = {
+    const board: z.infer<typeof LeaderboardAdmin> = {
       leaderboard_id: "1", app_id: "1", name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min",
       sort_order_ascending: true, period_range: "d", period_range_reset_at_time: "04:00:00", period_range_time_zone: "Asia/Tokyo",
       season_started_at: "2026-01-01T00:00:00.000Z", nextReset: null, ...stamps,
-    } as const;
+    };
     expect(LeaderboardInput.parse(decodeLeaderboard(leaderboardToForm(board, "en")).input)).toEqual({
       name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min", sort_order_ascending: true,
       period_range: "d", period_range_reset_at_time: "04:00:00", period_range_time_zone: "Asia/Tokyo",
