@@ -8,7 +8,7 @@ import { appLeaderboards } from "../../leaderboards/catalog";
 import { topicName, type RealtimeTopicRef } from "../../realtime/topics";
 import { localize } from "../../shared/localize";
 import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../http";
-import { editRows, errorsOf, rowsOf, type FormValues } from "../core/form";
+import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../core/form";
 import { emptyRowFor } from "../forms/common";
 import { catalogFields, decodeEvent } from "../forms/events";
 import { AddRowButton, CsrfField, FormErrors, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
@@ -157,7 +157,7 @@ async function testerPage(c: ConsoleContext, app: AppRow, form: FormState, sent:
 /** The form's values from a GET (event chosen, fields shown) or a link (`?user_id=`). */
 function valuesOfQuery(c: ConsoleContext): FormValues {
   const values: FormValues = {};
-  for (const [name, value] of Object.entries(c.req.query())) if (!name.startsWith("_")) values[name] = value;
+  for (const [name, value] of Object.entries(c.req.query())) if (!isControl(name)) values[name] = value;
   return values;
 }
 

@@ -1,7 +1,6 @@
 import { createContext, useContext } from "hono/jsx";
 import type { ConsoleSession } from "../auth/sessions";
 import type { Notice } from "../http";
-import { may, type Permission } from "../core/roles";
 
 /** What every component of a page may read: who is signed in, the form token, the app shown. */
 export interface PageContext {
@@ -22,5 +21,3 @@ export function usePage(): PageContext {
   if (!page) throw new Error("console component rendered outside a page");
   return page;
 }
-
-export const useCan = (permission: Permission = "configure") => may(usePage().session.role, permission);
