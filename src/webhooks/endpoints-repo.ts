@@ -71,12 +71,12 @@ export async function endpointForDelivery(db: D1Database, appId: string, webhook
   return row ? toEndpoint(row) : null;
 }
 
-/** A page of an app's endpoints by id, of one type or of all (`type` null). */
-export async function listEndpoints(db: D1Database, appId: number, type: WebhookType | null, paging: Paging) {
-  const where = "app_id = ?1 AND (?2 IS NULL OR webhook_type = ?2)";
+/** A page of an app's endpoints by id, of one type or of all (`type` null); `search` (the console's) matches a part of the URL. */
+export async function listEndpoints(db: D1Database, appId: number, type: WebhookType | null, paging: Paging, search = "") {
+  const where = "app_id = ?1 AND (?2 IS NULL OR webhook_type = ?2) AND (?3 = '' OR instr(lower(url), lower(?3)) > 0)";
   const [rows, total] = await db.batch<EndpointRow | { n: number }>([
-    db.prepare(`SELECT * FROM webhooks WHERE ${where} ORDER BY webhook_id LIMIT ?3 OFFSET ?4`).bind(appId, type, paging.pageSize, pageOffset(paging)),
-    db.prepare(`SELECT COUNT(*) AS n FROM webhooks WHERE ${where}`).bind(appId, type),
+    db.prepare(`SELECT * FROM webhooks WHERE ${where} ORDER BY webhook_id LIMIT ?4 OFFSET ?5`).bind(appId, type, search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM webhooks WHERE ${where}`).bind(appId, type, search),
   ]);
   return { rows: rows.results as EndpointRow[], total: (total.results[0] as { n: number }).n };
 }

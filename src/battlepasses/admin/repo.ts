@@ -127,10 +127,12 @@ export async function requirePass(db: D1Database, appId: number, battlePassId: s
   return row;
 }
 
-export async function listPasses(db: D1Database, appId: number, paging: Paging) {
+/** A page in priority order; `search` (the console's) matches a part of the name, in any language. */
+export async function listPasses(db: D1Database, appId: number, paging: Paging, search = "") {
+  const where = "app_id = ?1 AND (?2 = '' OR instr(lower(battle_pass_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<unknown>([
-    db.prepare(`SELECT * FROM battle_passes WHERE app_id = ? ORDER BY ${PASS_ORDER} LIMIT ? OFFSET ?`).bind(appId, paging.pageSize, pageOffset(paging)),
-    db.prepare("SELECT COUNT(*) AS n FROM battle_passes WHERE app_id = ?").bind(appId),
+    db.prepare(`SELECT * FROM battle_passes WHERE ${where} ORDER BY ${PASS_ORDER} LIMIT ?3 OFFSET ?4`).bind(appId, search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM battle_passes WHERE ${where}`).bind(appId, search),
   ]);
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
 }

@@ -14,7 +14,7 @@ import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotic
 import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
-import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { LevelForm, PassForm } from "./battle-pass-forms";
 
@@ -22,6 +22,13 @@ import { LevelForm, PassForm } from "./battle-pass-forms";
 
 const passName = (pass: PassRow, app: AppRow) => localize(parseLocalized(pass.battle_pass_name), undefined, app.default_language);
 const passesBase = (app: AppRow) => `/console/apps/${app.app_id}/battle-passes`;
+
+/** Where a pass stands for players now. */
+function passState(pass: PassRow, now: number): string {
+  if (!pass.is_active) return "off";
+  if (Date.parse(pass.end_date) <= now) return "ended";
+  return Date.parse(pass.start_date) > now ? "upcoming" : "running";
+}
 
 const deleteWarning = (what: string) => `Delete ${what}? Players lose their progress in it. This cannot be undone.`;
 
@@ -60,39 +67,46 @@ async function levelPage(c: ConsoleContext, app: AppRow, pass: PassRow, level: L
 
 async function passesPage(c: ConsoleContext, app: AppRow) {
   const list = listQuery(c);
-  const { rows, total } = await listPasses(c.env.DB, app.app_id, list);
+  const { rows, total } = await listPasses(c.env.DB, app.app_id, list, list.search);
   const base = passesBase(app);
   const now = c.get("now");
   return page(
     c, app, "Battle passes", [],
-    <div id="list">
-      {rows.length === 0 ? (
-        <EmptyState>
-          <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
-        </EmptyState>
-      ) : (
-        <Table head={["Priority", "Name", "Starts", "Ends", "State"]} numeric={[0]}>
-          {rows.map((pass) => (
-            <tr>
-              <td class="num">{pass.battle_pass_priority}</td>
-              <td>
-                <a href={`${base}/${pass.battle_pass_id}`}>{passName(pass, app)}</a> · <a href={`${base}/${pass.battle_pass_id}/levels`}>levels</a>
-              </td>
-              <td>
-                <Time iso={pass.start_date} />
-              </td>
-              <td>
-                <Time iso={pass.end_date} />
-              </td>
-              <td>
-                {!pass.is_active ? <StatusBadge status="off" /> : Date.parse(pass.end_date) <= now ? <StatusBadge status="ended" /> : Date.parse(pass.start_date) > now ? <StatusBadge status="upcoming" /> : <StatusBadge status="running" />}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
-      <Pager base={base} list={{ ...list, total }} />
-    </div>,
+    <>
+      <SearchForm action={base} value={list.search} label="Search battle passes" placeholder="Name" />
+      <div id="list">
+        {rows.length === 0 ? (
+          <EmptyState>
+            {list.search ? (
+              <p>No battle pass matches “{list.search}”.</p>
+            ) : (
+              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+            )}
+          </EmptyState>
+        ) : (
+          <Table head={["Priority", "Name", "Starts", "Ends", "State"]} numeric={[0]}>
+            {rows.map((pass) => (
+              <tr>
+                <td class="num">{pass.battle_pass_priority}</td>
+                <td>
+                  <a href={`${base}/${pass.battle_pass_id}`}>{passName(pass, app)}</a> · <a href={`${base}/${pass.battle_pass_id}/levels`}>levels</a>
+                </td>
+                <td>
+                  <Time iso={pass.start_date} />
+                </td>
+                <td>
+                  <Time iso={pass.end_date} />
+                </td>
+                <td>
+                  <StatusBadge status={passState(pass, now)} />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        <Pager base={base} list={{ ...list, total }} />
+      </div>
+    </>,
     200,
     canChange(c) && (
       <a class="button" href={`${base}/new`}>

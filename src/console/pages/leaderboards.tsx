@@ -13,7 +13,7 @@ import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotic
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
-import { EmptyState, listHref, Pager, Table, Time } from "../ui/lists";
+import { EmptyState, listHref, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { LeaderboardForm } from "./leaderboard-forms";
 
@@ -34,7 +34,7 @@ function newBoardPage(c: ConsoleContext, app: AppRow, form: FormState, status: C
 
 async function boardsPage(c: ConsoleContext, app: AppRow) {
   const list = listQuery(c);
-  const { rows, total } = await listBoards(c.env.DB, app.app_id, list.pageSize, (list.currentPage - 1) * list.pageSize);
+  const { rows, total } = await listBoards(c.env.DB, app.app_id, list.pageSize, (list.currentPage - 1) * list.pageSize, list.search);
   const boards = rows.map(toDef);
   const counts = await boardMemberCounts(c.env.DB, boards, c.get("now"));
   const base = boardsBase(app);
@@ -42,10 +42,15 @@ async function boardsPage(c: ConsoleContext, app: AppRow) {
     c, app, "leaderboards",
     { title: "Leaderboards", actions: canChange(c) && <a class="button" href={`${base}/new`}>New leaderboard</a> },
     <>
+      <SearchForm action={base} value={list.search} label="Search leaderboards" placeholder="Name or event" />
       <div id="list">
         {boards.length === 0 ? (
           <EmptyState>
-            <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+            {list.search ? (
+              <p>No leaderboard matches “{list.search}”.</p>
+            ) : (
+              <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+            )}
           </EmptyState>
         ) : (
           <Table head={["Id", "Name", "Event", "Aggregation", "Users", "Teams"]} numeric={[0, 4, 5]}>

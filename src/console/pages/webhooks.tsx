@@ -12,7 +12,7 @@ import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotic
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
@@ -53,7 +53,7 @@ function EndpointForm(props: { form: FormState; action: string; submit: string; 
 
 async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, status: ContentfulStatusCode = 200) {
   const list = listQuery(c);
-  const { rows, total } = await listEndpoints(c.env.DB, app.app_id, null, list);
+  const { rows, total } = await listEndpoints(c.env.DB, app.app_id, null, list, list.search);
   const base = hooksBase(app);
   return page(
     c, app, "Webhooks", [],
@@ -61,10 +61,15 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
       <p>
         <a href={`${base}/deliveries`}>Delivery log →</a> every call with its attempts, for 30 days.
       </p>
+      <SearchForm action={base} value={list.search} label="Search endpoints" placeholder="Part of the URL" />
       <div id="list">
         {rows.length === 0 ? (
           <EmptyState>
-            <p>No webhook endpoints yet. Add one below to receive the changes of your players, or import a catalog.</p>
+            {list.search ? (
+              <p>No endpoint's URL contains “{list.search}”.</p>
+            ) : (
+              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or import a catalog.</p>
+            )}
           </EmptyState>
         ) : (
           <Table head={["Id", "Type", "URL", "State", "Created"]} numeric={[0]}>
