@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeApp } from "../forms/simple";
 import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
+import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
 

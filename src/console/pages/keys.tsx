@@ -4,7 +4,7 @@ import { listKeys, requireKey, revokeKey } from "../../admin/api-keys/repo";
 import { requireApp, type AppRow } from "../../admin/apps/repo";
 import { insertApiKey } from "../../auth/api-keys";
 import { toIso } from "../../shared/clock";
-import { consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeApiKey } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";

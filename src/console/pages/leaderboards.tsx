@@ -9,7 +9,7 @@ import { readAround, readBoardPages } from "../../leaderboards/reads";
 import { LeaderboardInput } from "../../leaderboards/schemas";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";

@@ -4,7 +4,7 @@ import { ConsoleUserInput, ConsoleUserUpdate, MIN_PASSWORD_LENGTH } from "../adm
 import { createConsoleUser, replaceConsoleUser } from "../admin/service";
 import { revokeUserSessions } from "../auth/sessions";
 import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../core/roles";
-import { consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeConsoleUser } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";

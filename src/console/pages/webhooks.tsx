@@ -8,7 +8,7 @@ import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin-act
 import { attemptsOf, DELIVERY_STATUSES, listDeliveries, requireDelivery, type DeliveryStatus } from "../../webhooks/deliveries-repo";
 import { deleteEndpoint, insertEndpoint, listEndpoints, replaceEndpoint, requireEndpoint, type EndpointRow } from "../../webhooks/endpoints-repo";
 import { WebhookInput } from "../../webhooks/routes";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
