@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { TEST_SECRETS } from "./test/support/secrets.ts";
@@ -27,6 +28,14 @@ export default defineConfig(async () => {
               },
             }),
           ],
+          // The console's bundled browser files are Text modules (wrangler.toml [[rules]]); the pool
+          // applies those rules to resolved paths only, so the package files are named by path here.
+          resolve: {
+            alias: {
+              "htmx.org/dist/htmx.min.js": fileURLToPath(new URL("./node_modules/htmx.org/dist/htmx.min.js", import.meta.url)),
+              "mqtt/dist/mqtt.esm.js": fileURLToPath(new URL("./node_modules/mqtt/dist/mqtt.esm.js", import.meta.url)),
+            },
+          },
           test: {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],
@@ -41,6 +50,18 @@ export default defineConfig(async () => {
             environment: "node",
             globalSetup: ["test/e2e/global-setup.ts"],
             testTimeout: 60_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
+        // The admin console in a real Chromium (Playwright) against `wrangler dev`.
+        {
+          test: {
+            name: "browser",
+            include: ["test/browser/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["test/browser/global-setup.ts"],
+            testTimeout: 90_000,
             hookTimeout: 120_000,
             fileParallelism: false,
           },

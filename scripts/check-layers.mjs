@@ -18,7 +18,8 @@ export const LAYERS = {
   players: 5, devtools: 5, catalog: 5,
   wiring: 6,
   ops: 7,
-  "(top)": 8,
+  console: 8,
+  "(top)": 9,
 };
 
 const srcDir = path.join(projectRoot, "src");

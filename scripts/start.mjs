@@ -1,6 +1,7 @@
-// `npm start`: local D1 migrated, a demo app seeded with the demo game's catalog (idempotently),
-// `wrangler dev` on port 8787, and the credentials printed. Everything runs on workerd; no
-// Cloudflare account is needed.
+// `npm start`: local D1 migrated, a demo app seeded with the demo game's catalog and a demo console
+// user (idempotently), `wrangler dev` on port 8787, and the credentials printed. Everything runs on
+// workerd; no Cloudflare account is needed.
+import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { catalogCall, readCatalogFile } from "./lib/catalog-client.mjs";
@@ -74,10 +75,33 @@ async function applyDemoCatalog(appId) {
   }
 }
 
+const DEMO_CONSOLE_EMAIL = "demo@open-gamification.local";
+
+/**
+ * An owner for the console: reused while it exists with the saved password, otherwise created
+ * (or given a new password) through the admin API, as a script would.
+ */
+async function seedConsoleUser(credentials) {
+  const found = await api("GET", `/api/v1/admin/console-users?search=${encodeURIComponent(DEMO_CONSOLE_EMAIL)}`, adminToken);
+  const user = found.body?.items?.find((u) => u.email === DEMO_CONSOLE_EMAIL);
+  if (user && credentials.consolePassword) return credentials.consolePassword;
+  const password = randomBytes(12).toString("base64url");
+  const body = { email: DEMO_CONSOLE_EMAIL, display_name: "Demo owner", role: "owner", password };
+  const saved = user
+    ? await api("PUT", `/api/v1/admin/console-users/${user.console_user_id}`, adminToken, body)
+    : await api("POST", "/api/v1/admin/console-users", adminToken, body);
+  if (saved.status !== 200 && saved.status !== 201) throw new Error(`could not seed the console user: ${JSON.stringify(saved.body)}`);
+  writeFileSync(credentialsFile, JSON.stringify({ ...credentials, consolePassword: password }, null, 2));
+  return password;
+}
+
 const demo = await seedDemo();
 const catalogOutcome = await applyDemoCatalog(demo.appId);
+const consolePassword = await seedConsoleUser(demo);
 console.log(`
   Open Gamification is running at ${server.url}
+    Admin console   ${server.url}/console
+      sign in as    ${DEMO_CONSOLE_EMAIL} / ${consolePassword}   (or with the admin token)
     API reference   ${server.url}/docs   (OpenAPI: ${server.url}/openapi.json)
     MQTT (WebSocket) ws://127.0.0.1:${PORT}/mqtt
     Demo app id     ${demo.appId}

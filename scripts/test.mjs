@@ -1,12 +1,20 @@
-// `npm test`: the type check and the import layers, then every test project (unit, workers, e2e)
-// in one vitest run, closing with one plain "N passed, N failed" line that CI reads.
+// `npm test`: the type check and the import layers, then every test project (unit, workers, e2e,
+// browser) in one vitest run, closing with one plain "N passed, N failed" line that CI reads. The
+// browser project needs a Chromium: which one is used, or why the browser tests are skipped, is
+// said loudly.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { projectRoot } from "./lib/wrangler.mjs";
+import { chromiumVersion, findChromium } from "./lib/chromium.mjs";
 
-const run = (command, args) => spawnSync(command, args, { cwd: projectRoot, stdio: "inherit" }).status ?? 1;
+const run = (command, args, env = {}) => spawnSync(command, args, { cwd: projectRoot, stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length));
+  console.log(["", "=".repeat(width), ...lines, "=".repeat(width), ""].join("\n"));
+}
 
 if (run(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."]) !== 0) {
   console.error("Type check failed.");
@@ -17,16 +25,32 @@ if (run(process.execPath, [path.join(projectRoot, "scripts/check-layers.mjs")]) 
   process.exit(1);
 }
 
-const report = path.join(mkdtempSync(path.join(tmpdir(), "vitest-report-")), "report.json");
 const extra = process.argv.slice(2);
-const status = run(process.execPath, [
-  path.join(projectRoot, "node_modules/vitest/vitest.mjs"), "run",
-  "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra,
-]);
+const pickedProjects = extra.some((arg) => arg.startsWith("--project"));
+const browserWanted = !pickedProjects || extra.some((arg, i) => arg === "--project=browser" || (arg === "--project" && extra[i + 1] === "browser"));
+const chromium = findChromium();
+let projects = [];
+let browserLine = null;
+if (browserWanted && chromium.path) {
+  browserLine = `Browser tests: RUN with ${chromiumVersion(chromium.path)} (${chromium.path}, found via ${chromium.source})`;
+  banner([browserLine]);
+} else if (browserWanted) {
+  browserLine = `Browser tests: SKIPPED, ${chromium.reason}`;
+  banner([browserLine, "  Set CHROMIUM_PATH or install Chromium to run them; CI (.ci/run) installs Debian's chromium."]);
+  if (!pickedProjects) projects = ["unit", "workers", "e2e"].flatMap((p) => ["--project", p]);
+}
+
+const report = path.join(mkdtempSync(path.join(tmpdir(), "vitest-report-")), "report.json");
+const status = run(
+  process.execPath,
+  [path.join(projectRoot, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...projects, ...extra],
+  chromium.path ? { CHROMIUM_PATH: chromium.path } : {},
+);
 
 try {
   const result = JSON.parse(readFileSync(report, "utf8"));
   console.log(`\nTests: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests + result.numTodoTests} skipped`);
+  if (browserLine) console.log(browserLine);
 } catch {
   console.error("No test report was written.");
 }

@@ -28,6 +28,8 @@ import { leaderboardsAdmin } from "./leaderboards/admin/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { registerDocs } from "./docs/routes";
 import { opsRoutes } from "./ops/routes";
+import { consoleRoutes } from "./console/routes";
+import { consoleUsersAdmin } from "./console/admin/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -41,7 +43,9 @@ export function buildApp() {
   // First, so that every answer (CORS preflights, 401s, errors) carries the request id and is logged.
   app.use("*", requestLog);
   // Browser games call the API directly with access tokens, and may show the request id of an error.
-  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 }));
+  // The console is same-origin only.
+  const apiCors = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 });
+  app.use("*", (c, next) => (c.req.path === "/console" || c.req.path.startsWith("/console/") ? next() : apiCors(c, next)));
   app.use(
     "*",
     bodyLimit({
@@ -82,6 +86,8 @@ export function buildApp() {
   app.route("/", leaderboardsAdmin);
   app.route("/", opsRoutes);
   app.route("/", catalogRoutes);
+  app.route("/", consoleUsersAdmin);
+  app.route("/", consoleRoutes);
 
   registerDocs(app);
   return app;

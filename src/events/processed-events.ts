@@ -12,6 +12,8 @@ export const eventsSchema: AreaSchema = {
   migrations: [
     "CREATE TABLE processed_events (event_id TEXT PRIMARY KEY, processed_at INTEGER NOT NULL)",
     "CREATE INDEX processed_events_by_time ON processed_events (processed_at)",
+    // src/events/recent-events.ts
+    "CREATE TABLE recent_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL)",
   ],
 };
 

@@ -4,6 +4,7 @@ import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
 import { conflictOnDuplicate } from "../shared/statements";
+import { pageOffset, type Paging } from "../shared/paging";
 
 export interface EndpointRow {
   webhook_id: number;
@@ -75,6 +76,16 @@ export async function endpointForDelivery(db: D1Database, appId: string, webhook
   if (cached) return cached;
   const row = await db.prepare("SELECT * FROM webhooks WHERE app_id = ? AND webhook_id = ?").bind(Number(appId), Number(webhookId)).first<EndpointRow>();
   return row ? toEndpoint(row) : null;
+}
+
+/** A page of an app's endpoints by id, of one type or of all (`type` null); `search` (the console's) matches a part of the URL. */
+export async function listEndpoints(db: D1Database, appId: number, type: WebhookType | null, paging: Paging, search = "") {
+  const where = "app_id = ?1 AND (?2 IS NULL OR webhook_type = ?2) AND (?3 = '' OR instr(lower(url), lower(?3)) > 0)";
+  const [rows, total] = await db.batch<EndpointRow | { n: number }>([
+    db.prepare(`SELECT * FROM webhooks WHERE ${where} ORDER BY webhook_id LIMIT ?4 OFFSET ?5`).bind(appId, type, search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM webhooks WHERE ${where}`).bind(appId, type, search),
+  ]);
+  return { rows: rows.results as EndpointRow[], total: (total.results[0] as { n: number }).n };
 }
 
 export async function requireEndpoint(db: D1Database, appId: number, webhookId: string): Promise<EndpointRow> {

@@ -4,6 +4,7 @@ import { Staged, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
 import { readClock } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
+import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -93,6 +94,7 @@ export class UserDO extends DurableObject<Env> {
         staged.background.push({ kind: "event", event });
         this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
         if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+        recordRecentEvent(sql, event);
         return false;
       },
       (change) => hasReceiver(change, endpoints, this.watchers.any),
@@ -108,6 +110,11 @@ export class UserDO extends DurableObject<Env> {
   /** Messages for the user's topics from elsewhere (src/realtime/publish.ts): on to the broker shards that have subscribers. */
   async publishTopics(batches: TopicBatch[]): Promise<void> {
     await this.watchers.publishBatches(this.env, batches);
+  }
+
+  /** The last events applied, newest first (the console's player page, the player export). */
+  async recentEvents(limit: number) {
+    return readRecentEvents(this.ctx.storage.sql, limit);
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */

@@ -13,10 +13,18 @@ export async function createApp(db: D1Database, input: AppInput, nowIso: string)
   return row!;
 }
 
-export async function listApps(db: D1Database, paging: Paging): Promise<{ rows: AppRow[]; total: number }> {
+/** A page of apps by id, or by name (the console's order); `search` matches a part of the name. */
+export async function listApps(
+  db: D1Database,
+  paging: Paging,
+  options: { orderBy?: "id" | "name"; search?: string } = {},
+): Promise<{ rows: AppRow[]; total: number }> {
+  const order = options.orderBy === "name" ? "name COLLATE NOCASE, app_id" : "app_id";
+  const where = "(?1 = '' OR instr(lower(name), lower(?1)) > 0)";
+  const search = options.search ?? "";
   const [rows, total] = await db.batch<AppRow | { n: number }>([
-    db.prepare("SELECT * FROM apps ORDER BY app_id LIMIT ? OFFSET ?").bind(paging.pageSize, pageOffset(paging)),
-    db.prepare("SELECT COUNT(*) AS n FROM apps"),
+    db.prepare(`SELECT * FROM apps WHERE ${where} ORDER BY ${order} LIMIT ?2 OFFSET ?3`).bind(search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM apps WHERE ${where}`).bind(search),
   ]);
   return { rows: rows.results as AppRow[], total: (total.results[0] as { n: number }).n };
 }

@@ -159,10 +159,12 @@ export async function requirePass(db: D1Database, appId: number, battlePassId: s
   return row;
 }
 
-export async function listPasses(db: D1Database, appId: number, paging: Paging) {
+/** A page in priority order; `search` (the console's) matches a part of the name, in any language. */
+export async function listPasses(db: D1Database, appId: number, paging: Paging, search = "") {
+  const where = "app_id = ?1 AND (?2 = '' OR instr(lower(battle_pass_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<unknown>([
-    db.prepare(`SELECT * FROM battle_passes WHERE app_id = ? ORDER BY ${PASS_ORDER} LIMIT ? OFFSET ?`).bind(appId, paging.pageSize, pageOffset(paging)),
-    db.prepare("SELECT COUNT(*) AS n FROM battle_passes WHERE app_id = ?").bind(appId),
+    db.prepare(`SELECT * FROM battle_passes WHERE ${where} ORDER BY ${PASS_ORDER} LIMIT ?3 OFFSET ?4`).bind(appId, search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM battle_passes WHERE ${where}`).bind(appId, search),
   ]);
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
 }
@@ -341,4 +343,34 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
 
 export async function deleteLevel(db: D1Database, level: LevelRow): Promise<void> {
   await writeConfig(db, level.app_id, [deleteLevelStatement(db, level.level_id)]);
+}
+
+/** The pass's level ids in level order. */
+export async function levelIdsInOrder(db: D1Database, pass: PassRow): Promise<string[]> {
+  const rows = await db
+    .prepare(`SELECT level_id FROM battle_pass_levels WHERE battle_pass_id = ? ORDER BY ${LEVEL_ORDER}`)
+    .bind(pass.battle_pass_id)
+    .all<{ level_id: number }>();
+  return rows.results.map((r) => String(r.level_id));
+}
+
+/**
+ * Puts the pass's levels in the order of `levelIds`, which must name each of its levels once:
+ * their level_priority becomes 0, 1, 2, ... in one batch. Users keep their progress.
+ */
+export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: string[], nowIso: string): Promise<void> {
+  const current = await levelIdsInOrder(db, pass);
+  const known = new Set(current);
+  const problem =
+    levelIds.length !== current.length || new Set(levelIds).size !== levelIds.length || levelIds.some((id) => !known.has(id))
+      ? `must name each of the pass's ${current.length} levels once`
+      : null;
+  if (problem) throw badRequest(`Invalid body: level_ids ${problem}`, [{ field: "level_ids", problem }]);
+  await writeConfig(
+    db,
+    pass.app_id,
+    levelIds.map((id, position) =>
+      db.prepare("UPDATE battle_pass_levels SET level_priority = ?, updated_at = ? WHERE level_id = ?").bind(position, nowIso, Number(id)),
+    ),
+  );
 }

@@ -1,26 +1,27 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
-import { badRequest } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { webhookUrlProblem } from "../../rules/webhook-url";
+import { checkRewardWebhookUrl } from "./reward-url";
 import {
   deleteLevel,
   deletePass,
   insertLevel,
   insertPass,
+  levelIdsInOrder,
   listLevels,
   listPasses,
   presentLevelAdmin,
   presentPassAdmin,
   requireLevel,
   requirePass,
+  setLevelOrder,
   updateLevel,
   updatePass,
 } from "./repo";
-import { BattlePassAdmin, BattlePassInput, LevelAdmin, LevelInput } from "./schemas";
+import { BattlePassAdmin, BattlePassInput, LevelAdmin, LevelInput, LevelOrder } from "./schemas";
 
 const tags = ["Admin: battle passes"];
 const security = bearerSecurity.admin;
@@ -28,12 +29,6 @@ const PassParams = z.object({ appId: pathId("appId"), battlePassId: pathId("batt
 const LevelParams = PassParams.extend({ levelId: pathId("levelId") });
 const passes = "/api/v1/admin/apps/{appId}/battle-passes";
 const levels = `${passes}/{battlePassId}/levels`;
-
-/** The same rule as the app's webhook endpoints (HTTPS; plain http to loopback only in local development). */
-function checkRewardWebhookUrl(env: Env, url: string | null): void {
-  const problem = url === null ? null : webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
-  if (problem) throw badRequest(`Invalid body: reward_webhook_url ${problem}`, [{ field: "reward_webhook_url", problem }]);
-}
 
 async function levelOf(db: D1Database, params: z.infer<typeof LevelParams>) {
   const app = await requireApp(db, params.appId);
@@ -177,5 +172,20 @@ export const battlePassesAdmin = createRouter()
       const { level } = await levelOf(c.env.DB, c.req.valid("param"));
       await deleteLevel(c.env.DB, level.row);
       return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put", path: `${passes}/{battlePassId}/level-order`, tags, security, summary: "Reorder the levels of a battle pass",
+      description: "level_ids names every level of the pass once, in the new order; their level_priority becomes 0, 1, 2, ... Users keep their progress.",
+      request: { params: PassParams, ...jsonBody(LevelOrder) },
+      responses: { 200: jsonResponse(LevelOrder, "The levels in their new order"), ...errorResponses },
+    }),
+    async (c) => {
+      const params = c.req.valid("param");
+      const app = await requireApp(c.env.DB, params.appId);
+      const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
+      await setLevelOrder(c.env.DB, pass, c.req.valid("json").level_ids, toIso(c.get("now")));
+      return c.json({ level_ids: await levelIdsInOrder(c.env.DB, pass) }, 200);
     },
   );

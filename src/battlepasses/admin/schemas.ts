@@ -158,3 +158,7 @@ export const LevelAdmin = z
     updated_at: z.string(),
   })
   .openapi("BattlePassLevelAdmin");
+
+export const LevelOrder = z
+  .object({ level_ids: z.array(DigitsId).max(10_000).openapi({ description: "Every level of the pass, once, first level first" }) })
+  .openapi("BattlePassLevelOrder");

@@ -102,6 +102,15 @@ export async function deleteCategory(db: D1Database, row: CategoryRow): Promise<
   }
 }
 
+/** How many challenges each category of an app holds, by category id (categories without any are absent). */
+export async function challengeCountsByCategory(db: D1Database, appId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .prepare("SELECT category_id, COUNT(*) AS n FROM challenges WHERE app_id = ? GROUP BY category_id")
+    .bind(appId)
+    .all<{ category_id: number; n: number }>();
+  return new Map(rows.results.map((r) => [r.category_id, r.n]));
+}
+
 async function countInCategory(db: D1Database, categoryId: number): Promise<number> {
   const row = await db.prepare("SELECT COUNT(*) AS n FROM challenges WHERE category_id = ?").bind(categoryId).first<{ n: number }>();
   return row?.n ?? 0;
@@ -223,9 +232,13 @@ export async function createChallenge(db: D1Database, appId: number, input: Chal
   return row;
 }
 
-export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null) {
-  const where = categoryId === null ? "app_id = ?" : "app_id = ? AND category_id = ?";
-  const binds = categoryId === null ? [appId] : [appId, categoryId];
+/** A page by id; `search` (the console's) matches a part of the name, in any language, or of the event name. */
+export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null, search = "") {
+  const conditions = ["app_id = ?"];
+  const binds: unknown[] = [appId];
+  if (categoryId !== null) conditions.push("category_id = ?"), binds.push(categoryId);
+  if (search) conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)"), binds.push(search, search);
+  const where = conditions.join(" AND ");
   const [rows, total] = await db.batch<unknown>([
     db
       .prepare(`SELECT * FROM challenges WHERE ${where} ORDER BY challenge_id LIMIT ? OFFSET ?`)

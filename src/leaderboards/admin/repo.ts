@@ -96,10 +96,12 @@ export async function requireBoard(db: D1Database, appId: number, boardId: strin
   return row;
 }
 
-export async function listBoards(db: D1Database, appId: number, limit: number, offset: number) {
+/** A page by id; `search` (the console's) matches a part of the name, in any language, or of the event name. */
+export async function listBoards(db: D1Database, appId: number, limit: number, offset: number, search = "") {
+  const where = "app_id = ?1 AND (?2 = '' OR instr(lower(name), lower(?2)) > 0 OR instr(lower(event_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<LeaderboardRow | { n: number }>([
-    db.prepare("SELECT * FROM leaderboards WHERE app_id = ? ORDER BY leaderboard_id LIMIT ? OFFSET ?").bind(appId, limit, offset),
-    db.prepare("SELECT COUNT(*) AS n FROM leaderboards WHERE app_id = ?").bind(appId),
+    db.prepare(`SELECT * FROM leaderboards WHERE ${where} ORDER BY leaderboard_id LIMIT ?3 OFFSET ?4`).bind(appId, search, limit, offset),
+    db.prepare(`SELECT COUNT(*) AS n FROM leaderboards WHERE ${where}`).bind(appId, search),
   ]);
   return { rows: rows.results as LeaderboardRow[], total: (total.results[0] as { n: number }).n };
 }

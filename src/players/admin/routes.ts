@@ -3,9 +3,9 @@ import { requireApp } from "../../apps/repo";
 import { UserIdSchema } from "../../auth/schemas";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
-import { userObject } from "../../user/names";
 import { StoredChallengeStateSchema } from "../../challenges/schemas";
-import { UserBattlePassState, userBattlePassState } from "../../battlepasses/admin/user-state";
+import { UserBattlePassState } from "../../battlepasses/admin/user-state";
+import { readUserState } from "./state";
 
 const UserParams = z.object({
   appId: pathId("appId"),
@@ -32,10 +32,6 @@ export const usersAdmin = createRouter().openapi(
   async (c) => {
     const { appId, userId } = c.req.valid("param");
     const app = String((await requireApp(c.env.DB, appId)).app_id);
-    const [challenges, battlePasses] = await Promise.all([
-      userObject(c.env, app, userId).challengeState(),
-      userBattlePassState(c.env, app, userId, c.get("now")),
-    ]);
-    return c.json({ app_id: app, user_id: userId, challenges, battle_passes: battlePasses }, 200);
+    return c.json(await readUserState(c.env, app, userId, c.get("now")), 200);
   },
 );

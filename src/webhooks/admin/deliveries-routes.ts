@@ -1,16 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
-import { toIso } from "../../shared/clock";
-import { conflict } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "../core/webhook-types";
-import {
-  attemptsOf, DELIVERY_STATUSES, listDeliveries, messageOf, presentDelivery, reopenDelivery, requireDelivery, restoreDelivery,
-} from "../deliveries-repo";
-import { sendAll } from "../../shared/chunks";
-import { endpointForDelivery } from "../endpoints-repo";
+import { attemptsOf, DELIVERY_STATUSES, listDeliveries, presentDelivery, requireDelivery } from "../deliveries-repo";
+import { redeliver } from "./actions";
 import { Delivery, DeliveryDetail } from "./schemas";
 
 const AppParams = z.object({ appId: pathId("appId") });
@@ -68,20 +63,7 @@ export const deliveriesAdmin = createRouter()
       const { appId, deliveryId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const row = await requireDelivery(c.env.DB, app.app_id, deliveryId);
-      if (row.status === "pending") throw conflict(`Webhook delivery ${deliveryId} is still pending`);
-      const endpoint = row.webhook_id === null ? null : await endpointForDelivery(c.env.DB, String(app.app_id), String(row.webhook_id));
-      if (!endpoint) throw conflict(`The endpoint of webhook delivery ${deliveryId} was deleted`);
-      if (!endpoint.enabled && !row.override_url) {
-        throw conflict(`Webhook ${endpoint.webhookId} is disabled; replace it (PUT) to enable it again`);
-      }
-      const reopened = await reopenDelivery(c.env.DB, row, toIso(c.get("now")));
-      if (!reopened) throw conflict(`Webhook delivery ${deliveryId} is still pending`);
-      try {
-        await sendAll(c.env.WEBHOOKS, [messageOf(row)]);
-      } catch (err) {
-        await restoreDelivery(c.env.DB, row);
-        throw err;
-      }
+      const reopened = await redeliver(c.env, app.app_id, row, c.get("now"));
       return c.json(presentDelivery(reopened), 202);
     },
   );

@@ -1,0 +1,52 @@
+/** Geometry of the small bar charts the console draws as inline SVG on the server. */
+
+export interface Point {
+  label: string;
+  value: number;
+}
+
+export interface Bar extends Point {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface BarChartLayout {
+  width: number;
+  height: number;
+  bars: Bar[];
+  /** The value the full height stands for: the largest value, rounded up to a readable number. */
+  scaleMax: number;
+}
+
+/** 1, 2 or 5 times a power of ten, at least `value`: an axis maximum people read at a glance. */
+export function niceCeiling(value: number): number {
+  if (value <= 0) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5, 10].map((step) => step * magnitude).find((candidate) => candidate >= value)!;
+}
+
+/** Bars side by side across `width`, bottom-aligned in `height`; a value above zero is never invisible. */
+export function layoutBars(points: readonly Point[], width: number, height: number, gap = 2): BarChartLayout {
+  const scaleMax = niceCeiling(Math.max(0, ...points.map((p) => p.value)));
+  const slot = points.length > 0 ? width / points.length : width;
+  const barWidth = Math.max(1, slot - gap);
+  const bars = points.map((p, i) => {
+    const barHeight = p.value <= 0 ? 0 : Math.max(1, (p.value / scaleMax) * height);
+    return { ...p, x: i * slot + gap / 2, y: height - barHeight, width: barWidth, height: barHeight };
+  });
+  return { width, height, bars, scaleMax };
+}
+
+/** Shares of a whole as consecutive segments of `width` (a stacked bar). */
+export function layoutShares(parts: readonly Point[], width: number): (Point & { x: number; width: number })[] {
+  const total = parts.reduce((sum, p) => sum + Math.max(0, p.value), 0);
+  let x = 0;
+  return parts.map((p) => {
+    const w = total === 0 ? 0 : (Math.max(0, p.value) / total) * width;
+    const segment = { ...p, x, width: w };
+    x += w;
+    return segment;
+  });
+}

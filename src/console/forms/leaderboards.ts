@@ -1,0 +1,38 @@
+import type { z } from "@hono/zod-openapi";
+import type { LeaderboardAdmin } from "../../leaderboards/admin/schemas";
+import { FormReader, type Decoded, type FormValues } from "../core/form";
+import { compactFilters, compactLocalized, filtersToForm, flag, localizedToForm, readFilters, readLocalized } from "./common";
+import { readWallClock } from "./challenges";
+
+/** The leaderboard form: values ⇄ the admin API's LeaderboardInput. */
+
+export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLanguage: string): FormValues {
+  return {
+    ...localizedToForm("name", b.name, defaultLanguage),
+    event_name: b.event_name,
+    value_field: b.value_field ?? "",
+    ...filtersToForm("filters", b.filters),
+    aggregation: b.aggregation,
+    sort_order_ascending: flag(b.sort_order_ascending),
+    period_range: b.period_range ?? "never",
+    period_range_reset_at_time: b.period_range_reset_at_time ?? "00:00:00",
+    period_range_time_zone: b.period_range_time_zone ?? "UTC",
+  };
+}
+
+export function decodeLeaderboard(submitted: FormValues): Decoded {
+  const values = compactFilters(compactLocalized(submitted, "name"), "filters");
+  const form = new FormReader(values);
+  const input = {
+    name: readLocalized(form, "name"),
+    event_name: form.text("event_name"),
+    value_field: form.nullableText("value_field"),
+    filters: readFilters(form, "filters"),
+    aggregation: form.optionalText("aggregation"),
+    sort_order_ascending: form.checked("sort_order_ascending"),
+    period_range: form.optionalText("period_range"),
+    period_range_reset_at_time: readWallClock(form, "period_range_reset_at_time"),
+    period_range_time_zone: form.optionalText("period_range_time_zone"),
+  };
+  return { input, problems: form.problems, values };
+}

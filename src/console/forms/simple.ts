@@ -1,0 +1,16 @@
+import { FormReader, type Decoded, type FormValues } from "../core/form";
+
+/** Forms whose inputs are flat texts: apps, API keys, webhook endpoints, console users. */
+
+const decodeTexts = (names: readonly string[], optional: readonly string[] = []) => (values: FormValues): Decoded => {
+  const form = new FormReader(values);
+  const input = Object.fromEntries(names.map((name) => [name, optional.includes(name) ? form.optionalText(name) : form.text(name)]));
+  return { input, problems: form.problems, values };
+};
+
+export const decodeApp = decodeTexts(["name", "default_language"], ["default_language"]);
+export const decodeApiKey = decodeTexts(["name"]);
+/** An empty secret lets the API generate one. */
+export const decodeWebhook = decodeTexts(["webhook_type", "url", "secret_key"], ["secret_key"]);
+/** On edit, an empty password keeps the current one. */
+export const decodeConsoleUser = decodeTexts(["email", "display_name", "role", "password"], ["password"]);

@@ -1,0 +1,40 @@
+import { AGGREGATIONS } from "../../leaderboards/catalog";
+import { CheckboxField, FormErrors, LocalizedField, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
+import { EventCatalogData, EventNameField, FiltersField, PERIOD_OPTIONS, TimeZoneField, ValueFieldField } from "../ui/counter-fields";
+
+const FIELDS = ["name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone"];
+
+const AGGREGATION_TEXT: Record<string, string> = {
+  sum: "sum: adds every event's value",
+  max: "max: keeps the highest value",
+  min: "min: keeps the lowest value",
+  last: "last: keeps the newest value",
+};
+
+export function LeaderboardForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string }) {
+  const { form } = props;
+  return (
+    <PostForm action={props.action} class="wide-form">
+      <FormErrors errors={form.errors} fields={FIELDS} />
+      <EventCatalogData />
+      <fieldset disabled={form.readOnly}>
+        <LocalizedField form={form} name="name" label="Name" required defaultLanguage={props.defaultLanguage} />
+        <div class="grid two">
+          <EventNameField form={form} name="event_name" />
+          <ValueFieldField form={form} name="value_field" eventField="event_name" what="holds the score" />
+        </div>
+        <FiltersField form={form} name="filters" eventField="event_name" />
+        <div class="grid two">
+          <SelectField form={form} name="aggregation" label="Aggregation" options={AGGREGATIONS.map((a) => [a, AGGREGATION_TEXT[a]] as const)} />
+          <CheckboxField form={form} name="sort_order_ascending" label="Lower scores rank first" help="For lap times and the like. Changing it starts a new, empty season." />
+        </div>
+        <div class="grid three">
+          <SelectField form={form} name="period_range" label="Season reset" options={PERIOD_OPTIONS} help="A reset starts an empty board; changing the schedule starts a new season at once." />
+          <TextField form={form} name="period_range_reset_at_time" label="Reset time" placeholder="00:00:00" help="HH:MM:SS, 24-hour clock, in the time zone." />
+          <TimeZoneField form={form} name="period_range_time_zone" />
+        </div>
+        {!form.readOnly && <button type="submit">{props.submit}</button>}
+      </fieldset>
+    </PostForm>
+  );
+}

@@ -1,0 +1,291 @@
+import type { Child } from "hono/jsx";
+import { requireApp, type AppRow } from "../../apps/repo";
+import { readUserState } from "../../players/admin/state";
+import { readUserInfo, type UserInfo } from "../../auth/user-info";
+import { searchUserInfos } from "../../auth/user-info-search";
+import { challengeCatalog } from "../../challenges/catalog";
+import type { ChallengeCatalog } from "../../challenges/core/model";
+import type { RecentEvent } from "../../events/recent-events";
+import { appLeaderboards } from "../../leaderboards/catalog";
+import type { MemberRow, Presentation } from "../../leaderboards/core/present";
+import { readMemberRows } from "../../leaderboards/reads";
+import { localize } from "../../shared/localize";
+import { userObject } from "../../user/names";
+import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { PostForm } from "../ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
+import { renderAppPage } from "../ui/render";
+
+/**
+ * Players: find one, then everything about them in one place. Each section of a player's page is
+ * one component of PLAYER_SECTIONS, so an area adds its part (bans, data export) with one line.
+ */
+
+const RECENT_EVENTS = 20;
+const MAX_USER_ID = 256;
+const playersBase = (app: AppRow) => `/console/apps/${app.app_id}/players`;
+
+export interface PlayerView {
+  app: AppRow;
+  userId: string;
+  info: UserInfo;
+  state: Awaited<ReturnType<typeof readUserState>>;
+  catalog: ChallengeCatalog;
+  boards: { name: string; id: string; row: MemberRow }[];
+  events: RecentEvent[];
+  canChange: boolean;
+}
+
+async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
+  const appId = String(app.app_id);
+  const now = c.get("now");
+  const [info, state, catalog, leaderboards, events] = await Promise.all([
+    readUserInfo(c.env.DB, appId, userId),
+    readUserState(c.env, appId, userId, now),
+    challengeCatalog(c.env.DB, appId),
+    appLeaderboards(c.env.DB, appId),
+    userObject(c.env, appId, userId).recentEvents(RECENT_EVENTS),
+  ]);
+  const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
+  const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
+  const boards = leaderboards.boards.map((board, i) => ({ id: board.id, name: localize(board.name, undefined, app.default_language), row: rows[i] }));
+  return { app, userId, info, state, catalog, boards, events, canChange: canChange(c) };
+}
+
+function ChallengesSection({ view }: { view: PlayerView }) {
+  const rows = view.state.challenges;
+  return (
+    <section class="panel">
+      <h2>Challenges</h2>
+      {rows.length === 0 ? (
+        <EmptyState>
+          <p>No challenge state yet: the player has not listed or played any challenge.</p>
+        </EmptyState>
+      ) : (
+        <Table head={["Id", "Challenge", "State", "Counter", "Goal", "Unlocked", "Activated", "Times out"]} numeric={[0, 3, 4]}>
+          {rows.map((ch) => {
+            const def = view.catalog.byId.get(ch.challenge_id)?.challenge;
+            return (
+              <tr>
+                <td class="num">{ch.challenge_id}</td>
+                <td>{def ? localize(def.name, undefined, view.app.default_language) : <span class="muted">deleted</span>}</td>
+                <td>
+                  <StatusBadge status={ch.type} />
+                </td>
+                <td class="num">{ch.score}</td>
+                <td class="num">{def ? `${def.goalCondition === 1 ? "≤ " : ""}${def.goal}` : "—"}</td>
+                <td>
+                  <Time iso={ch.unlocked_at} />
+                </td>
+                <td>
+                  <Time iso={ch.activated_at} />
+                </td>
+                <td>
+                  <Time iso={ch.expires_at} empty="never" />
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function BattlePassesSection({ view }: { view: PlayerView }) {
+  const passes = view.state.battle_passes;
+  return (
+    <section class="panel">
+      <h2>Battle passes</h2>
+      {passes.length === 0 && (
+        <EmptyState>
+          <p>The player has not unlocked any battle pass.</p>
+        </EmptyState>
+      )}
+      {passes.map((pass) => (
+        <div class="pass">
+          <h3>
+            {pass.battle_pass_name} {pass.battle_pass_completed && <StatusBadge status="completed" />}
+          </h3>
+          <p class="muted">
+            Unlocked <Time iso={pass.purchased_at} />
+          </p>
+          <Table head={["Level", "Challenge", "State", "Counter", "Goal", "Reward"]} numeric={[0, 3, 4]}>
+            {pass.levels.flatMap((level, i) =>
+              level.challenges.map((ch, j) => (
+                <tr>
+                  <td class="num">{j === 0 ? i + 1 : ""}</td>
+                  <td>{ch.challenge_name}</td>
+                  <td>
+                    <StatusBadge status={ch.type} />
+                  </td>
+                  <td class="num">{ch.user_challenge_current_score}</td>
+                  <td class="num">{ch.challenge_goal}</td>
+                  <td>{j === 0 ? (level.reward_claimed ? "claimed" : level.level_completed ? "to claim" : "—") : ""}</td>
+                </tr>
+              )),
+            )}
+          </Table>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function LeaderboardsSection({ view }: { view: PlayerView }) {
+  return (
+    <section class="panel">
+      <h2>Leaderboard positions</h2>
+      {view.boards.length === 0 ? (
+        <EmptyState>
+          <p>The app has no leaderboards.</p>
+        </EmptyState>
+      ) : (
+        <Table head={["Leaderboard", "Rank", "Score"]} numeric={[1, 2]}>
+          {view.boards.map((b) => (
+            <tr>
+              <td>
+                <a href={`/console/apps/${view.app.app_id}/leaderboards/${b.id}?member=${encodeURIComponent(view.userId)}`}>{b.name}</a>
+              </td>
+              <td class="num">{b.row.rank === -1 ? "—" : b.row.rank}</td>
+              <td class="num">{b.row.score.toLocaleString("en-US")}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function EventsSection({ view }: { view: PlayerView }) {
+  return (
+    <section class="panel">
+      <h2>Recent events</h2>
+      {view.events.length === 0 ? (
+        <EmptyState>
+          <p>
+            No events kept for this player. <a href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>Send one from the event tester</a>.
+          </p>
+        </EmptyState>
+      ) : (
+        <Table head={["Received", "Event", "Type", "Session", "Team", "Meta data"]}>
+          {view.events.map((e) => (
+            <tr>
+              <td>
+                <Time iso={new Date(e.received_at).toISOString()} />
+              </td>
+              <td>
+                <code>{e.event_name}</code>
+              </td>
+              <td>{e.event_type}</td>
+              <td>{e.session_id}</td>
+              <td>{e.team_id ?? <span class="muted">—</span>}</td>
+              <td class="snippet">
+                <code>{JSON.stringify(e.meta_data)}</code>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <p class="muted">Events reach this list through the background queue, a second or two after they are sent.</p>
+    </section>
+  );
+}
+
+/** The player's page, section by section. */
+export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection];
+
+function PlayerActions({ view }: { view: PlayerView }) {
+  const base = `${playersBase(view.app)}/${encodeURIComponent(view.userId)}`;
+  return (
+    <>
+      <a class="button secondary" href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>
+        Send an event
+      </a>
+      {view.canChange && (
+        <PostForm action={`${base}/reset-challenges`} class="inline" swap="innerHTML" confirm={`Reset every challenge of ${view.userId}? Their progress in personal challenges is lost.`}>
+          <button type="submit" class="danger">
+            Reset challenges
+          </button>
+        </PostForm>
+      )}
+    </>
+  );
+}
+
+/** A path's user id: any text the API takes (1 to 256 characters). */
+function userIdOf(c: ConsoleContext): string {
+  const userId = c.req.param("userId") ?? "";
+  return userId.length <= MAX_USER_ID ? userId : userId.slice(0, MAX_USER_ID);
+}
+
+export const playerPages = consoleRouter()
+  .get("/console/apps/:appId/players", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const exact = (c.req.query("user_id") ?? "").trim();
+    if (exact) return c.redirect(`${playersBase(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
+    const list = listQuery(c);
+    const found = list.search ? await searchUserInfos(c.env.DB, app.app_id, list.search, list) : null;
+    return renderAppPage(
+      c, app, "players",
+      { title: "Players", lead: "Look a player up by their user id: their challenges, battle passes, leaderboard positions and recent events." },
+      <>
+        <form method="get" action={playersBase(app)} class="search">
+          <label for="user-id">User id</label>
+          <input id="user-id" name="user_id" required maxlength={MAX_USER_ID} placeholder="player-42" />
+          <button type="submit">Open player</button>
+        </form>
+        <SearchForm action={playersBase(app)} value={list.search} label="Search by id or username" placeholder="part of an id or name" />
+        <div id="list">
+          {found && found.rows.length === 0 && (
+            <EmptyState>
+              <p>No player with stored user info matches “{list.search}”. Players without user info are found by their exact id above.</p>
+            </EmptyState>
+          )}
+          {found && found.rows.length > 0 && (
+            <>
+              <Table head={["User id", "Username", "Info updated"]}>
+                {found.rows.map((u) => (
+                  <tr>
+                    <td>
+                      <a href={`${playersBase(app)}/${encodeURIComponent(u.user_id)}`}>{u.user_id}</a>
+                    </td>
+                    <td>{u.username ?? "—"}</td>
+                    <td>
+                      <Time iso={u.updated_at} />
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+              <Pager base={playersBase(app)} list={{ ...list, total: found.total }} />
+            </>
+          )}
+        </div>
+      </>,
+    );
+  })
+  .get("/console/apps/:appId/players/:userId", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const view = await readPlayer(c, app, userIdOf(c));
+    return renderAppPage(
+      c, app, "players",
+      {
+        title: `Player ${view.userId}`,
+        crumbs: [[playersBase(app), "Players"]],
+        lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
+        actions: <PlayerActions view={view} />,
+      },
+      <>
+        {PLAYER_SECTIONS.map((Section) => (
+          <Section view={view} />
+        ))}
+      </>,
+    );
+  })
+  .post("/console/apps/:appId/players/:userId/reset-challenges", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    await userObject(c.env, String(app.app_id), userId).resetChallenges(String(app.app_id), userId, c.get("now"));
+    return redirectWithNotice(c, `${playersBase(app)}/${encodeURIComponent(userId)}`, `Challenges of ${userId} reset.`);
+  });

@@ -1,0 +1,31 @@
+import type { Permission } from "../core/roles";
+
+/**
+ * The left navigation. An area adds its page with one entry here: `section` is what a page
+ * passes to be highlighted, `permission` hides entries a role cannot use.
+ */
+export interface NavEntry {
+  section: string;
+  label: string;
+  href: (appId: string) => string;
+  permission?: Permission;
+}
+
+const inApp = (path: string) => (appId: string) => `/console/apps/${appId}${path}`;
+
+export const APP_NAV: NavEntry[] = [
+  { section: "dashboard", label: "Dashboard", href: inApp("") },
+  { section: "challenges", label: "Challenges", href: inApp("/challenges") },
+  { section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") },
+  { section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") },
+  { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
+  { section: "players", label: "Players", href: inApp("/players") },
+  { section: "events", label: "Event tester", href: inApp("/events") },
+  { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
+  { section: "settings", label: "Settings", href: inApp("/settings") },
+];
+
+export const CONSOLE_NAV: { section: string; label: string; href: string; permission?: Permission }[] = [
+  { section: "apps", label: "All apps", href: "/console" },
+  { section: "users", label: "Console users", href: "/console/users", permission: "administer" },
+];
