@@ -1,5 +1,7 @@
 import { randomToken, sha256Hex } from "../shared/crypto";
 import { toIso } from "../shared/clock";
+import { auditOf, type Actor } from "../apps/audit-log";
+import { writeConfigRow } from "../apps/config-write";
 
 /**
  * API keys: 43 random URL-safe characters behind a short prefix (well under the 64 characters by
@@ -29,14 +31,20 @@ export const presentApiKey = (row: ApiKeyRow) => ({
   revoked_at: row.revoked_at,
 });
 
-export async function insertApiKey(db: D1Database, appId: number, name: string, nowMs: number) {
+/**
+ * Entries about keys never hold a key, only what the list shows (its hash would be redacted anyway).
+ * Keys are read per request, not from the catalog cache, so their writes move no catalog version.
+ */
+export const apiKeyAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "api-key");
+
+export async function insertApiKey(db: D1Database, appId: number, name: string, nowMs: number, actor: Actor) {
   const key = generateApiKey();
-  const row = await db
+  const statement = db
     .prepare(
       "INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?) RETURNING key_id, app_id, name, key_prefix, created_at, revoked_at",
     )
-    .bind(appId, name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs))
-    .first<ApiKeyRow>();
+    .bind(appId, name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs));
+  const row = await writeConfigRow<ApiKeyRow>(db, null, statement, apiKeyAudit(actor, appId).created({ name, key_prefix: key.slice(0, 8) }));
   return { key, row: row! };
 }
 

@@ -4,9 +4,10 @@ import { notFound, unauthorized } from "../shared/errors";
 import { adminTokenProblem, isDevelopment, secretNotConfigured } from "../shared/secrets";
 import type { AppEnv, Caller } from "../shared/http";
 import { timingSafeEqual } from "../shared/crypto";
-import { verifyAccessToken } from "./access-tokens";
+import { verifyPlayerToken } from "./access-tokens";
 import { findActiveKey } from "./api-keys";
 import { signingKeys, signingKeysProblem } from "./signing-keys";
+import { ACTOR_HEADER, actorNameOf } from "../apps/actor";
 
 /** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
 const MAX_API_KEY_LENGTH = 64;
@@ -34,7 +35,7 @@ async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise
 
 async function callerFromAccessToken(c: Context<AppEnv>, credential: string): Promise<Caller> {
   if (looksLikeApiKey(credential)) throw unauthorized("This operation requires an access token, not an API key");
-  const claims = await verifyAccessToken(c.env, credential, c.get("now"));
+  const claims = await verifyPlayerToken(c.env, credential, c.get("now"));
   return { kind: "access-token", ...claims };
 }
 
@@ -67,7 +68,7 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   assertAdminConfigured(c.env);
   const credential = bearerToken(c);
   if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
-  c.set("caller", { kind: "admin" });
+  c.set("caller", { kind: "admin", actorName: actorNameOf(c.req.header(ACTOR_HEADER)) });
   await next();
 });
 

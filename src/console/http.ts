@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
 import { ApiError } from "../shared/errors";
+import type { Actor } from "../apps/audit-log";
+import { requestOrigin } from "../apps/actor";
 import type { AppEnv } from "../shared/http";
 import type { ConsoleSession } from "./auth/sessions";
 import { formValuesOf, type FormValues } from "./core/form";
@@ -43,6 +45,14 @@ export function guard(c: ConsoleContext, permission: Permission): void {
     const needed = permission === "administer" ? "an owner" : "an editor or an owner";
     throw new ApiError(403, `Your role (${role}) may only read here; this needs ${needed}.`);
   }
+}
+
+/** The signed-in user as the audit log names them, and where the request came from. */
+export function consoleActor(c: ConsoleContext): Actor {
+  const { consoleUserId, email } = c.get("session");
+  const origin = { channel: "console" as const, ...requestOrigin(c) };
+  if (consoleUserId === null) return { kind: "admin-token", id: null, name: null, ...origin };
+  return { kind: "console-user", id: String(consoleUserId), name: email, ...origin };
 }
 
 export const canChange = (c: ConsoleContext, permission: Permission = "configure") => may(c.get("session").role, permission);

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { verifyAccessToken } from "../auth/access-tokens";
+import { verifyPlayerToken } from "../auth/access-tokens";
 import { ApiError } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { Connection } from "./connection";
@@ -186,7 +186,7 @@ export class MqttBroker extends DurableObject<Env> {
       now: Date.now(),
       verifyToken: async (token) => {
         try {
-          await verifyAccessToken(this.env, token, await getNow(this.env));
+          await verifyPlayerToken(this.env, token, await getNow(this.env));
           return true;
         } catch (err) {
           if (err instanceof ApiError) return false;

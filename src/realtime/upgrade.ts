@@ -1,4 +1,4 @@
-import { verifyAccessToken } from "../auth/access-tokens";
+import { verifyPlayerToken } from "../auth/access-tokens";
 import { ApiError, errorBody } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { topicSecret } from "../shared/secrets";
@@ -26,7 +26,7 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
   try {
     // Without it the broker can check no topic, so no subscription could ever succeed.
     topicSecret(env);
-    if (token !== null) await verifyAccessToken(env, token, await getNow(env));
+    if (token !== null) await verifyPlayerToken(env, token, await getNow(env));
   } catch (err) {
     if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
     throw err;

@@ -5,9 +5,11 @@ import { decide } from "./core/outcome";
 import { webhookUrlProblem } from "../rules/webhook-url";
 import { attemptDelivery } from "./deliver";
 import { deadLetteredStatement, type LoggedOutcome, recordOutcomeStatements } from "./deliveries-repo";
-import { disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
+import { disabledEntry, disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
 import { type DeliveryMessage, isDeliveryMessage } from "./messages";
 import { logLine } from "../shared/log";
+
+const GONE = "The receiver answered 410 Gone";
 
 /** What to tell the queue about one message once its outcome is in the log. */
 type Settle = { ack: true } | { ack: false; delaySeconds: number };
@@ -48,13 +50,15 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   const processed = await Promise.all(valid.map((msg) => processMessage(env, msg, clock)));
   // Disabling an endpoint changes the app's configuration, so the batch moves those apps' catalog versions.
   const disabledApps = [...new Set(processed.flatMap((p) => p.disabledAppId ?? []))];
+  const disabled = processed.filter((p) => p.disabledAppId !== undefined);
   await writeConfig(
     env.DB,
     disabledApps,
     processed.flatMap((p) => [
       ...recordOutcomeStatements(env.DB, p.message, p.outcome),
-      ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, "The receiver answered 410 Gone", p.outcome.at)] : []),
+      ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, GONE, p.outcome.at)] : []),
     ]),
+    disabled.map((p) => disabledEntry(p.message.appId, p.message.webhookId, GONE)),
   );
   valid.forEach((msg, i) => {
     const { settle } = processed[i];

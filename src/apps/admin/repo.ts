@@ -1,16 +1,18 @@
 import { pageOffset, type Paging } from "../../shared/paging";
+import { auditOf, type Actor } from "../audit-log";
 import { writeConfig, writeConfigRow } from "../config-write";
-import type { AppRow } from "../repo";
+import { presentApp, type AppRow } from "../repo";
 import type { AppInput } from "./schemas";
 
-/** D1 writes and reads of the admin API for apps. */
+/** D1 writes and reads of the admin API for apps. Apps are in the log of what is not one app's. */
 
-export async function createApp(db: D1Database, input: AppInput, nowIso: string): Promise<AppRow> {
-  const row = await db
+const appAudit = (actor: Actor) => auditOf(actor, null, "app");
+
+export async function createApp(db: D1Database, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
+  const statement = db
     .prepare("INSERT INTO apps (name, default_language, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING *")
-    .bind(input.name, input.default_language, nowIso, nowIso)
-    .first<AppRow>();
-  return row!;
+    .bind(input.name, input.default_language, nowIso, nowIso);
+  return (await writeConfigRow<AppRow>(db, null, statement, appAudit(actor).created(input)))!;
 }
 
 /** A page of apps by id, or by name (the console's order); `search` matches a part of the name. */
@@ -30,14 +32,14 @@ export async function listApps(
 }
 
 /** The default language is part of every answer built from the catalog, so this is a configuration write. */
-export async function updateApp(db: D1Database, app: AppRow, input: AppInput, nowIso: string): Promise<AppRow> {
+export async function updateApp(db: D1Database, app: AppRow, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
   const statement = db
     .prepare("UPDATE apps SET name = ?, default_language = ?, updated_at = ? WHERE app_id = ? RETURNING *")
     .bind(input.name, input.default_language, nowIso, app.app_id);
-  return (await writeConfigRow<AppRow>(db, app.app_id, statement))!;
+  return (await writeConfigRow<AppRow>(db, app.app_id, statement, appAudit(actor).updated(app.app_id, presentApp(app), input)))!;
 }
 
-/** Foreign keys cascade to everything the app owns in D1. */
-export async function deleteApp(db: D1Database, app: AppRow): Promise<void> {
-  await writeConfig(db, app.app_id, [db.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id)]);
+/** Foreign keys cascade to everything the app owns in D1; its audit entries stay (they have no foreign key). */
+export async function deleteApp(db: D1Database, app: AppRow, actor: Actor): Promise<void> {
+  await writeConfig(db, app.app_id, [db.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id)], [appAudit(actor).deleted(app.app_id, presentApp(app))]);
 }

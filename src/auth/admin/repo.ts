@@ -1,7 +1,9 @@
 import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
-import type { ApiKeyRow } from "../api-keys";
+import { apiKeyAudit, presentApiKey, type ApiKeyRow } from "../api-keys";
+import type { Actor } from "../../apps/audit-log";
+import { writeConfigRow } from "../../apps/config-write";
 
 /** D1 reads and writes of the admin API for API keys (creating one is in ../api-keys.ts, with the key itself). */
 
@@ -22,16 +24,17 @@ export async function listApiKeys(db: D1Database, appId: number, paging: Paging)
   return { rows: rows.results as ApiKeyRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function renameApiKey(db: D1Database, key: ApiKeyRow, name: string): Promise<ApiKeyRow> {
-  const row = await db.prepare(`UPDATE api_keys SET name = ? WHERE key_id = ? RETURNING ${COLUMNS}`).bind(name, key.key_id).first<ApiKeyRow>();
-  return row!;
+export async function renameApiKey(db: D1Database, key: ApiKeyRow, name: string, actor: Actor): Promise<ApiKeyRow> {
+  const statement = db.prepare(`UPDATE api_keys SET name = ? WHERE key_id = ? RETURNING ${COLUMNS}`).bind(name, key.key_id);
+  const audit = apiKeyAudit(actor, key.app_id).updated(key.key_id, presentApiKey(key), { name });
+  return (await writeConfigRow<ApiKeyRow>(db, null, statement, audit))!;
 }
 
 /** Revoking twice keeps the first time. */
-export async function revokeApiKey(db: D1Database, key: ApiKeyRow, nowIso: string): Promise<ApiKeyRow> {
-  const row = await db
+export async function revokeApiKey(db: D1Database, key: ApiKeyRow, nowIso: string, actor: Actor): Promise<ApiKeyRow> {
+  const statement = db
     .prepare(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING ${COLUMNS}`)
-    .bind(nowIso, key.key_id)
-    .first<ApiKeyRow>();
-  return row!;
+    .bind(nowIso, key.key_id);
+  const audit = apiKeyAudit(actor, key.app_id).updated(key.key_id, presentApiKey(key), { revoked_at: key.revoked_at ?? nowIso }, "revoke");
+  return (await writeConfigRow<ApiKeyRow>(db, null, statement, audit))!;
 }

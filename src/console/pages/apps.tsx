@@ -3,7 +3,7 @@ import { deleteApp, createApp, listApps, updateApp } from "../../apps/admin/repo
 import { requireApp, type AppRow } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeApp } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
@@ -118,7 +118,7 @@ export const appsPages = consoleRouter()
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {
-        const app = await createApp(c.env.DB, input, toIso(c.get("now")));
+        const app = await createApp(c.env.DB, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `/console/apps/${app.app_id}`, `App ${app.name} created. Next: create an API key for your game.`);
       },
       render: (form, status) => appsPage(c, form, status),
@@ -135,7 +135,7 @@ export const appsPages = consoleRouter()
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {
-        await updateApp(c.env.DB, app, input, toIso(c.get("now")));
+        await updateApp(c.env.DB, app, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `/console/apps/${app.app_id}/settings`, "Settings saved.");
       },
       render: (form, status) => settingsPage(c, app, form, status),
@@ -148,6 +148,6 @@ export const appsPages = consoleRouter()
     if (typed !== app.name) {
       return settingsPage(c, app, appFormOf(app), 400, typed ? `“${typed}” is not this app's name.` : "Type the app's name to confirm.");
     }
-    await deleteApp(c.env.DB, app);
+    await deleteApp(c.env.DB, app, consoleActor(c));
     return redirectWithNotice(c, "/console", `App ${app.name} deleted.`);
   });

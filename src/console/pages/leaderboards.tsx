@@ -9,7 +9,7 @@ import { readAround, readBoardPages } from "../../leaderboards/reads";
 import { LeaderboardInput } from "../../leaderboards/admin/schemas";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
@@ -224,7 +224,7 @@ export const leaderboardPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
-        const row = await insertBoard(c.env.DB, app.app_id, input, now, toIso(now));
+        const row = await insertBoard(c.env.DB, app.app_id, input, now, toIso(now), consoleActor(c));
         return redirectWithNotice(c, `${boardsBase(app)}/${row.leaderboard_id}`, `Leaderboard ${row.leaderboard_id} created.`);
       },
       render: (form, status) => newBoardPage(c, app, form, status),
@@ -246,7 +246,7 @@ export const leaderboardPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
-        await updateBoard(c.env.DB, row, input, now, toIso(now));
+        await updateBoard(c.env.DB, row, input, now, toIso(now), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Leaderboard ${row.leaderboard_id} saved.`);
       },
       render: (form, status) => boardPage(c, app, row, form, status),
@@ -256,6 +256,6 @@ export const leaderboardPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const row = await requireBoard(c.env.DB, app.app_id, c.req.param("boardId"));
-    await deleteBoard(c.env.DB, row);
+    await deleteBoard(c.env.DB, row, c.get("now"), consoleActor(c));
     return redirectWithNotice(c, boardsBase(app), `Leaderboard ${row.leaderboard_id} deleted.`);
   });

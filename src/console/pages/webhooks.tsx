@@ -8,7 +8,7 @@ import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin/act
 import { attemptsOf, DELIVERY_STATUSES, listDeliveries, requireDelivery, type DeliveryStatus } from "../../webhooks/deliveries-repo";
 import { deleteEndpoint, insertEndpoint, listEndpoints, replaceEndpoint, requireEndpoint, type EndpointRow } from "../../webhooks/endpoints-repo";
 import { WebhookInput } from "../../webhooks/admin/schemas";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
@@ -285,7 +285,7 @@ export const webhookPages = consoleRouter()
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
-        const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, input), toIso(c.get("now")));
+        const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, input), toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `${hooksBase(app)}/${row.webhook_id}`, `Endpoint ${row.webhook_id} added. Send a test call to check it.`);
       },
       render: (form, status) => endpointsPage(c, app, form, status),
@@ -304,7 +304,7 @@ export const webhookPages = consoleRouter()
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
-        await replaceEndpoint(c.env.DB, endpoint, endpointInput(c.env, input), toIso(c.get("now")));
+        await replaceEndpoint(c.env.DB, endpoint, endpointInput(c.env, input), toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Endpoint ${endpoint.webhook_id} saved.`);
       },
       render: (form, status) => endpointPage(c, app, endpoint, form, status),
@@ -327,7 +327,7 @@ export const webhookPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const endpoint = await requireEndpoint(c.env.DB, app.app_id, c.req.param("webhookId"));
-    await deleteEndpoint(c.env.DB, endpoint);
+    await deleteEndpoint(c.env.DB, endpoint, consoleActor(c));
     return redirectWithNotice(c, hooksBase(app), `Endpoint ${endpoint.webhook_id} deleted.`);
   })
   .get("/console/apps/:appId/webhooks/deliveries", async (c) => deliveriesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
