@@ -60,15 +60,27 @@ export async function erasedAt(env: Pick<Env, "DB" | "TOPIC_SECRET">, appId: str
   return tombstones.get(await erasureSubject(env, appId, userId)) ?? null;
 }
 
-/**
- * Access tokens carry their issue time in whole seconds: a token is refused when issued in a second
- * before the erasure's. Writers compare `erased_at >= tokenCutoff(iat)` in SQL, the same rule.
- */
-export const tokenCutoff = (issuedAtSeconds: number) => (issuedAtSeconds + 1) * 1000;
-export const issuedBeforeErasure = (issuedAtSeconds: number, erasedAtMs: number) => erasedAtMs >= tokenCutoff(issuedAtSeconds);
+/** The player's subject and erasure time, for a writer that also guards its statement (ERASED_SINCE_SQL). */
+export async function playerTombstone(env: Pick<Env, "DB" | "TOPIC_SECRET">, appId: string, userId: string) {
+  const [subject, tombstones] = await Promise.all([erasureSubject(env, appId, userId), appTombstones(env.DB, appId)]);
+  return { subject, erasedAt: tombstones.get(subject) ?? null };
+}
 
-/** Whether a tombstone newer than `since` exists, for a writer's WHERE clause: ?1 subject, ?2 time (ms). */
-export const NOT_ERASED_SINCE = "NOT EXISTS (SELECT 1 FROM erasure_tombstones WHERE subject = ? AND erased_at >= ?)";
+/**
+ * Whatever happened before a player's erasure (an event received, a change made, a token issued)
+ * belongs to the erased player and must not come back; what happened after belongs to a new one.
+ */
+export const erasedSince = (erasedAtMs: number | null, at: number) => erasedAtMs !== null && erasedAtMs > at;
+
+/** The same test inside a writer's statement, on SQL expressions of the player's subject and the time (ms) of what it writes. */
+export const erasedSinceSql = (subject: string, at: string) => `EXISTS (SELECT 1 FROM erasure_tombstones WHERE subject = ${subject} AND erased_at > ${at})`;
+
+/**
+ * When a token counts as issued: `iat` has whole seconds, so the last millisecond of that second.
+ * A token minted in the same second as an erasure, before it, thus still works (minted after the
+ * request, it was only ever good for the new player).
+ */
+export const tokenIssuedAt = (iatSeconds: number) => iatSeconds * 1000 + 999;
 
 /**
  * Records (or moves forward) the tombstone of a player. A second erasure of the same id moves

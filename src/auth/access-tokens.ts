@@ -1,7 +1,7 @@
 import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from "jose";
 import { unauthorized } from "../shared/errors";
 import { signingKeys } from "./signing-keys";
-import { erasedAt, issuedBeforeErasure } from "../apps/erasure-tombstones";
+import { erasedAt, erasedSince, tokenIssuedAt } from "../apps/erasure-tombstones";
 
 type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS"> & { ENVIRONMENT?: string };
 
@@ -77,8 +77,7 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
  */
 export async function verifyPlayerToken(env: TokenEnv & Pick<Env, "DB" | "TOPIC_SECRET">, token: string, nowMs: number): Promise<VerifiedClaims> {
   const claims = await verifyAccessToken(env, token, nowMs);
-  const erased = await erasedAt(env, claims.appId, claims.userId);
-  if (erased !== null && issuedBeforeErasure(claims.issuedAt, erased)) {
+  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt))) {
     throw unauthorized("Access token was issued before this player's data was erased; mint a new one");
   }
   return claims;

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { WEBHOOK_TYPES } from "../../changes/types";
+import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin/actions";
@@ -17,12 +17,13 @@ import { renderAppPage } from "../ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
 
-const TYPE_HELP: Record<string, string> = {
+const TYPE_HELP: Record<WebhookType, string> = {
   "challenge-changed": "a personal challenge of a player changed",
   "battlepass-challenge-changed": "a battle pass challenge of a player changed",
   "battlepass-level-reward-claimed": "a player claimed a level's reward",
   "battlepass-expired": "a battle pass ended (once per pass)",
   "leaderoard-updated": "a leaderboard ranking changed (the spec's spelling)",
+  "user-erased": "a player's erasure completed (beyond the spec; names the erasure, not the player)",
 };
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;
