@@ -77,8 +77,9 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
  */
 export async function verifyPlayerToken(env: TokenEnv & Pick<Env, "DB" | "TOPIC_SECRET">, token: string, nowMs: number): Promise<VerifiedClaims> {
   const claims = await verifyAccessToken(env, token, nowMs);
-  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt))) {
-    throw unauthorized("Access token was issued before this player's data was erased; mint a new one");
-  }
+  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt))) throw erasedMeanwhile();
   return claims;
 }
+
+/** The 401 of a token older than its player's erasure. */
+export const erasedMeanwhile = () => unauthorized("Access token was issued before this player's data was erased; mint a new one");

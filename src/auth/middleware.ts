@@ -93,6 +93,13 @@ export function callerApp(c: Context<AppEnv>, pathAppId?: string): string {
   return caller.appId;
 }
 
+/** The access token of a route behind requireAccessToken. */
+export function callerToken(c: Context<AppEnv>): Extract<Caller, { kind: "access-token" }> {
+  const caller = c.get("caller");
+  if (caller.kind !== "access-token") throw new Error("route without requireAccessToken");
+  return caller;
+}
+
 /** The user of an access token; with an API key the user must come from the request itself. */
 export function callerUser(c: Context<AppEnv>): string | undefined {
   const caller = c.get("caller");

@@ -31,6 +31,12 @@ export interface Contribution {
   g: Aggregation;
   /** 1 for ascending boards. */
   o: 0 | 1;
+  /**
+   * On a user's row: the player's erasure subject (src/apps/erasure-tombstones.ts), so that the
+   * event of a player erased since it was received brings nothing back. Null on a team's row: a
+   * team's score names no one and keeps what it has.
+   */
+  h: string | null;
 }
 
 /**
@@ -46,7 +52,11 @@ export const dedupKey = ({ messageId, event }: QueuedEvent) =>
  * counts in the season it was received in; an event received before the board's current series
  * of seasons began (before a reset) counts nowhere.
  */
-export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string) => LeaderboardDef[]): Contribution[] {
+export function contributionsOf(
+  events: QueuedEvent[],
+  boardsOf: (appId: string) => LeaderboardDef[],
+  subjectOf: (event: UserEvent) => string,
+): Contribution[] {
   const out: Contribution[] = [];
   const seen = new Set<string>();
   events.forEach((queued, q) => {
@@ -69,8 +79,8 @@ export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string)
         g: board.aggregation,
         o: board.ascending ? (1 as const) : (0 as const),
       };
-      out.push({ ...base, t: "user", i: event.userId });
-      if (event.teamId) out.push({ ...base, t: "team", i: event.teamId });
+      out.push({ ...base, t: "user", i: event.userId, h: subjectOf(event) });
+      if (event.teamId) out.push({ ...base, t: "team", i: event.teamId, h: null });
     }
   });
   return out;

@@ -39,13 +39,16 @@ const event = (over: Partial<UserEvent> = {}): UserEvent => ({
 });
 
 const queued = (e: UserEvent, messageId = "m1") => ({ messageId, event: e });
+/** Stands for the HMAC of (app, user): any text naming the player. */
+const subject = (e: UserEvent) => `subject-of-${e.appId}-${e.userId}`;
 
 describe("contributionsOf", () => {
   it("gives the user's row and, with a team, the team's row", () => {
-    const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()]);
+    const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()], subject);
+    // The user's row carries the player's erasure subject; the team's names no one.
     expect(out).toEqual([
-      { k: "m:m1", b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
-      { k: "m:m1", b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
+      { k: "m:m1", b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, h: "subject-of-1-ann" },
+      { k: "m:m1", b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, h: null },
     ]);
   });
 
@@ -58,19 +61,19 @@ describe("contributionsOf", () => {
       event({ metaData: { damage: 5, weapon_used: "bow" }, receivedAt: ORIGIN - 1 }),
       event({ metaData: { damage: 5, weapon_used: "bow" } }),
     ];
-    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered]);
+    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered], subject);
     expect(out.map((c) => [c.k, c.v])).toEqual([["m:m4", 5]]);
   });
 
   it("counts an event_id once per batch and keys it by app, user and event id", () => {
     const e = event({ eventId: "e-1" });
     expect(dedupKey(queued(e))).toBe("e:1:ann:e-1");
-    expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()])).toHaveLength(1);
+    expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()], subject)).toHaveLength(1);
   });
 
   it("places an event in the season it was received in and marks ascending boards", () => {
     const daily = board({ period_range: "d", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC", sort_order_ascending: 1, aggregation: "min" });
-    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily]);
+    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily], subject);
     expect(out[0]).toMatchObject({ s: Date.parse("2025-05-03T00:00:00Z"), o: 1, g: "min" });
   });
 });
