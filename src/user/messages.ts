@@ -13,7 +13,8 @@ export interface HolderDelta {
 
 /** Work written to D1 off the hot path, batched by the background queue. */
 export type BackgroundMessage =
-  | { kind: "event"; event: UserEvent }
+  /** `userRef`: how the archive names the player (src/events/archive-identity.ts); absent in messages of versions before 0.3.0. */
+  | { kind: "event"; event: UserEvent; userRef?: string }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] };

@@ -5,6 +5,7 @@ import { migrateUserStorage } from "../user/schema";
 import { readClock } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
+import { archiveUserRef } from "../events/archive-identity";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -91,7 +92,7 @@ export class UserDO extends DurableObject<Env> {
     const duplicate = await this.transact(
       (staged) => {
         if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
-        staged.background.push({ kind: "event", event });
+        staged.background.push({ kind: "event", event, userRef: archiveUserRef(sql) });
         this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
         if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
         recordRecentEvent(sql, event);
