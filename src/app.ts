@@ -14,6 +14,8 @@ import { apiKeysAdmin } from "./auth/admin/routes";
 import { devClockAdmin } from "./devtools/clock-routes";
 import { devChangesAdmin } from "./devtools/change-routes";
 import { usersAdmin } from "./players/admin/routes";
+import { privacyRoutes } from "./players/routes";
+import { auditAdmin } from "./apps/admin/audit-routes";
 import { eventsRoutes } from "./events/routes";
 import { eventsAdmin } from "./events/admin/routes";
 import { eventFilesAdmin } from "./events/admin/archive-routes";
@@ -72,6 +74,8 @@ export function buildApp() {
   app.route("/", devClockAdmin);
   app.route("/", devChangesAdmin);
   app.route("/", usersAdmin);
+  app.route("/", privacyRoutes);
+  app.route("/", auditAdmin);
   app.route("/", eventsRoutes);
   app.route("/", eventsAdmin);
   app.route("/", eventFilesAdmin);

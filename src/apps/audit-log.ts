@@ -64,6 +64,15 @@ export function auditOf(actor: Actor, appId: string | number | null, resource: s
 /** The resource of audit entries about one player; their resource_id is the user id until the player is erased. */
 export const PLAYER_RESOURCE = "player";
 
+/** How entries name an erased player: by erasure subject (src/apps/erasure-tombstones.ts), never by id. */
+export const erasedPlayerId = (subject: string) => `erased:${subject}`;
+
+/** Erasing a player: their entries keep what was done to them, and name them by subject from now on (by index). */
+export const erasePlayerEntriesStatement = (db: D1Database, appId: number, userId: string, subject: string) =>
+  db
+    .prepare("UPDATE audit_log SET resource_id = ? WHERE app_id = ? AND resource = ? AND resource_id = ?")
+    .bind(erasedPlayerId(subject), appId, PLAYER_RESOURCE, userId);
+
 /** The row the statement just before the entry's inserted (with writeConfigRow). */
 export const INSERTED_ROW: IdRef = { sql: "last_insert_rowid()", args: [] };
 

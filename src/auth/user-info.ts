@@ -13,6 +13,15 @@ export async function readUserInfo(db: D1Database, appId: string, userId: string
   return { username: row?.username ?? null, avatarImage: row?.avatar_image ?? null };
 }
 
+/** The stored row with its time, or null (the player's export). */
+export async function findUserInfo(db: D1Database, appId: string, userId: string): Promise<(UserInfo & { updatedAt: string }) | null> {
+  const row = await db
+    .prepare("SELECT username, avatar_image, updated_at FROM user_info WHERE app_id = ? AND user_id = ?")
+    .bind(Number(appId), userId)
+    .first<{ username: string | null; avatar_image: string | null; updated_at: string }>();
+  return row && { username: row.username, avatarImage: row.avatar_image, updatedAt: row.updated_at };
+}
+
 /**
  * Stores a player's info, unless the player was erased after `writtenAt` (the issue time of the
  * token that writes it): a request under way while its player is erased brings nothing back.

@@ -1,6 +1,6 @@
 import { mintAccessToken } from "../auth/access-tokens";
 import type { BackgroundMessage } from "../user/messages";
-import type { Staged, UserArea, UserObjectContext } from "../user/area";
+import type { ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
@@ -365,6 +365,17 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       is_claimed: i.isClaimed,
       period_start: isoOrNull(i.periodStart),
     }));
+  }
+
+  /** The player's held challenges leave the holder counts; the token minted for their notifications is forgotten. */
+  onErase(player: ErasedUser, staged: Staged): void {
+    recentTokens.delete(userObjectName(player.appId, player.userId));
+    const owner = (this.owner ??= readOwner(this.sql));
+    if (!owner?.holdersCounted) return;
+    const tally = new HolderTally();
+    for (const [challengeId, instance] of readAllInstances(this.sql)) tally.move(challengeId, instance.type, null);
+    const deltas = tally.deltas();
+    if (deltas.length > 0) staged.background.push({ kind: "holders", appId: player.appId, deltas });
   }
 
   /** Time-outs of users who may never come back: `lost` notifications without a touch. */

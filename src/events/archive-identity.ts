@@ -8,9 +8,14 @@ import { toHex } from "../shared/crypto";
  * A player who comes back under the same id gets a new reference.
  */
 export function archiveUserRef(sql: SqlStorage): string {
-  const known = sql.exec<{ user_ref: string }>("SELECT user_ref FROM archive_identity WHERE id = 1").toArray()[0];
-  if (known) return known.user_ref;
+  const known = knownArchiveUserRef(sql);
+  if (known) return known;
   const userRef = toHex(crypto.getRandomValues(new Uint8Array(16)));
   sql.exec("INSERT INTO archive_identity (id, user_ref) VALUES (1, ?)", userRef);
   return userRef;
+}
+
+/** The player's reference as it is, without making one (the player's export). */
+export function knownArchiveUserRef(sql: SqlStorage): string | null {
+  return sql.exec<{ user_ref: string }>("SELECT user_ref FROM archive_identity WHERE id = 1").toArray()[0]?.user_ref ?? null;
 }

@@ -5,6 +5,7 @@ import { watchersSchema } from "../realtime/watchers";
 import { UserBattlePasses } from "../battlepasses/user-progress";
 import { UserChallenges } from "../challenges/user-challenges";
 import { outboxSchema } from "./outbox";
+import { erasureSchema } from "../players/user-erasure";
 
 /**
  * The areas of the user's object, in the order an event applies to them (a battle pass counts the
@@ -22,4 +23,6 @@ export function userAreas(context: UserObjectContext): UserAreas {
 }
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
-export const USER_OBJECT_SCHEMAS: AreaSchema[] = [eventsSchema, outboxSchema, watchersSchema, ...Object.values(AREAS).map((Area) => Area.schema)];
+export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
+  eventsSchema, outboxSchema, watchersSchema, erasureSchema, ...Object.values(AREAS).map((Area) => Area.schema),
+];

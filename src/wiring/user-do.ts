@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type UserArea } from "../user/area";
+import { Staged, type ErasedUser, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
-import { readClock } from "../shared/clock";
-import { recordProcessed, wasProcessed } from "../events/processed-events";
+import { getNow, readClock, toIso } from "../shared/clock";
+import { processedEventIds, recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
-import { archiveUserRef } from "../events/archive-identity";
+import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -13,7 +13,12 @@ import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
-import { logBackgroundFailure } from "../shared/log";
+import { describeError, logBackgroundFailure, logLine } from "../shared/log";
+import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
+import { UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
+import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
+import { markCompleted, markFailed, markRunning } from "../players/erasure-receipts";
+import { userErasedChange } from "../players/core/erasure-notification";
 import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
 import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
@@ -24,21 +29,29 @@ import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
  * report in the same transaction and hands it on after; areas plug in through src/user/area.ts.
  */
 export class UserDO extends DurableObject<Env> {
-  private readonly outbox: Outbox;
-  private readonly watchers: TopicWatchers;
-  private readonly area: UserAreas;
+  private outbox!: Outbox;
+  private watchers!: TopicWatchers;
+  private area!: UserAreas;
   /** Every area, in the order an event applies to them. */
-  private readonly areas: UserArea[];
+  private areas!: UserArea[];
+  /** The player's erasure: requests, its time, completions to report (src/players/user-erasure.ts). */
+  private readonly erasure: UserErasure;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.watchers = new TopicWatchers(ctx.storage.sql);
-    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
-    this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
-    this.areas = Object.values(this.area);
+    this.erasure = new UserErasure(ctx.storage.sql);
+    this.open();
     ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
+  }
+
+  /** The object's parts over its storage, none holding anything yet; made again when an erasure emptied it. */
+  private open(): void {
+    this.watchers = new TopicWatchers(this.ctx.storage.sql);
+    this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
+    this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work) => this.transact(work) });
+    this.areas = Object.values(this.area);
   }
 
   /**
@@ -72,6 +85,8 @@ export class UserDO extends DurableObject<Env> {
     const clock = timers.length > 0 ? await readClock(this.env) : null;
     const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
     if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
+    const erasure = this.erasure.nextAt(wallNow, OUTBOX_RETRY_MS);
+    if (erasure !== null) times.push(Math.max(erasure, wallNow));
     if (times.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...times));
   }
@@ -81,16 +96,23 @@ export class UserDO extends DurableObject<Env> {
    * applies inside it, between the idempotency check and the record of the event id, so that a
    * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
    * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
-   * (actions, time-outs) stage everything, and their flush finds no receiver for it.
+   * (actions, time-outs) stage everything, and their flush finds no receiver for it. An event
+   * received before the player's erasure belongs to the erased player: it is dropped.
    */
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
+    let erased = false;
     // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
     const duplicate = await this.transact(
       (staged) => {
+        // Checked in the transaction: the erasure may have run while the areas prepared.
+        if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
+          erased = true;
+          return false;
+        }
         if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
         staged.background.push({ kind: "event", event, userRef: archiveUserRef(sql) });
         this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
@@ -100,6 +122,7 @@ export class UserDO extends DurableObject<Env> {
       },
       (change) => hasReceiver(change, endpoints, this.watchers.any),
     );
+    if (erased) logLine("info", "event received before its player's erasure dropped", { app_id: event.appId, event_name: event.eventName });
     return { duplicate };
   }
 
@@ -116,6 +139,11 @@ export class UserDO extends DurableObject<Env> {
   /** The last events applied, newest first (the console's player page, the player export). */
   async recentEvents(limit: number) {
     return readRecentEvents(this.ctx.storage.sql, limit);
+  }
+
+  /** How the raw event archive names the player, or null before their first event (the player export). */
+  async archiveUserRef() {
+    return knownArchiveUserRef(this.ctx.storage.sql);
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
@@ -151,9 +179,77 @@ export class UserDO extends DurableObject<Env> {
     return this.area.challenges.state();
   }
 
-  /** Retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
+  /** From the Worker (src/players/erasure.ts): the player is erased by the alarm once ERASURE_DELAY_MS has passed. */
+  async requestErasure(request: ErasureRequest): Promise<void> {
+    this.erasure.request(request, Date.now());
+    await this.reschedule();
+  }
+
+  /** The erasures whose time has come, then the receipts and notifications of those done. */
+  private async eraseWhenDue(): Promise<void> {
+    const due = this.erasure.due(Date.now());
+    if (due.length > 0) await this.erase(due);
+    try {
+      await this.reportErasures();
+    } catch (err) {
+      logBackgroundFailure("alarm", "reporting a completed erasure failed; retried later", err, { object: this.ctx.id.toString() });
+    }
+  }
+
+  /**
+   * Erases the player: their rows in D1 and their MQTT subscriptions, then every table of this
+   * object in one transaction, while no other call of the object runs. Each step can run again; a
+   * failed attempt is retried by the alarm, later each time, and its receipt fails after the last.
+   */
+  private async erase(requests: PendingErasure[]): Promise<void> {
+    const ids = requests.map((r) => r.erasureId);
+    const { appId, userId, lastError } = requests[0];
+    // blockConcurrencyWhile resets the object when its callback throws: failures come back as values.
+    const failure = await this.ctx.blockConcurrencyWhile(async () => {
+      try {
+        const erasedAt = await getNow(this.env);
+        await markRunning(this.env.DB, ids, toIso(erasedAt), lastError);
+        const subject = await erasureSubject(this.env, appId, userId);
+        const player = { appId: Number(appId), userId, subject, eventIds: processedEventIds(this.ctx.storage.sql) };
+        await purgePlayerRows(this.env.DB, player, erasedAt, erasedAt + tombstoneRetentionMs(this.env));
+        await dropPlayerTopics(this.env, this.watchers.byBroker());
+        this.ctx.storage.transactionSync(() => this.wipe({ appId, userId }, erasedAt));
+        return null;
+      } catch (err) {
+        return err;
+      }
+    });
+    if (failure === null) return this.deliver();
+    logBackgroundFailure("alarm", "erasing a player failed; retried later", failure, { object: this.ctx.id.toString(), erasure_ids: ids });
+    const { message } = describeError(failure);
+    if (!this.erasure.failed(ids, message, Date.now())) await markFailed(this.env.DB, ids, toIso(await getNow(this.env)), message);
+  }
+
+  /** Inside the erasure's transaction: what leaving takes from the app's totals is staged on the emptied object. */
+  private wipe(player: ErasedUser, erasedAt: number): void {
+    const staged = new Staged();
+    for (const area of this.areas) area.onErase?.(player, staged);
+    this.erasure.wipe(erasedAt);
+    this.open();
+    this.outbox.stage([], staged.background);
+  }
+
+  /** Receipts to `completed`, then the `user-erased` notifications, staged with the end of the object's record of them. */
+  private async reportErasures(): Promise<void> {
+    const done = this.erasure.completions();
+    if (done.length === 0) return;
+    const ids = done.map((d) => d.erasureId);
+    await markCompleted(this.env.DB, ids, toIso(Math.max(...done.map((d) => d.completedAt))));
+    await this.transact((staged) => {
+      staged.changes.push(...done.map(userErasedChange));
+      this.erasure.reported(ids);
+    });
+  }
+
+  /** Erases the player when due; retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
   override async alarm() {
     try {
+      await this.eraseWhenDue();
       await this.deliver();
       for (const area of this.areas) await area.onAlarm?.();
       await this.reschedule();

@@ -44,7 +44,10 @@ export interface Contribution {
  * of the same event through another message is then recognised too), else the queue message.
  */
 export const dedupKey = ({ messageId, event }: QueuedEvent) =>
-  event.eventId !== null ? `e:${event.appId}:${event.userId}:${event.eventId}` : `m:${messageId}`;
+  event.eventId !== null ? eventClaimKey(event.appId, event.userId, event.eventId) : `m:${messageId}`;
+
+/** The claim of an event sent with an event_id: what erasing its player deletes, from the ids their object kept. */
+export const eventClaimKey = (appId: string | number, userId: string, eventId: string) => `e:${appId}:${userId}:${eventId}`;
 
 /**
  * Every (board, member) row the events move: the user's row and, when the event names a team,

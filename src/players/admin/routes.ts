@@ -1,37 +1,76 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { requestActor } from "../../apps/actor";
 import { requireApp } from "../../apps/repo";
-import { UserIdSchema } from "../../auth/schemas";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
-import { StoredChallengeStateSchema } from "../../challenges/schemas";
-import { UserBattlePassState } from "../../battlepasses/admin/user-state";
+import { readErasure, requestErasure } from "../erasure";
+import { exportPlayer } from "../export";
 import { readUserState } from "./state";
+import { AdminUserState, ErasureReceipt, PlayerExport, unavailable, UserParams } from "./schemas";
 
-const UserParams = z.object({
-  appId: pathId("appId"),
-  userId: UserIdSchema.openapi({ param: { name: "userId", in: "path" }, example: "player-42" }),
-});
+const tags = ["Admin: users"];
+const security = bearerSecurity.admin;
 
-const AdminUserState = z
-  .object({
-    app_id: z.string(),
-    user_id: z.string(),
-    challenges: z.array(StoredChallengeStateSchema),
-    battle_passes: UserBattlePassState,
-  })
-  .openapi("AdminUserState");
-
-/** The read-only support view of one user: every area's stored state, nothing started or reset. */
-export const usersAdmin = createRouter().openapi(
-  createRoute({
-    method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags: ["Admin: users"], security: bearerSecurity.admin,
-    summary: "Read one user's stored state, for support (nothing is started or reset by reading)",
-    request: { params: UserParams },
-    responses: { 200: jsonResponse(AdminUserState, "The user's state"), ...errorResponses },
-  }),
-  async (c) => {
-    const { appId, userId } = c.req.valid("param");
-    const app = String((await requireApp(c.env.DB, appId)).app_id);
-    return c.json(await readUserState(c.env, app, userId, c.get("now")), 200);
-  },
-);
+/** One player, for support and for their rights: the read-only state view, the export, and erasure with its receipts. */
+export const usersAdmin = createRouter()
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      summary: "Read one user's stored state, for support (nothing is started or reset by reading)",
+      request: { params: UserParams },
+      responses: { 200: jsonResponse(AdminUserState, "The user's state"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, userId } = c.req.valid("param");
+      const app = String((await requireApp(c.env.DB, appId)).app_id);
+      return c.json(await readUserState(c.env, app, userId, c.get("now")), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}/export", tags, security,
+      summary: "Everything held about one player, as one JSON document (right of access)",
+      description:
+        "The admin user view, user info, leaderboard entries in every stored season, recent events, logged webhook deliveries that name " +
+        "the player and the audit entries about them, and how the raw event archive names them. No credential: webhook payloads lose their user_token. " +
+        "The export itself is recorded in the audit log.",
+      request: { params: UserParams },
+      responses: { 200: jsonResponse(PlayerExport, "The player's data"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, userId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      return c.json(await exportPlayer(c.env, app, userId, c.get("now"), requestActor(c)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      summary: "Erase one player (right to erasure): answers a receipt at once, completes within seconds",
+      description:
+        "Removes every row about the player: their object (all progress, processed-event ids, recent events, pending notifications), " +
+        "leaderboard entries, user info, webhook deliveries that name them (pending ones are cancelled), MQTT subscriptions of their topics; " +
+        "their archived raw events become unlinkable. Access tokens minted before the erasure are refused from then on; a new token starts a new player. " +
+        "Poll GET .../erasures/{erasureId}; `user-erased` webhooks are notified on completion. Erasing again is harmless.",
+      request: { params: UserParams },
+      responses: { 202: jsonResponse(ErasureReceipt, "The receipt: status pending"), ...errorResponses, ...unavailable },
+    }),
+    async (c) => {
+      const { appId, userId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      return c.json(await requestErasure(c.env, app.app_id, userId, requestActor(c), c.get("now")), 202);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/erasures/{erasureId}", tags, security,
+      summary: "The receipt of an erasure: pending, running, completed or failed",
+      request: { params: z.object({ appId: pathId("appId"), erasureId: pathId("erasureId") }) },
+      responses: { 200: jsonResponse(ErasureReceipt, "The receipt"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, erasureId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      return c.json(await readErasure(c.env.DB, app.app_id, erasureId), 200);
+    },
+  );
