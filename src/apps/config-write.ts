@@ -19,7 +19,10 @@ export async function writeConfig(
   audit: AuditEntry[],
 ): Promise<D1Result[]> {
   const apps = [appIds].flat();
-  const results = await db.batch([...statements, ...auditStatements(db, audit), ...apps.map((appId) => versionBump(db, appId))]);
+  const batch = [...statements, ...auditStatements(db, audit), ...apps.map((appId) => versionBump(db, appId))];
+  // A write that turned out to have nothing to do (a consumer's batch of cancelled deliveries).
+  if (batch.length === 0) return [];
+  const results = await db.batch(batch);
   for (const appId of apps) forgetCachedCatalog(appId);
   return results.slice(0, statements.length);
 }

@@ -124,6 +124,8 @@ const RECENT_TOKENS_MAX = 10_000;
 export class UserChallenges implements UserArea<ChallengeTouch> {
   static readonly schema = challengesSchema;
   private owner: Owner | null = null;
+  /** A new object's owner is written with its first state change, inside that change's transaction. */
+  private ownerUnsaved = false;
 
   constructor(private readonly context: UserObjectContext) {}
 
@@ -149,6 +151,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       })
       .catch((err: unknown) => {
         this.owner = null;
+        this.ownerUnsaved = false;
         throw err;
       });
   }
@@ -166,7 +169,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     if (!this.owner) {
       // A new object holds nothing yet: every instance it makes is counted as it changes.
       this.owner = { appId, userId, lastUserChallengeId: 0, holdersCounted: true };
-      writeOwner(this.sql, this.owner);
+      this.ownerUnsaved = true;
     }
     const catalog = await challengeCatalog(this.env.DB, appId);
     return {
@@ -184,11 +187,17 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   }
 
   /**
-   * An object older than the holder counts (D1 migration 0010) reports what it holds, once, in its
-   * first state change after; from then on each change reports its own +1/-1.
+   * Inside a state change's transaction: a new owner is written (never outside a transaction, so
+   * that an event dropped for its player's erasure leaves nothing behind), and an object older than
+   * the holder counts (D1 migration 0010) reports what it holds, once; from then on each change
+   * reports its own +1/-1.
    */
   private countHoldersOnce(touch: ChallengeTouch): void {
     const owner = this.owner!;
+    if (this.ownerUnsaved) {
+      writeOwner(this.sql, owner);
+      this.ownerUnsaved = false;
+    }
     if (owner.holdersCounted) return;
     for (const [challengeId, instance] of readAllInstances(this.sql)) touch.holders.move(challengeId, null, instance.type);
     owner.holdersCounted = true;

@@ -27,8 +27,3 @@ export function recordProcessed(sql: SqlStorage, eventId: string, at: number): v
   sql.exec("DELETE FROM processed_events WHERE processed_at < ?", at - IDEMPOTENCY_WINDOW_MS);
   sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES (?, ?)", eventId, at);
 }
-
-/** Every event id kept: erasing the player deletes the leaderboard claims made under them. */
-export function processedEventIds(sql: SqlStorage): string[] {
-  return sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events").toArray().map((r) => r.event_id);
-}

@@ -1,7 +1,7 @@
 import { toDef, type LeaderboardRow } from "./catalog";
 import { currentSeason } from "./core/season";
 import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
-import { eventClaimKey } from "./core/contributions";
+import { playerClaimPrefix } from "./core/contributions";
 
 /** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
 export const APPLIED_EVENTS_TTL_MS = 24 * 3600 * 1000;
@@ -62,16 +62,13 @@ export async function deleteMemberScores(db: D1Database, boardIds: string[], mem
   await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
 }
 
-/** Claim keys per statement: one JSON parameter stays small. */
-const CLAIMS_PER_STATEMENT = 500;
-
 /**
  * Erasing a player: their rows, in every season, on each board of the app and on boards deleted
  * but not yet purged (their app is no longer known; such rows are garbage either way), by primary
- * key; and the replay claims of their events, found by the event ids their object kept (claims
- * outlive no event id: 24 hours against 48). A team's rows keep their scores: they name no one.
+ * key; and the replay claims of their events, one range of keys. A team's rows keep their scores:
+ * they name no one.
  */
-export async function playerScoreStatements(db: D1Database, appId: number, userId: string, eventIds: string[]): Promise<D1PreparedStatement[]> {
+export async function playerScoreStatements(db: D1Database, appId: number, userId: string, subject: string): Promise<D1PreparedStatement[]> {
   const boards = await db
     .prepare(
       `SELECT leaderboard_id FROM leaderboards WHERE app_id = ?
@@ -80,10 +77,8 @@ export async function playerScoreStatements(db: D1Database, appId: number, userI
     .bind(appId)
     .all<{ leaderboard_id: number }>();
   const boardIds = JSON.stringify(boards.results.map((b) => b.leaderboard_id));
-  const claims: D1PreparedStatement[] = [];
-  for (let i = 0; i < eventIds.length; i += CLAIMS_PER_STATEMENT) {
-    const keys = eventIds.slice(i, i + CLAIMS_PER_STATEMENT).map((eventId) => eventClaimKey(appId, userId, eventId));
-    claims.push(db.prepare("DELETE FROM leaderboard_applied_events WHERE dedup_key IN (SELECT value FROM json_each(?))").bind(JSON.stringify(keys)));
-  }
-  return [...DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boardIds, "user", userId)), ...claims];
+  const prefix = playerClaimPrefix(appId, subject);
+  // The keys just above the prefix: its last character (':') plus one.
+  const claims = db.prepare("DELETE FROM leaderboard_applied_events WHERE dedup_key >= ? AND dedup_key < ?").bind(prefix, `${prefix.slice(0, -1)};`);
+  return [...DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boardIds, "user", userId)), claims];
 }

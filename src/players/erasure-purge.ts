@@ -11,8 +11,6 @@ export interface ErasedPlayer {
   userId: string;
   /** The HMAC of (app, user) that names them from now on. */
   subject: string;
-  /** The event ids their object kept (for the leaderboards' replay claims). */
-  eventIds: string[];
 }
 
 type RowEraser = (db: D1Database, player: ErasedPlayer) => D1PreparedStatement[] | Promise<D1PreparedStatement[]>;
@@ -24,7 +22,7 @@ type RowEraser = (db: D1Database, player: ErasedPlayer) => D1PreparedStatement[]
  */
 const PLAYER_ROWS: RowEraser[] = [
   (db, p) => [eraseUserInfoStatement(db, p.appId, p.userId)],
-  (db, p) => playerScoreStatements(db, p.appId, p.userId, p.eventIds),
+  (db, p) => playerScoreStatements(db, p.appId, p.userId, p.subject),
   (db, p) => eraseDeliveriesStatements(db, p.appId, p.userId),
   (db, p) => [erasePlayerEntriesStatement(db, p.appId, p.userId, p.subject)],
 ];

@@ -3,7 +3,7 @@ import type { ApplyEventResult, UserEvent } from "../user/event";
 import { Staged, type ErasedUser, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
-import { processedEventIds, recordProcessed, wasProcessed } from "../events/processed-events";
+import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
 import { appEndpoints } from "../webhooks/endpoints-repo";
@@ -101,6 +101,7 @@ export class UserDO extends DurableObject<Env> {
    */
   async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
+    if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) return this.droppedForErasure(event);
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
@@ -122,8 +123,12 @@ export class UserDO extends DurableObject<Env> {
       },
       (change) => hasReceiver(change, endpoints, this.watchers.any),
     );
-    if (erased) logLine("info", "event received before its player's erasure dropped", { app_id: event.appId, event_name: event.eventName });
-    return { duplicate };
+    return erased ? this.droppedForErasure(event) : { duplicate };
+  }
+
+  private droppedForErasure(event: UserEvent): ApplyEventResult {
+    logLine("info", "event received before its player's erasure dropped", { app_id: event.appId, event_name: event.eventName });
+    return { duplicate: false };
   }
 
   /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
@@ -210,7 +215,7 @@ export class UserDO extends DurableObject<Env> {
         const erasedAt = await getNow(this.env);
         await markRunning(this.env.DB, ids, toIso(erasedAt), lastError);
         const subject = await erasureSubject(this.env, appId, userId);
-        const player = { appId: Number(appId), userId, subject, eventIds: processedEventIds(this.ctx.storage.sql) };
+        const player = { appId: Number(appId), userId, subject };
         await purgePlayerRows(this.env.DB, player, erasedAt, erasedAt + tombstoneRetentionMs(this.env));
         await dropPlayerTopics(this.env, this.watchers.byBroker());
         this.ctx.storage.transactionSync(() => this.wipe({ appId, userId }, erasedAt));

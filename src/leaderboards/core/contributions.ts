@@ -41,13 +41,15 @@ export interface Contribution {
 
 /**
  * The event's identity for replay protection: its event_id when the sender gave one (a resend
- * of the same event through another message is then recognised too), else the queue message.
+ * of the same event through another message is then recognised too), else the queue message. The
+ * player is named by erasure subject, never by id: a claim kept for a day holds no user id, and
+ * erasing the player deletes their claims as one range of keys (playerClaimPrefix).
  */
-export const dedupKey = ({ messageId, event }: QueuedEvent) =>
-  event.eventId !== null ? eventClaimKey(event.appId, event.userId, event.eventId) : `m:${messageId}`;
+export const dedupKey = ({ messageId, event }: QueuedEvent, subject: string) =>
+  event.eventId !== null ? `${playerClaimPrefix(event.appId, subject)}${event.eventId}` : `m:${messageId}`;
 
-/** The claim of an event sent with an event_id: what erasing its player deletes, from the ids their object kept. */
-export const eventClaimKey = (appId: string | number, userId: string, eventId: string) => `e:${appId}:${userId}:${eventId}`;
+/** Every claim of one player's events starts with this (subjects have a fixed length: no prefix of another). */
+export const playerClaimPrefix = (appId: string | number, subject: string) => `e:${appId}:${subject}:`;
 
 /**
  * Every (board, member) row the events move: the user's row and, when the event names a team,
@@ -64,7 +66,8 @@ export function contributionsOf(
   const seen = new Set<string>();
   events.forEach((queued, q) => {
     const { event } = queued;
-    const k = dedupKey(queued);
+    const subject = subjectOf(event);
+    const k = dedupKey(queued, subject);
     // The same event twice in one batch (a resend through a second message) counts once.
     if (seen.has(k)) return;
     seen.add(k);
@@ -82,7 +85,7 @@ export function contributionsOf(
         g: board.aggregation,
         o: board.ascending ? (1 as const) : (0 as const),
       };
-      out.push({ ...base, t: "user", i: event.userId, h: subjectOf(event) });
+      out.push({ ...base, t: "user", i: event.userId, h: subject });
       if (event.teamId) out.push({ ...base, t: "team", i: event.teamId, h: null });
     }
   });

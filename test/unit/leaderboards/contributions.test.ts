@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
-import { contributionsOf, dedupKey } from "../../../src/leaderboards/core/contributions";
+import { contributionsOf, dedupKey, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
 import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
@@ -65,9 +65,10 @@ describe("contributionsOf", () => {
     expect(out.map((c) => [c.k, c.v])).toEqual([["m:m4", 5]]);
   });
 
-  it("counts an event_id once per batch and keys it by app, user and event id", () => {
+  it("counts an event_id once per batch and keys it by app, the player's subject (never their id) and event id", () => {
     const e = event({ eventId: "e-1" });
-    expect(dedupKey(queued(e))).toBe("e:1:ann:e-1");
+    expect(dedupKey(queued(e), subject(e))).toBe("e:1:subject-of-1-ann:e-1");
+    expect(playerClaimPrefix("1", subject(e))).toBe("e:1:subject-of-1-ann:");
     expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()], subject)).toHaveLength(1);
   });
 
