@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
 import { ApiError } from "../shared/errors";
-import type { Actor } from "../apps/audit-log";
+import { recordAudit, type Actor } from "../apps/audit-log";
 import { requestOrigin } from "../apps/actor";
 import type { AppEnv } from "../shared/http";
 import type { ConsoleSession } from "./auth/sessions";
@@ -38,13 +38,37 @@ export async function readForm(c: Context): Promise<FormValues> {
   }
 }
 
+/** What a signed-in user's role does not allow: a 403 page, and an entry in the audit log (recordRefusal). */
+export class PermissionRefused extends ApiError {
+  constructor(readonly permission: Permission, role: string) {
+    const needed = permission === "administer" ? "an owner" : "an editor or an owner";
+    super(403, `Your role (${role}) may only read here; this needs ${needed}.`);
+  }
+}
+
 /** Refuses (403) what the signed-in role may not do; the page says which role it needs. */
 export function guard(c: ConsoleContext, permission: Permission): void {
   const { role } = c.get("session");
-  if (!may(role, permission)) {
-    const needed = permission === "administer" ? "an owner" : "an editor or an owner";
-    throw new ApiError(403, `Your role (${role}) may only read here; this needs ${needed}.`);
-  }
+  if (!may(role, permission)) throw new PermissionRefused(permission, role);
+}
+
+/**
+ * An authenticated user tried what their role does not allow: the audit log keeps the attempt (who,
+ * which page, from where). Requests without a session never get here: they cannot drive writes.
+ */
+export async function recordRefusal(c: ConsoleContext, refused: PermissionRefused): Promise<void> {
+  const appId = /^\/console\/apps\/(\d{1,15})(\/|$)/.exec(c.req.path)?.[1] ?? null;
+  await recordAudit(c.env.DB, [
+    {
+      actor: consoleActor(c),
+      appId,
+      resource: "console-page",
+      resourceId: c.req.path,
+      action: c.req.method.toLowerCase(),
+      outcome: "refused",
+      after: { needed: refused.permission, role: c.get("session").role },
+    },
+  ]);
 }
 
 /** The signed-in user as the audit log names them, and where the request came from. */

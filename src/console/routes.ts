@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { consoleRouter, type ConsoleEnv } from "./http";
+import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "./http";
 import { requireSession, verifyCsrf } from "./auth/middleware";
 import { signInRoutes, signOutRoutes } from "./auth/sign-in";
 import { staticRoutes } from "./static";
@@ -14,7 +14,9 @@ import { webhookPages } from "./pages/webhooks";
 import { playerPages } from "./pages/players";
 import { eventPages } from "./pages/events";
 import { userPages } from "./pages/users";
+import { auditPages } from "./pages/audit";
 import { ApiError } from "../shared/errors";
+import { logError } from "../shared/log";
 
 /**
  * The admin console at /console: server-rendered pages over the same functions as the admin API.
@@ -44,7 +46,11 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
 });
 
 export const consoleRoutes = consoleRouter();
-consoleRoutes.onError(errorPage);
+consoleRoutes.onError(async (err, c) => {
+  // The refusal is answered even when its entry cannot be written (logged instead).
+  if (err instanceof PermissionRefused) await recordRefusal(c, err).catch((failure) => logError("recording a refused console action failed", failure, { path: c.req.path }));
+  return errorPage(err, c);
+});
 consoleRoutes.use("/console", securityHeaders);
 consoleRoutes.use("/console/*", securityHeaders);
 consoleRoutes.route("/", staticRoutes);
@@ -62,6 +68,7 @@ consoleRoutes.route("/", webhookPages);
 consoleRoutes.route("/", playerPages);
 consoleRoutes.route("/", eventPages);
 consoleRoutes.route("/", userPages);
+consoleRoutes.route("/", auditPages);
 consoleRoutes.all("/console/*", (c) => {
   throw new ApiError(404, `There is no console page at ${c.req.path}.`);
 });

@@ -61,6 +61,15 @@ export async function listAuditEntries(db: D1Database, appId: number | null, fil
   return { rows: rows.results as AuditRow[], total: (total.results[0] as { n: number }).n };
 }
 
+/** The kinds of objects a log has entries about (the console's resource filter), by index. */
+export async function auditedResources(db: D1Database, appId: number | null): Promise<string[]> {
+  const rows = await db
+    .prepare(`SELECT DISTINCT resource FROM audit_log WHERE ${appId === null ? "app_id IS NULL" : "app_id = ?"} ORDER BY resource`)
+    .bind(...(appId === null ? [] : [appId]))
+    .all<{ resource: string }>();
+  return rows.results.map((r) => r.resource);
+}
+
 /** Entries removed per cron run at most, so that one run stays short. */
 const PRUNE_BATCH = 5000;
 export const DEFAULT_AUDIT_RETENTION_DAYS = 365;

@@ -9,9 +9,14 @@ import type { RecentEvent } from "../../events/recent-events";
 import { appLeaderboards } from "../../leaderboards/catalog";
 import type { MemberRow, Presentation } from "../../leaderboards/core/present";
 import { readMemberRows } from "../../leaderboards/reads";
+import { erasureSubject } from "../../apps/erasure-tombstones";
+import { receiptsOf, type ReceiptRow } from "../../players/erasure-receipts";
+import { requestErasure } from "../../players/erasure";
+import { exportPlayer } from "../../players/export";
+import { resetPlayerChallenges } from "../../players/challenge-reset";
 import { localize } from "../../shared/localize";
 import { userObject } from "../../user/names";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { PostForm } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
@@ -33,23 +38,28 @@ export interface PlayerView {
   catalog: ChallengeCatalog;
   boards: { name: string; id: string; row: MemberRow }[];
   events: RecentEvent[];
+  /** Receipts of erasures of this user id, newest first. */
+  erasures: ReceiptRow[];
   canChange: boolean;
+  /** The problem of a refused erasure form (the typed id did not match). */
+  eraseError?: string;
 }
 
 async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
   const appId = String(app.app_id);
   const now = c.get("now");
-  const [info, state, catalog, leaderboards, events] = await Promise.all([
+  const [info, state, catalog, leaderboards, events, erasures] = await Promise.all([
     readUserInfo(c.env.DB, appId, userId),
     readUserState(c.env, appId, userId, now),
     challengeCatalog(c.env.DB, appId),
     appLeaderboards(c.env.DB, appId),
     userObject(c.env, appId, userId).recentEvents(RECENT_EVENTS),
+    erasureSubject(c.env, appId, userId).then((subject) => receiptsOf(c.env.DB, app.app_id, subject)),
   ]);
   const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
   const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
   const boards = leaderboards.boards.map((board, i) => ({ id: board.id, name: localize(board.name, undefined, app.default_language), row: rows[i] }));
-  return { app, userId, info, state, catalog, boards, events, canChange: canChange(c) };
+  return { app, userId, info, state, catalog, boards, events, erasures, canChange: canChange(c) };
 }
 
 function ChallengesSection({ view }: { view: PlayerView }) {
@@ -192,11 +202,75 @@ function EventsSection({ view }: { view: PlayerView }) {
   );
 }
 
+const playerBase = (view: PlayerView) => `${playersBase(view.app)}/${encodeURIComponent(view.userId)}`;
+
+/** The player's rights: their data as one file, and erasure (for editors and owners) with the receipts of earlier ones. */
+function PrivacySection({ view }: { view: PlayerView }) {
+  return (
+    <section class={`panel${view.canChange ? " danger-zone" : ""}`} id="privacy">
+      <h2>Data and erasure</h2>
+      <p>
+        <a class="button secondary" href={`${playerBase(view)}/export`} download={`player-${view.app.app_id}-${view.userId}.json`} hx-boost="false">
+          Download the player's data
+        </a>{" "}
+        <span class="muted">Everything held about this player as JSON (an access request). Downloading it is recorded in the audit log.</span>
+      </p>
+      {view.erasures.length > 0 && (
+        <Table head={["Erasure", "State", "Requested", "Completed"]} numeric={[0]}>
+          {view.erasures.map((r) => (
+            <tr>
+              <td class="num">{r.erasure_id}</td>
+              <td>
+                <StatusBadge status={r.status} /> {r.error && <span class="muted">{r.error}</span>}
+              </td>
+              <td>
+                <Time iso={r.requested_at} />
+              </td>
+              <td>
+                <Time iso={r.completed_at} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {view.canChange && (
+        <>
+          <p>
+            Erasing removes everything about this player: progress, leaderboard entries, user info, webhook deliveries that name them, their MQTT
+            subscriptions; their archived events can no longer be linked to them. Their current access tokens stop working; a new token starts a new player.
+            This cannot be undone.
+          </p>
+          <PostForm action={`${playerBase(view)}/erase`} swap="innerHTML">
+            <div class={`field${view.eraseError ? " invalid" : ""}`}>
+              <label for="confirm-user-id">Type the player's id, {view.userId}, to confirm</label>
+              <input
+                id="confirm-user-id"
+                name="confirm_user_id"
+                autocomplete="off"
+                aria-invalid={view.eraseError ? "true" : undefined}
+                aria-describedby={view.eraseError ? "confirm-user-id-errors" : undefined}
+              />
+              {view.eraseError && (
+                <ul class="field-errors" id="confirm-user-id-errors">
+                  <li>{view.eraseError}</li>
+                </ul>
+              )}
+            </div>
+            <button type="submit" class="danger">
+              Erase player
+            </button>
+          </PostForm>
+        </>
+      )}
+    </section>
+  );
+}
+
 /** The player's page, section by section. */
-export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection];
+export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection, PrivacySection];
 
 function PlayerActions({ view }: { view: PlayerView }) {
-  const base = `${playersBase(view.app)}/${encodeURIComponent(view.userId)}`;
+  const base = playerBase(view);
   return (
     <>
       <a class="button secondary" href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>
@@ -266,26 +340,49 @@ export const playerPages = consoleRouter()
   })
   .get("/console/apps/:appId/players/:userId", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const view = await readPlayer(c, app, userIdOf(c));
-    return renderAppPage(
-      c, app, "players",
-      {
-        title: `Player ${view.userId}`,
-        crumbs: [[playersBase(app), "Players"]],
-        lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
-        actions: <PlayerActions view={view} />,
-      },
-      <>
-        {PLAYER_SECTIONS.map((Section) => (
-          <Section view={view} />
-        ))}
-      </>,
-    );
+    return playerPage(c, await readPlayer(c, app, userIdOf(c)));
+  })
+  .get("/console/apps/:appId/players/:userId/export", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const document = await exportPlayer(c.env, app, userId, c.get("now"), consoleActor(c));
+    c.header("Content-Disposition", `attachment; filename="player-${app.app_id}.json"`);
+    return c.json(document, 200);
   })
   .post("/console/apps/:appId/players/:userId/reset-challenges", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const userId = userIdOf(c);
-    await userObject(c.env, String(app.app_id), userId).resetChallenges(String(app.app_id), userId, c.get("now"));
+    await resetPlayerChallenges(c.env, app.app_id, userId, c.get("now"), consoleActor(c));
     return redirectWithNotice(c, `${playersBase(app)}/${encodeURIComponent(userId)}`, `Challenges of ${userId} reset.`);
+  })
+  .post("/console/apps/:appId/players/:userId/erase", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const typed = ((await readForm(c)).confirm_user_id ?? "").trim();
+    if (typed !== userId) {
+      const eraseError = typed ? `“${typed}” is not this player's id.` : "Type the player's id to confirm.";
+      return playerPage(c, { ...(await readPlayer(c, app, userId)), eraseError }, 400);
+    }
+    const receipt = await requestErasure(c.env, app.app_id, userId, consoleActor(c), c.get("now"));
+    return redirectWithNotice(c, `${playersBase(app)}/${encodeURIComponent(userId)}`, `Erasure ${receipt.erasure_id} of ${userId} started: it completes within seconds.`);
   });
+
+function playerPage(c: ConsoleContext, view: PlayerView, status: 200 | 400 = 200) {
+  return renderAppPage(
+    c, view.app, "players",
+    {
+      title: `Player ${view.userId}`,
+      crumbs: [[playersBase(view.app), "Players"]],
+      lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
+      actions: <PlayerActions view={view} />,
+      status,
+    },
+    <>
+      {PLAYER_SECTIONS.map((Section) => (
+        <Section view={view} />
+      ))}
+    </>,
+  );
+}

@@ -21,6 +21,7 @@ export const APP_NAV: NavEntry[] = [
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
   { section: "players", label: "Players", href: inApp("/players") },
   { section: "events", label: "Event tester", href: inApp("/events") },
+  { section: "audit", label: "Audit log", href: inApp("/audit") },
   { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
   { section: "settings", label: "Settings", href: inApp("/settings") },
 ];
@@ -28,4 +29,5 @@ export const APP_NAV: NavEntry[] = [
 export const CONSOLE_NAV: { section: string; label: string; href: string; permission?: Permission }[] = [
   { section: "apps", label: "All apps", href: "/console" },
   { section: "users", label: "Console users", href: "/console/users", permission: "administer" },
+  { section: "console-audit", label: "Audit log", href: "/console/audit" },
 ];
