@@ -24,6 +24,8 @@ import { challengeRoutes } from "./challenges/routes";
 import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
+import { leaderboardReviewAdmin } from "./leaderboards/admin/review-routes";
+import { dispatchChanges } from "./fanout/dispatch";
 import { registerDocs } from "./docs/routes";
 import { opsRoutes } from "./ops/routes";
 
@@ -77,6 +79,7 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)));
   app.route("/", opsRoutes);
 
   registerDocs(app);

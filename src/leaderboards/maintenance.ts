@@ -26,7 +26,8 @@ export async function runLeaderboardMaintenance(env: Env, now: number): Promise<
   for (const row of seasons.results) {
     if (budget <= 0) break;
     const board = row.leaderboard_id == null ? null : toDef(row as LeaderboardRow);
-    if (board && currentSeason(board, now) === row.season) continue;
+    // A negative season holds the hidden rows of banned players of that season (rank-index.ts).
+    if (board && currentSeason(board, now) === Math.abs(row.season)) continue;
     budget -= await purgeSeason(db, row.sid, row.season, Math.min(PURGE_CHUNK, budget));
   }
   await forgetOldClaims(db, now);
@@ -54,9 +55,14 @@ async function purgeSeason(db: D1Database, boardId: number, season: number, limi
   return deleted;
 }
 
-/** Removes a member from the given boards, in every season (SCILL's member reset). */
-export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<void> {
-  if (boardIds.length === 0) return;
+/**
+ * Removes a member from the given boards, in every season, hidden rows of a banned player
+ * included (SCILL's member reset; an operator's removal of one entry). Members behind move up:
+ * the rank index moves with the rows. Answers how many rows went.
+ */
+export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<number> {
+  if (boardIds.length === 0) return 0;
   const boards = JSON.stringify(boardIds.map(Number));
-  await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
+  const results = await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
+  return results[results.length - 1].meta.changes;
 }

@@ -2,6 +2,7 @@ import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import type { LeaderboardRow } from "../catalog";
+import { deleteBoardFlagsStatement } from "../flag-store";
 import type { LeaderboardInput } from "./schemas";
 
 /** D1 access of the admin API's leaderboards. Writes go through writeConfig (the catalog version moves with them). */
@@ -18,6 +19,10 @@ const columns = (input: LeaderboardInput) => {
     input.period_range,
     scheduled ? input.period_range_reset_at_time : null,
     scheduled ? input.period_range_time_zone : null,
+    input.authoritative ? 1 : 0,
+    input.min_value,
+    input.max_value,
+    input.max_events_per_minute,
   ];
 };
 
@@ -25,8 +30,9 @@ export async function insertBoard(db: D1Database, appId: number, input: Leaderbo
   const statement = db
     .prepare(
       `INSERT INTO leaderboards (app_id, name, event_name, value_field, filters, aggregation, sort_order_ascending,
-         period_range, period_range_reset_at_time, period_range_time_zone, season_origin, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         period_range, period_range_reset_at_time, period_range_time_zone, authoritative, min_value, max_value, max_events_per_minute,
+         season_origin, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
     .bind(appId, ...columns(input), now, nowIso, nowIso);
   return (await writeConfigRow<LeaderboardRow>(db, appId, statement))!;
@@ -47,7 +53,8 @@ export async function updateBoard(db: D1Database, current: LeaderboardRow, input
   const statement = db
     .prepare(
       `UPDATE leaderboards SET name = ?, event_name = ?, value_field = ?, filters = ?, aggregation = ?, sort_order_ascending = ?,
-         period_range = ?, period_range_reset_at_time = ?, period_range_time_zone = ?, season_origin = ?, updated_at = ?
+         period_range = ?, period_range_reset_at_time = ?, period_range_time_zone = ?, authoritative = ?, min_value = ?, max_value = ?,
+         max_events_per_minute = ?, season_origin = ?, updated_at = ?
        WHERE leaderboard_id = ? RETURNING *`,
     )
     .bind(...values, restart ? now : current.season_origin, nowIso, current.leaderboard_id);
@@ -78,7 +85,10 @@ export async function listBoards(db: D1Database, appId: number, limit: number, o
   return { rows: rows.results as LeaderboardRow[], total: (total.results[0] as { n: number }).n };
 }
 
-/** Deletes the board; its scores are removed by cron in bounded chunks (no cascade over millions of rows). */
+/** Deletes the board and its review queue; its scores are removed by cron in bounded chunks (no cascade over millions of rows). */
 export async function deleteBoard(db: D1Database, board: LeaderboardRow): Promise<void> {
-  await writeConfig(db, board.app_id, [db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(board.leaderboard_id)]);
+  await writeConfig(db, board.app_id, [
+    db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(board.leaderboard_id),
+    deleteBoardFlagsStatement(db, board.leaderboard_id),
+  ]);
 }

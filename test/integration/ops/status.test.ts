@@ -33,7 +33,7 @@ describe("GET /api/v1/admin/status", () => {
       body: {
         environment: "development",
         version: { service: version, build },
-        d1: { reachable: true, latest_migration: "0009_cron_runs.sql", expected_migration: "0009_cron_runs.sql" },
+        d1: { reachable: true, latest_migration: "0011_fair_play.sql", expected_migration: "0011_fair_play.sql" },
         schemas: { user_object: { events: 2, battlepasses: 1, challenges: 1, outbox: 1, realtime: 1 }, broker: { broker: 1 } },
         queues: { WEBHOOKS: true, BACKGROUND: true },
         cron: { last_run: null },
@@ -65,12 +65,12 @@ describe("GET /api/v1/admin/status", () => {
   });
 
   it("reports a missing queue binding and a D1 behind the code", async () => {
-    await env.DB.prepare("DELETE FROM d1_migrations WHERE name = '0009_cron_runs.sql'").run();
+    await env.DB.prepare("DELETE FROM d1_migrations WHERE name IN ('0009_cron_runs.sql', '0011_fair_play.sql')").run();
     const r = await callWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN });
     expect(r.body.queues).toEqual({ WEBHOOKS: true, BACKGROUND: false });
-    expect(r.body.d1).toEqual({ reachable: true, latest_migration: "0006_webhooks.sql", expected_migration: "0009_cron_runs.sql" });
+    expect(r.body.d1).toEqual({ reachable: true, latest_migration: "0006_webhooks.sql", expected_migration: "0011_fair_play.sql" });
     expect(r.body.warnings).toEqual([
-      "D1 migrations are behind the code (latest applied: 0006_webhooks.sql, expected: 0009_cron_runs.sql). Run `npm run deploy`, or `wrangler d1 migrations apply DB --remote`.",
+      "D1 migrations are behind the code (latest applied: 0006_webhooks.sql, expected: 0011_fair_play.sql). Run `npm run deploy`, or `wrangler d1 migrations apply DB --remote`.",
       "The queue binding BACKGROUND is missing: check [[queues.producers]] in wrangler.toml.",
     ]);
   });
