@@ -15,6 +15,7 @@ import { devClockAdmin } from "./devtools/clock-routes";
 import { devChangesAdmin } from "./devtools/change-routes";
 import { usersAdmin } from "./players/admin/routes";
 import { eventsRoutes } from "./events/routes";
+import { RATE_LIMIT_HEADERS } from "./events/rate-limits";
 import { eventsAdmin } from "./events/admin/routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
@@ -40,8 +41,9 @@ export function buildApp() {
 
   // First, so that every answer (CORS preflights, 401s, errors) carries the request id and is logged.
   app.use("*", requestLog);
-  // Browser games call the API directly with access tokens, and may show the request id of an error.
-  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 }));
+  // Browser games call the API directly with access tokens, may show the request id of an error,
+  // and back off by the rate-limit headers of a 429.
+  app.use("*", cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS], maxAge: 86400 }));
   app.use(
     "*",
     bodyLimit({

@@ -52,8 +52,11 @@ export const upsertBanStatement = (db: D1Database, appId: number, userId: string
     )
     .bind(appId, userId, ban.reason, ban.expiresAt, ban.bannedAt);
 
-export const deleteBanStatement = (db: D1Database, appId: number, userId: string) =>
-  db.prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? RETURNING *").bind(appId, userId);
+/** Lifts the ban; with `expiredBy`, only when it expired by then (the cron must not lift a ban renewed meanwhile). */
+export const deleteBanStatement = (db: D1Database, appId: number, userId: string, expiredBy?: number) =>
+  expiredBy === undefined
+    ? db.prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? RETURNING *").bind(appId, userId)
+    : db.prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? AND expires_at <= ? RETURNING *").bind(appId, userId, expiredBy);
 
 export async function readBan(db: D1Database, appId: number, userId: string): Promise<BanRow | null> {
   return db.prepare("SELECT * FROM player_bans WHERE app_id = ? AND user_id = ?").bind(appId, userId).first<BanRow>();

@@ -1,6 +1,7 @@
 import { toDef, type LeaderboardRow } from "./catalog";
 import { currentSeason } from "./core/season";
 import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
+import { pruneFlags } from "./flag-store";
 
 /** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
 export const APPLIED_EVENTS_TTL_MS = 24 * 3600 * 1000;
@@ -11,8 +12,8 @@ const PURGE_CHUNK = 10_000;
 /**
  * Cron's part (every minute). A new season needs no work at its start: seasons are computed from
  * the clock (core/season.ts), so readers and writers switch at the reset instant. What remains
- * is removing the rows of past seasons and of deleted boards, in bounded chunks, and forgetting
- * replay claims after their TTL.
+ * is removing the rows of past seasons and of deleted boards, in bounded chunks, forgetting
+ * replay claims after their TTL, and dropping review-queue flags past their retention.
  */
 export async function runLeaderboardMaintenance(env: Env, now: number): Promise<void> {
   const db = env.DB;
@@ -31,6 +32,7 @@ export async function runLeaderboardMaintenance(env: Env, now: number): Promise<
     budget -= await purgeSeason(db, row.sid, row.season, Math.min(PURGE_CHUNK, budget));
   }
   await forgetOldClaims(db, now);
+  await pruneFlags(db, now);
 }
 
 /** Up to PURGE_BUDGET expired claims per run: keeps up with about 70 million events a day. */

@@ -103,7 +103,7 @@ const dropEmptyNodesSql = (keys: string) => `WITH ${LEVELS_CTE}, keys(b, s, t, k
  * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
  *    and rank (before any count moves) and the new score and key. Contributions held for review
- *    (`h`) are left out; those of a banned player go to their hidden rows (HIDE_MEMBER_SQL), read
+ *    (`h`) are left out; those of a banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read
  *    in this same transaction, so that no event in flight when the ban came puts them back.
  * 3-4. Move the counts of changed members from the old key to the new one.
  * 5-6. Write the scores and register the season for cron.
@@ -184,25 +184,27 @@ export const DELETE_MEMBER_SQL: readonly string[] = [
 ];
 
 /**
- * Hiding a member from every board of an app while keeping the scores (a banned player), and
- * showing them again with the same scores: ?1 app id, ?2 member type, ?3 member id, ?4 1 to hide,
- * -1 to show. A hidden row lives under its season negated: no read ever asks for a negative
+ * A banned player is hidden from every board of the app while their scores are kept, and shown
+ * again with the same scores once the ban is lifted: ?1 app id, ?2 user id. These statements move
+ * the player's rows to the side the `player_bans` table says (run them in the transaction that
+ * bans or lifts). A hidden row lives under its season negated: no read ever asks for a negative
  * season, so reads need no change and cost the same, and since the counts move with the rows,
  * the ranks behind close up (and open again) exactly. Counts first (they read the rows), then the
  * rows. Applying (APPLY_SQL) sends a banned player's contributions to the hidden rows.
  */
-const shownRows = `SELECT leaderboard_id, season, member_type, rank_key FROM leaderboard_scores
-  WHERE leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?1) AND member_type = ?2 AND member_id = ?3 AND season * ?4 > 0`;
-export const HIDE_MEMBER_SQL: readonly string[] = [
+const banSide = "(CASE WHEN EXISTS (SELECT 1 FROM player_bans WHERE app_id = ?1 AND user_id = ?2) THEN 1 ELSE -1 END)";
+const wrongSide = `leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?1) AND member_type = 'user' AND member_id = ?2
+  AND season * ${banSide} > 0`;
+const misplacedRows = `SELECT leaderboard_id, season, member_type, rank_key FROM leaderboard_scores WHERE ${wrongSide}`;
+export const SYNC_BANNED_MEMBER_SQL: readonly string[] = [
   countMovesSql(`
-    SELECT leaderboard_id, season, member_type, rank_key, -1 FROM (${shownRows})
+    SELECT leaderboard_id, season, member_type, rank_key, -1 FROM (${misplacedRows})
     UNION ALL
-    SELECT leaderboard_id, -season, member_type, rank_key, 1 FROM (${shownRows})`),
-  dropEmptyNodesSql(shownRows),
-  `INSERT INTO leaderboard_seasons (leaderboard_id, season) SELECT DISTINCT leaderboard_id, -season FROM (${shownRows}) WHERE true
+    SELECT leaderboard_id, -season, member_type, rank_key, 1 FROM (${misplacedRows})`),
+  dropEmptyNodesSql(misplacedRows),
+  `INSERT INTO leaderboard_seasons (leaderboard_id, season) SELECT DISTINCT leaderboard_id, -season FROM (${misplacedRows}) WHERE true
    ON CONFLICT (leaderboard_id, season) DO NOTHING`,
-  `UPDATE leaderboard_scores SET season = -season
-   WHERE leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?1) AND member_type = ?2 AND member_id = ?3 AND season * ?4 > 0`,
+  `UPDATE leaderboard_scores SET season = -season WHERE ${wrongSide}`,
 ];
 
 /** Deleting up to ?3 rows of a past season or a deleted board: ?1 board, ?2 season. */

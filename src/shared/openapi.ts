@@ -22,7 +22,7 @@ const errorResponse = (description: string) => ({
 /** The error answers most routes can give, for the OpenAPI document. */
 export const errorResponses = {
   400: errorResponse("Invalid input"),
-  401: errorResponse("Missing or invalid credential"),
+  401: errorResponse("Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked)"),
   404: errorResponse("Unknown id, or an app that is not the credential's"),
 } as const;
 

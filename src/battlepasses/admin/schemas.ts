@@ -28,6 +28,9 @@ export const BattlePassInput = z
     is_active: z.boolean().default(true).openapi({ description: "The admin's switch: a switched-off pass is not offered and tracks nothing" }),
     can_purchase_with_money: z.boolean().default(false),
     can_purchase_with_coins: z.boolean().default(false),
+    backend_only_unlock: z.boolean().default(false).openapi({
+      description: "true: only the studio's backend (an API key, after checking the purchase) may unlock the pass; a game client's unlock answers 403",
+    }),
   })
   .refine((p) => Date.parse(p.end_date) > Date.parse(p.start_date), { message: "must be after start_date", path: ["end_date"] })
   .openapi("BattlePassInput");
@@ -56,6 +59,7 @@ export const BattlePassAdmin = z
     is_active: z.boolean(),
     can_purchase_with_money: z.boolean(),
     can_purchase_with_coins: z.boolean(),
+    backend_only_unlock: z.boolean(),
     expired_at: z.string().nullable().openapi({ description: "When the battlepass-expired webhook went out; null before" }),
     created_at: z.string(),
     updated_at: z.string(),
