@@ -91,11 +91,14 @@ export class UserDO extends DurableObject<Env> {
    *
    * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
    * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
+   * Duplicates are not counted.
    */
   async applyEvent(event: UserEvent, perMinute: number): Promise<ApplyEventResult> {
-    const early = this.rate.refusal(event.receivedAt, perMinute);
-    if (early !== null) return { limited: { retryAfterMs: early } };
     const sql = this.ctx.storage.sql;
+    // A retry of an applied event is answered as a duplicate (OK) even past the limit.
+    const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
+    const early = retried ? null : this.rate.refusal(event.receivedAt, perMinute);
+    if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
