@@ -15,6 +15,7 @@ import * as realtime from "./bench/scenarios/realtime.mjs";
 import * as webhooks from "./bench/scenarios/webhooks.mjs";
 import * as floor from "./bench/scenarios/floor.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
+import * as fairplay from "./bench/scenarios/fairplay.mjs";
 
 const config = readConfig();
 const report = createReport();
@@ -72,6 +73,8 @@ const plan = [
   ["listing", listing.run],
   ["realtime", realtime.run],
   ["webhooks", webhooks.run],
+  // Last: its unlimited flood leaves the background queue the most work.
+  ["fairplay", fairplay.run],
   ["intake-breakdown", intakeBreakdown.run],
 ];
 try {

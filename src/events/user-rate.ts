@@ -28,7 +28,7 @@ export class UserEventRate {
    * Inside the event's transaction: counts the event when it fits and answers null, else answers
    * the ms until one would fit and counts nothing.
    */
-  take(now: number, limit: number): number | null {
+  takeEvent(now: number, limit: number): number | null {
     const entries = this.window();
     const { admitted, retryAfterMs } = admit(entries, now, limit, 1);
     if (admitted === 0) return retryAfterMs;

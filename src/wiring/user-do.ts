@@ -107,7 +107,7 @@ export class UserDO extends DurableObject<Env> {
       return await this.transact(
         (staged): ApplyEventResult => {
           if (event.eventId !== null && wasProcessed(sql, event.eventId)) return { duplicate: true };
-          const retryAfterMs = this.rate.take(event.receivedAt, perMinute);
+          const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
           if (retryAfterMs !== null) return { limited: { retryAfterMs } };
           this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
           staged.background.unshift(eventMessage(event, staged));
