@@ -55,8 +55,8 @@ const ctx = {
       client = createClient(server.url);
     }
   },
-  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result (measure.mjs). */
-  measured: (label, fn) => measure.measured(label, fn),
+  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result, and a profile when asked (measure.mjs). */
+  measured: (label, fn, options) => measure.measured(label, fn, options),
   adminToken: config.url ? config.adminToken : BENCH_VARS.ADMIN_TOKEN,
   features: await detectFeatures(client),
 };

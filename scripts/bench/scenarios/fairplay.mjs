@@ -1,10 +1,12 @@
 // Fair play (README, "Fair play"): what the rate-limit and ban checks cost an accepted event, what
 // a refused (429) request costs next to an accepted event, and another player's event latency while
-// one client floods, with and without the limits. The apps have no challenge or leaderboard, so an
-// accepted event is the cheapest one there is: the ratios are the least favourable.
+// one client floods, with and without the limits. Accepted events go to an app like the intake
+// benchmark's (20 active challenges, 5 of which count the event, and a leaderboard); the cheapest
+// accepted event there is, on an app with neither, is measured too.
 import { createApp, mapPool, mintTokens, missingFor } from "../api.mjs";
 import { runLoad } from "../http.mjs";
 import { WORKER_RUNTIME } from "../profile.mjs";
+import { createChallengeApp } from "../seed.mjs";
 
 const SCENARIO = "fair play";
 const CONCURRENCY = 16;
@@ -22,12 +24,23 @@ const CHECKS = new Set([
   "admitAppEvents", "appRefusal", "refundAppEvents", "reconcileAppEvents", "refusal", "takeEvent", "admit",
 ]);
 
-const event = { event_name: "earn-points", meta_data: { amount: 1 } };
+const EVENT = "kill-enemy";
+const event = { event_name: EVENT, meta_data: { amount: 1 } };
 const single = (token) => ({ method: "POST", path: "/api/v1/events", token, body: event });
 const batch = (token) => ({ method: "POST", path: "/api/v1/events/batch", token, body: { events: Array.from({ length: BATCH }, () => event) } });
 
-async function fairPlayApp(ctx, name, rateLimits) {
-  const app = await createApp(ctx.client, ctx.adminToken, name);
+/** An app as the intake benchmark's: 20 auto challenges (5 count the event) and a leaderboard. */
+async function intakeApp(ctx, name) {
+  const app = await createChallengeApp(ctx, { name, challenges: 20, listeningTo: EVENT, listening: 5 });
+  await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
+    token: ctx.adminToken,
+    body: { name: "Bench fair play", event_name: EVENT, value_field: "amount", aggregation: "sum" },
+  });
+  return app;
+}
+
+async function fairPlayApp(ctx, name, rateLimits, { withChallenges = false } = {}) {
+  const app = withChallenges ? await intakeApp(ctx, name) : await createApp(ctx.client, ctx.adminToken, name);
   if (rateLimits) await ctx.client.json("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ctx.adminToken, body: { name, rate_limits: rateLimits } });
   const [flooder] = await mintTokens(ctx.client, app.apiKey, ["flooder"]);
   return { ...app, flooder };
@@ -48,20 +61,29 @@ export async function run(ctx) {
   const why = missingFor(ctx.features, "events", "fairplay");
   if (why) return ctx.report.missing(SCENARIO, why);
   const seconds = ctx.config.seconds;
-  const limited = await fairPlayApp(ctx, "Bench fair play, default limits");
+  const limited = await fairPlayApp(ctx, "Bench fair play, default limits", undefined, { withChallenges: true });
+  const bare = await fairPlayApp(ctx, "Bench fair play, no challenges");
   const perUser = (await ctx.client.json("GET", `/api/v1/admin/apps/${limited.appId}`, { token: ctx.adminToken })).body.rate_limits.per_user_per_minute;
   // The benchmark's own app may raise the limits: this one stands for an app without any.
-  const open = await fairPlayApp(ctx, "Bench fair play, no limits", { per_user_per_minute: 1_000_000_000, per_app_per_minute: 1_000_000_000 });
+  const open = await fairPlayApp(ctx, "Bench fair play, no limits", { per_user_per_minute: 1_000_000_000, per_app_per_minute: 1_000_000_000 }, { withChallenges: true });
 
   // Accepted events, spread over players who stay far below their limit, under the profiler.
-  const players = await mintTokens(ctx.client, limited.apiKey, Array.from({ length: PLAYERS }, (_, i) => `player-${i}`));
+  const userIds = Array.from({ length: PLAYERS }, (_, i) => `player-${i}`);
+  const players = await mintTokens(ctx.client, limited.apiKey, userIds);
+  // First touch: their automatic challenges start, as in the intake benchmark.
+  await mapPool(players, CONCURRENCY, (token) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${limited.appId}`, { token }));
+  const barePlayers = await mintTokens(ctx.client, bare.apiKey, userIds);
+  const acceptedPhase = (tokens) => () =>
+    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 4000, maxMs: seconds * 1000, make: (i) => single(tokens[i % PLAYERS]) });
   await runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 200, maxMs: 3000, make: (i) => single(players[i % PLAYERS]) });
-  const accepted = await ctx.measured("fair play: accepted events", () =>
-    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 4000, maxMs: seconds * 1000, make: (i) => single(players[i % PLAYERS]) }), { profile: true });
+  const accepted = await ctx.measured("fair play: accepted events", acceptedPhase(players), { profile: true });
   if (accepted.ok === 0) throw new Error(`no event accepted: ${JSON.stringify(accepted.failures)}`);
+  const acceptedBare = await ctx.measured("fair play: accepted events, no challenges", acceptedPhase(barePlayers));
+  const trivial = await ctx.measured("fair play: trivial route", () =>
+    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 8000, maxMs: seconds * 1000, make: () => ({ method: "GET", path: "/api/v1/auth/check", token: players[0] }) }));
   const checksMs = accepted.profile ? accepted.profile.timeUnder(CHECKS) / accepted.ok : undefined;
   ctx.report.add({
-    scenario: `${SCENARIO}: rate-limit and ban checks of an accepted event (access token, ${CONCURRENCY} concurrent, ${PLAYERS} players)`,
+    scenario: `${SCENARIO}: rate-limit and ban checks of an accepted event (access token, ${CONCURRENCY} concurrent, ${PLAYERS} players, 20 active challenges + 1 leaderboard)`,
     metric: checksMs === undefined ? "n/a (no profile of the Worker's isolate: a local server on Linux is needed)" : `CPU in the checks per accepted event (isolate profile; ${accepted.ok.toLocaleString("en-US")} events)`,
     value: checksMs,
     unit: "ms",
@@ -77,7 +99,11 @@ export async function run(ctx) {
   const ratio = runtimeCpu(refused) / runtimeCpu(accepted);
   ctx.report.add({
     scenario: `${SCENARIO}: a refused (429) request next to an accepted event (${CONCURRENCY} concurrent)`,
-    metric: `CPU of workerd per request: refused ${runtimeCpu(refused).toFixed(2)} vs accepted ${runtimeCpu(accepted).toFixed(2)} ms (all server processes, wrangler's proxy included: ${(refused.serverCpu / refused.sent).toFixed(2)} vs ${(accepted.serverCpu / accepted.sent).toFixed(2)}); ${refusedCount.toLocaleString("en-US")} of ${refused.sent.toLocaleString("en-US")} answered 429`,
+    metric:
+      `CPU of workerd per request: refused ${runtimeCpu(refused).toFixed(2)} vs accepted ${runtimeCpu(accepted).toFixed(2)} ms ` +
+      `(20 challenges + 1 leaderboard; an event of an app without them ${runtimeCpu(acceptedBare).toFixed(2)} ms, ratio ${(runtimeCpu(refused) / runtimeCpu(acceptedBare)).toFixed(2)}; ` +
+      `the trivial route ${runtimeCpu(trivial).toFixed(2)} ms; all server processes, wrangler's proxy included: ${(refused.serverCpu / refused.sent).toFixed(2)} vs ${(accepted.serverCpu / accepted.sent).toFixed(2)}); ` +
+      `${refusedCount.toLocaleString("en-US")} of ${refused.sent.toLocaleString("en-US")} answered 429`,
     value: runtimeCpu(refused),
     ceiling: runtimeCpu(accepted),
     ratio,
@@ -90,6 +116,10 @@ export async function run(ctx) {
 
   // Another player's events while one client floods.
   const victimAlone = await victimLatency(ctx, limited, null, seconds);
+  ctx.report.note(
+    "Fair play, latency rows: the other player and the flooder send to one app with 20 automatic challenges (5 count the event) and a leaderboard, " +
+      "with the default limits or with limits lifted (no limits).",
+  );
   addLatencyRow(ctx, "nobody floods", victimAlone);
   for (const [shape, make] of [["single events", single], [`${BATCH}-event batches`, batch]]) {
     await exhaust(ctx, limited, perUser);
