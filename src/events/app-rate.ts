@@ -1,4 +1,4 @@
-import { admit, WINDOW_MS, type Admission, type WindowEntry } from "../rules/sliding-window";
+import { admit, liveEntries, record, WINDOW_MS, type Admission, type WindowEntry } from "../rules/sliding-window";
 import { logBackgroundFailure } from "../shared/log";
 
 /**
@@ -20,6 +20,8 @@ interface AppWindow {
   own: Map<number, number>;
   /** What the reconciliation under way reports: still counted here until D1's answer holds it. */
   reporting: Map<number, number>;
+  /** The three together, as entries at the start of each second, ascending: what admissions read. */
+  known: WindowEntry[];
   /** Wall time of the last reconciliation that started. */
   reconciledAt: number;
   reconciling: boolean;
@@ -29,38 +31,49 @@ const windows = new Map<string, AppWindow>();
 
 function windowOf(appId: string): AppWindow {
   let w = windows.get(appId);
-  if (!w) windows.set(appId, (w = { shared: new Map(), own: new Map(), reporting: new Map(), reconciledAt: 0, reconciling: false }));
+  if (!w) windows.set(appId, (w = { shared: new Map(), own: new Map(), reporting: new Map(), known: [], reconciledAt: 0, reconciling: false }));
   return w;
 }
 
 const secondOf = (now: number) => Math.floor(now / SECOND_MS);
 
-/** The window as entries at the start of each second (ascending). */
-function entriesOf(w: AppWindow): WindowEntry[] {
-  const bySecond = new Map(w.shared);
-  for (const counts of [w.reporting, w.own]) for (const [second, n] of counts) addTo(bySecond, second, n);
-  return [...bySecond].sort(([a], [b]) => a - b).map(([second, n]) => ({ at: second * SECOND_MS, n }));
+const addTo = (counts: Map<number, number>, second: number, n: number) => counts.set(second, (counts.get(second) ?? 0) + n);
+
+/** Counts `n` events (negative: gives them back) of this isolate at `now`. */
+function count(w: AppWindow, now: number, n: number): void {
+  const second = secondOf(now);
+  addTo(w.own, second, n);
+  record(w.known, second * SECOND_MS, n);
 }
 
-const addTo = (counts: Map<number, number>, second: number, n: number) => counts.set(second, (counts.get(second) ?? 0) + n);
+/** Rebuilds what admissions read, after D1 answered. */
+function rebuildKnown(w: AppWindow): void {
+  const bySecond = new Map(w.shared);
+  for (const counts of [w.reporting, w.own]) for (const [second, n] of counts) addTo(bySecond, second, n);
+  w.known = [...bySecond].sort(([a], [b]) => a - b).map(([second, n]) => ({ at: second * SECOND_MS, n }));
+}
+
+/** Drops the seconds that left the window, now and then: `known` only grows between reconciliations. */
+const trimmed = (w: AppWindow, now: number) => (w.known.length > 0 && w.known[0].at <= now - WINDOW_MS ? (w.known = liveEntries(w.known, now)) : w.known);
 
 /** How many of `wanted` events of the app fit now; the admitted ones are counted. */
 export function admitAppEvents(appId: string, now: number, limit: number, wanted: number): Admission {
   const w = windowOf(appId);
-  const admission = admit(entriesOf(w), now, limit, wanted);
-  if (admission.admitted > 0) addTo(w.own, secondOf(now), admission.admitted);
+  const admission = admit(trimmed(w, now), now, limit, wanted);
+  if (admission.admitted > 0) count(w, now, admission.admitted);
   return admission;
 }
 
 /** ms until one more event of the app fits, or null when one fits now. Counts nothing. */
 export function appRefusal(appId: string, now: number, limit: number): number | null {
-  const { admitted, retryAfterMs } = admit(entriesOf(windowOf(appId)), now, limit, 1);
+  const w = windowOf(appId);
+  const { admitted, retryAfterMs } = admit(trimmed(w, now), now, limit, 1);
   return admitted === 1 ? null : retryAfterMs;
 }
 
 /** Events admitted at `now` that were not applied after all (refused by the player's limit, duplicates, failures). */
 export function refundAppEvents(appId: string, now: number, n: number): void {
-  if (n > 0) addTo(windowOf(appId).own, secondOf(now), -n);
+  if (n > 0) count(windowOf(appId), now, -n);
 }
 
 const ADD_SQL = `INSERT INTO app_event_seconds (app_id, second, events)
@@ -92,14 +105,16 @@ export function reconcileAppEvents(db: D1Database, appId: string, now: number): 
     .then(
       (results) => {
         w.shared = new Map(results[results.length - 2].results.map((r) => [r.second, r.events]));
+        w.reporting = new Map();
+        rebuildKnown(w);
       },
       (err) => {
         for (const [second, n] of w.reporting) addTo(w.own, second, n);
+        w.reporting = new Map();
         logBackgroundFailure("rate-limit", "reconciling the app's event count failed; retried with its next event", err, { app_id: appId });
       },
     )
     .finally(() => {
-      w.reporting = new Map();
       w.reconciling = false;
     });
 }

@@ -13,14 +13,23 @@ export interface FieldProblem {
  * plus `fields` when the answer has more to say (`retry_after_seconds` of a 429).
  */
 export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    message: string,
-    readonly errors?: FieldProblem[],
-    readonly headers?: Record<string, string>,
-    readonly fields?: Record<string, unknown>,
-  ) {
+  readonly status: ContentfulStatusCode;
+  readonly errors?: FieldProblem[];
+  readonly headers?: Record<string, string>;
+  readonly fields?: Record<string, unknown>;
+
+  constructor(status: ContentfulStatusCode, message: string, errors?: FieldProblem[], headers?: Record<string, string>, fields?: Record<string, unknown>) {
+    // An answer, not a fault: a request's ApiError is never logged, and capturing a stack would
+    // cost every refusal (a flood of 429s) a walk of the whole middleware stack. One that reaches
+    // a background log is known by its message, which names what to do.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
+    this.status = status;
+    this.errors = errors;
+    this.headers = headers;
+    this.fields = fields;
   }
 }
 
