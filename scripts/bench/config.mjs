@@ -1,5 +1,5 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// six and a half minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
+// eight and a half minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
 //
 //   BENCH_SCENARIOS=events,hot-user,floor,listing,leaderboards,realtime,webhooks,fairplay   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
