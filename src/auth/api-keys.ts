@@ -18,6 +18,8 @@ export interface ApiKeyRow {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** 1: revoking the key ends the access tokens it minted. */
+  end_tokens_on_revoke: number;
 }
 
 export const presentApiKey = (row: ApiKeyRow) => ({
@@ -27,15 +29,23 @@ export const presentApiKey = (row: ApiKeyRow) => ({
   key_prefix: row.key_prefix,
   created_at: row.created_at,
   revoked_at: row.revoked_at,
+  end_tokens_on_revoke: row.end_tokens_on_revoke === 1,
 });
 
-export async function insertApiKey(db: D1Database, appId: number, name: string, nowMs: number) {
+export const API_KEY_COLUMNS = "key_id, app_id, name, key_prefix, created_at, revoked_at, end_tokens_on_revoke";
+
+export interface ApiKeySettings {
+  name: string;
+  end_tokens_on_revoke: boolean;
+}
+
+export async function insertApiKey(db: D1Database, appId: number, settings: ApiKeySettings, nowMs: number) {
   const key = generateApiKey();
   const row = await db
     .prepare(
-      "INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?) RETURNING key_id, app_id, name, key_prefix, created_at, revoked_at",
+      `INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at, end_tokens_on_revoke) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
     )
-    .bind(appId, name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs))
+    .bind(appId, settings.name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs), settings.end_tokens_on_revoke ? 1 : 0)
     .first<ApiKeyRow>();
   return { key, row: row! };
 }

@@ -13,7 +13,16 @@ export interface HolderDelta {
 
 /** Work written to D1 off the hot path, batched by the background queue. */
 export type BackgroundMessage =
-  | { kind: "event"; event: UserEvent }
+  | {
+      kind: "event";
+      event: UserEvent;
+      /**
+       * Leaderboards whose max_events_per_minute this event went past for its player, as the
+       * player's object counted them (exactly, in order): the event is flagged there for review
+       * instead of applied.
+       */
+      paceExceeded?: string[];
+    }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] };

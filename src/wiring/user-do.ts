@@ -5,6 +5,8 @@ import { migrateUserStorage } from "../user/schema";
 import { readClock } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
+import { UserEventRate } from "../events/user-rate";
+import type { BackgroundMessage } from "../user/messages";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -16,6 +18,11 @@ import { logBackgroundFailure } from "../shared/log";
 import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
 import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
+/** The background message of an applied event, with what the areas noted about it. */
+function eventMessage(event: UserEvent, staged: Staged): BackgroundMessage {
+  return staged.paceExceeded.length > 0 ? { kind: "event", event, paceExceeded: [...staged.paceExceeded] } : { kind: "event", event };
+}
+
 /**
  * One per (app, user), addressed by `userObject` (src/user/names.ts). The single writer of that
  * user's challenge and battle-pass progress: its serial execution is what keeps every increment
@@ -25,6 +32,7 @@ import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 export class UserDO extends DurableObject<Env> {
   private readonly outbox: Outbox;
   private readonly watchers: TopicWatchers;
+  private readonly rate: UserEventRate;
   private readonly area: UserAreas;
   /** Every area, in the order an event applies to them. */
   private readonly areas: UserArea[];
@@ -34,6 +42,7 @@ export class UserDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.watchers = new TopicWatchers(ctx.storage.sql);
+    this.rate = new UserEventRate(ctx.storage.sql);
     this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
     this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
     this.areas = Object.values(this.area);
@@ -81,25 +90,40 @@ export class UserDO extends DurableObject<Env> {
    * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
    * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
    * (actions, time-outs) stage everything, and their flush finds no receiver for it.
+   *
+   * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
+   * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
+   * Duplicates are not counted.
    */
-  async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
+  async applyEvent(event: UserEvent, perMinute: number): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
+    // A retry of an applied event is answered as a duplicate (OK) even past the limit.
+    const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
+    const early = retried ? null : this.rate.refusal(event.receivedAt, perMinute);
+    if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
-    // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
-    const duplicate = await this.transact(
-      (staged) => {
-        if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
-        staged.background.push({ kind: "event", event });
-        this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
-        if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
-        recordRecentEvent(sql, event);
-        return false;
-      },
-      (change) => hasReceiver(change, endpoints, this.watchers.any),
-    );
-    return { duplicate };
+    try {
+      // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
+      return await this.transact(
+        (staged): ApplyEventResult => {
+          if (event.eventId !== null && wasProcessed(sql, event.eventId)) return { duplicate: true };
+          const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
+          if (retryAfterMs !== null) return { limited: { retryAfterMs } };
+          this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
+          staged.background.unshift(eventMessage(event, staged));
+          if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+          recordRecentEvent(sql, event);
+          return { duplicate: false };
+        },
+        (change) => hasReceiver(change, endpoints, this.watchers.any),
+      );
+    } catch (err) {
+      // The transaction rolled back what it counted.
+      this.rate.forget();
+      throw err;
+    }
   }
 
   /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
