@@ -17,6 +17,7 @@ import * as floor from "./bench/scenarios/floor.mjs";
 import * as d1Writes from "./bench/scenarios/d1-writes.mjs";
 import * as broker from "./bench/scenarios/broker.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
+import * as fairplay from "./bench/scenarios/fairplay.mjs";
 
 const config = readConfig();
 const report = createReport();
@@ -56,8 +57,8 @@ const ctx = {
       client = createClient(server.url);
     }
   },
-  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result (measure.mjs). */
-  measured: (label, fn) => measure.measured(label, fn),
+  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result, and a profile when asked (measure.mjs). */
+  measured: (label, fn, options) => measure.measured(label, fn, options),
   adminToken: config.url ? config.adminToken : BENCH_VARS.ADMIN_TOKEN,
   features: await detectFeatures(client),
 };
@@ -76,6 +77,8 @@ const plan = [
   ["listing", listing.run],
   ["realtime", realtime.run],
   ["webhooks", webhooks.run],
+  // Last: its unlimited flood leaves the background queue the most work.
+  ["fairplay", fairplay.run],
   ["intake-breakdown", intakeBreakdown.run],
 ];
 try {

@@ -14,9 +14,11 @@ import { apiKeysAdmin } from "./auth/admin/routes";
 import { devClockAdmin } from "./devtools/clock-routes";
 import { devChangesAdmin } from "./devtools/change-routes";
 import { usersAdmin } from "./players/admin/routes";
+import { bansAdmin } from "./players/admin/ban-routes";
 import { privacyRoutes } from "./players/routes";
 import { auditAdmin } from "./apps/admin/audit-routes";
 import { eventsRoutes } from "./events/routes";
+import { RATE_LIMIT_HEADERS } from "./events/rate-limits";
 import { eventsAdmin } from "./events/admin/routes";
 import { eventFilesAdmin } from "./events/admin/archive-routes";
 import { battlePassRoutes } from "./battlepasses/routes";
@@ -28,6 +30,8 @@ import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
 import { catalogRoutes } from "./catalog/routes";
+import { leaderboardReviewAdmin } from "./leaderboards/admin/review-routes";
+import { dispatchChanges } from "./fanout/dispatch";
 import { registerDocs } from "./docs/routes";
 import { opsRoutes } from "./ops/routes";
 import { consoleRoutes } from "./console/routes";
@@ -44,9 +48,9 @@ export function buildApp() {
 
   // First, so that every answer (CORS preflights, 401s, errors) carries the request id and is logged.
   app.use("*", requestLog);
-  // Browser games call the API directly with access tokens, and may show the request id of an error.
-  // The console is same-origin only.
-  const apiCors = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER], maxAge: 86400 });
+  // Browser games call the API directly with access tokens, may show the request id of an error,
+  // and back off by the rate-limit headers of a 429. The console is same-origin only.
+  const apiCors = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS], maxAge: 86400 });
   app.use("*", (c, next) => (c.req.path === "/console" || c.req.path.startsWith("/console/") ? next() : apiCors(c, next)));
   app.use(
     "*",
@@ -74,6 +78,7 @@ export function buildApp() {
   app.route("/", devClockAdmin);
   app.route("/", devChangesAdmin);
   app.route("/", usersAdmin);
+  app.route("/", bansAdmin);
   app.route("/", privacyRoutes);
   app.route("/", auditAdmin);
   app.route("/", eventsRoutes);
@@ -88,6 +93,7 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)));
   app.route("/", opsRoutes);
   app.route("/", catalogRoutes);
   app.route("/", consoleUsersAdmin);

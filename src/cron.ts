@@ -2,6 +2,7 @@ import { pruneEventData } from "./events/retention";
 import { expireBattlePasses } from "./battlepasses/expiry";
 import { pruneDeliveryLog } from "./webhooks/deliveries-repo";
 import { runLeaderboardMaintenance } from "./leaderboards/maintenance";
+import { liftExpiredBans } from "./players/bans";
 import { dispatchChanges } from "./fanout/dispatch";
 import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
 import { logBackgroundFailure } from "./shared/log";
@@ -18,6 +19,7 @@ const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
   "holder-receipts-retention": (env, now) => pruneHolderReceipts(env.DB, now),
   "audit-log-retention": (env) => pruneAuditLog(env, Date.now()),
   "erasure-retention": pruneErasures,
+  "ban-expiry": liftExpiredBans,
 };
 
 /**

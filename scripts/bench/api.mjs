@@ -17,6 +17,7 @@ const FEATURE_PATHS = {
   topics: ["get /api/v1/auth/user-challenges-topic-link"],
   webhooks: ["post /api/v1/admin/apps/{}/webhooks"],
   usage: ["get /api/v1/admin/apps/{}/usage"],
+  fairplay: ["post /api/v1/admin/apps/{}/users/{}/ban", "get /api/v1/admin/apps/{}/leaderboards/{}/flagged"],
   check: ["get /api/v1/auth/check"],
 };
 
@@ -67,6 +68,15 @@ export async function createApp(client, adminToken, name) {
   const appId = app.body.app_id;
   const key = await client.json("POST", `/api/v1/admin/apps/${appId}/api-keys`, { token: adminToken, body: { name: "bench" } });
   return { appId, apiKey: key.body.key };
+}
+
+/**
+ * Lifts an app's rate limits out of the way: the intake scenarios send thousands of events a
+ * minute for one player on purpose (the hot user), which the default per-player limit would refuse.
+ */
+export async function withoutRateLimits(client, adminToken, appId, name) {
+  const body = { name, rate_limits: { per_user_per_minute: 1_000_000_000, per_app_per_minute: 1_000_000_000 } };
+  await client.json("PUT", `/api/v1/admin/apps/${appId}`, { token: adminToken, body });
 }
 
 /** Runs `fn` over `items` with at most `concurrency` at a time; answers the results in order. */

@@ -1,7 +1,7 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// six and a half minutes on a 2-core machine; every load phase is bounded by a request count AND a duration.
+// eight and a half minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,floor,d1,broker,listing,leaderboards,realtime,webhooks   (default: all of these)
+//   BENCH_SCENARIOS=events,hot-user,floor,d1,broker,listing,leaderboards,realtime,webhooks,fairplay   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
 //                                                     no storage or CPU figures; webhooks need loopback).
@@ -25,7 +25,7 @@ const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
-export const SCENARIOS = ["events", "hot-user", "floor", "d1", "broker", "listing", "leaderboards", "realtime", "webhooks"];
+export const SCENARIOS = ["events", "hot-user", "floor", "d1", "broker", "listing", "leaderboards", "realtime", "webhooks", "fairplay"];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 

@@ -59,11 +59,14 @@ export function serverProcesses(port) {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
+/** The role of the runtime that runs the Worker itself (not wrangler, not its proxy): what production also runs. */
+export const WORKER_RUNTIME = "workerd (Worker, DOs, D1, queues)";
+
 /** What a server process is: wrangler itself, the runtime of its proxy, or the Worker's runtime. */
 function roleOf(pid) {
   const cmdline = readText(`/proc/${pid}/cmdline`);
   if (!cmdline.includes("workerd")) return "wrangler";
-  return /socket-addr=entry=127\.0\.0\.1:0\b/.test(cmdline.replace(/\0/g, " ")) ? "workerd (Worker, DOs, D1, queues)" : "workerd (wrangler's proxy)";
+  return /socket-addr=entry=127\.0\.0\.1:0\b/.test(cmdline.replace(/\0/g, " ")) ? WORKER_RUNTIME : "workerd (wrangler's proxy)";
 }
 
 /** User + system CPU time (ms) each role of the processes used so far. */
@@ -209,7 +212,21 @@ export function summarizeProfile(profile, top = 12) {
     }
     return [...out].sort((a, b) => b[1] - a[1]);
   };
-  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs), inclusiveAll: rank(inclusiveMs, Infinity), childrenOf };
+  /** Time of the samples whose stack holds any function of these names (each sample counted once, however many match). */
+  const timeUnder = (functionNames) => {
+    const matches = new Map();
+    const under = (id) => {
+      if (id === undefined) return false;
+      if (!matches.has(id)) matches.set(id, functionNames.has(byNode.get(id).callFrame.functionName) || under(parent.get(id)));
+      return matches.get(id);
+    };
+    let ms = 0;
+    profile.samples.forEach((nodeId, i) => {
+      if (under(nodeId)) ms += (profile.timeDeltas[i] ?? 0) / 1000;
+    });
+    return ms;
+  };
+  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs), inclusiveAll: rank(inclusiveMs, Infinity), childrenOf, timeUnder };
 }
 
 export function formatProfile(label, summary) {

@@ -1,7 +1,8 @@
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
+import { backendOnlyEventsOf, rateLimitsOf, type AppSettingsColumns } from "./settings";
 
-export interface AppRow {
+export interface AppRow extends AppSettingsColumns {
   app_id: number;
   name: string;
   default_language: string;
@@ -9,13 +10,18 @@ export interface AppRow {
   updated_at: string;
 }
 
-export const presentApp = (row: AppRow) => ({
-  app_id: String(row.app_id),
-  name: row.name,
-  default_language: row.default_language,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
+export function presentApp(row: AppRow) {
+  const limits = rateLimitsOf(row);
+  return {
+    app_id: String(row.app_id),
+    name: row.name,
+    default_language: row.default_language,
+    backend_only_events: backendOnlyEventsOf(row),
+    rate_limits: { per_user_per_minute: limits.perUserPerMinute, per_app_per_minute: limits.perAppPerMinute },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
 
 export async function findApp(db: D1Database, appId: string): Promise<AppRow | null> {
   const id = parseId(appId);

@@ -8,6 +8,11 @@ type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "
 export interface AccessTokenClaims {
   appId: string;
   userId: string;
+  /**
+   * The API key that minted the token (claim `key_id`): revoking that key ends the token. Tokens the
+   * service mints itself (the `user_token` of webhook payloads) have none.
+   */
+  keyId?: string;
 }
 
 export interface VerifiedClaims extends AccessTokenClaims {
@@ -21,7 +26,7 @@ const ALGORITHM = "HS256";
 export async function mintAccessToken(env: TokenEnv, claims: AccessTokenClaims, nowMs: number): Promise<string> {
   const [current] = signingKeys(env);
   const issuedAt = Math.floor(nowMs / 1000);
-  return new SignJWT({ app_id: claims.appId })
+  return new SignJWT(claims.keyId === undefined ? { app_id: claims.appId } : { app_id: claims.appId, key_id: claims.keyId })
     .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: "JWT" })
     .setSubject(claims.userId)
     .setIssuer(env.JWT_ISSUER)
@@ -62,7 +67,8 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
     if (typeof payload.app_id !== "string" || typeof payload.sub !== "string" || payload.sub === "") {
       throw unauthorized("Access token lacks its app or user");
     }
-    return { appId: payload.app_id, userId: payload.sub, issuedAt: typeof payload.iat === "number" ? payload.iat : 0 };
+    const keyId = typeof payload.key_id === "string" ? { keyId: payload.key_id } : {};
+    return { appId: payload.app_id, userId: payload.sub, issuedAt: typeof payload.iat === "number" ? payload.iat : 0, ...keyId };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized("Access token has expired");
     if (err instanceof joseErrors.JOSEError) throw unauthorized("Access token is invalid");

@@ -20,6 +20,8 @@ export interface ApiKeyRow {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** 1: revoking the key ends the access tokens it minted. */
+  end_tokens_on_revoke: number;
 }
 
 export const presentApiKey = (row: ApiKeyRow) => ({
@@ -29,22 +31,28 @@ export const presentApiKey = (row: ApiKeyRow) => ({
   key_prefix: row.key_prefix,
   created_at: row.created_at,
   revoked_at: row.revoked_at,
+  end_tokens_on_revoke: row.end_tokens_on_revoke === 1,
 });
 
-/**
- * Entries about keys never hold a key, only what the list shows (its hash would be redacted anyway).
- * Keys are read per request, not from the catalog cache, so their writes move no catalog version.
- */
+/** Entries about keys never hold a key, only what the list shows (its hash would be redacted anyway). */
 export const apiKeyAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "api-key");
 
-export async function insertApiKey(db: D1Database, appId: number, name: string, nowMs: number, actor: Actor) {
+export const API_KEY_COLUMNS = "key_id, app_id, name, key_prefix, created_at, revoked_at, end_tokens_on_revoke";
+
+export interface ApiKeySettings {
+  name: string;
+  end_tokens_on_revoke: boolean;
+}
+
+export async function insertApiKey(db: D1Database, appId: number, settings: ApiKeySettings, nowMs: number, actor: Actor) {
   const key = generateApiKey();
   const statement = db
     .prepare(
-      "INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?) RETURNING key_id, app_id, name, key_prefix, created_at, revoked_at",
+      `INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at, end_tokens_on_revoke) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
     )
-    .bind(appId, name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs));
-  const row = await writeConfigRow<ApiKeyRow>(db, null, statement, apiKeyAudit(actor, appId).created({ name, key_prefix: key.slice(0, 8) }));
+    .bind(appId, settings.name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs), settings.end_tokens_on_revoke ? 1 : 0);
+  const audit = apiKeyAudit(actor, appId).created({ ...settings, key_prefix: key.slice(0, 8) });
+  const row = await writeConfigRow<ApiKeyRow>(db, null, statement, audit);
   return { key, row: row! };
 }
 

@@ -4,9 +4,9 @@ import { notFound, unauthorized } from "../shared/errors";
 import { adminTokenProblem, isDevelopment, secretNotConfigured } from "../shared/secrets";
 import type { AppEnv, Caller } from "../shared/http";
 import { timingSafeEqual } from "../shared/crypto";
-import { verifyPlayerToken } from "./access-tokens";
 import { findActiveKey } from "./api-keys";
 import { signingKeys, signingKeysProblem } from "./signing-keys";
+import { trustedAccessToken } from "./trusted-token";
 import { ACTOR_HEADER, actorNameOf } from "../apps/actor";
 
 /** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
@@ -35,8 +35,8 @@ async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise
 
 async function callerFromAccessToken(c: Context<AppEnv>, credential: string): Promise<Caller> {
   if (looksLikeApiKey(credential)) throw unauthorized("This operation requires an access token, not an API key");
-  const claims = await verifyPlayerToken(c.env, credential, c.get("now"));
-  return { kind: "access-token", ...claims };
+  const { appId, userId, issuedAt } = await trustedAccessToken(c.env, credential, c.get("now"));
+  return { kind: "access-token", appId, userId, issuedAt };
 }
 
 const withCaller = (resolve: (c: Context<AppEnv>, credential: string) => Promise<Caller>): MiddlewareHandler<AppEnv> =>

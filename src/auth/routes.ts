@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../shared/http";
-import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
+import { bearerSecurity, errorResponses, forbiddenResponse, jsonBody, jsonResponse } from "../shared/openapi";
 import { toIso } from "../shared/clock";
 import { erasedMeanwhile, mintAccessToken } from "./access-tokens";
 import { erasureSubject, tokenIssuedAt } from "../apps/erasure-tombstones";
 import { callerApp, callerToken, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
 import { readUserInfo, writeUserInfo } from "./user-info";
+import { appTrust, refuseBanned } from "./trust";
 import { UserIdSchema, UserInfoSchema } from "./schemas";
 
 const ForeignUserIdentifier = z
@@ -27,16 +28,20 @@ export const authRoutes = createRouter()
     createRoute({
       method: "post", path: "/api/v1/auth/access-token", tags, security: bearerSecurity.apiKey,
       summary: "Mint an access token for a user of the API key's app (generateAccessToken)",
+      description:
+        "The token carries the id of the key that minted it: revoking that key ends the token too, unless the key was created with end_tokens_on_revoke false. " +
+        "A banned player gets no token (403, naming the reason and the expiry).",
       middleware: [requireApiKey] as const,
       request: jsonBody(ForeignUserIdentifier),
-      responses: { 200: jsonResponse(AccessToken, "The access token"), ...errorResponses },
+      responses: { 200: jsonResponse(AccessToken, "The access token"), ...errorResponses, ...forbiddenResponse("The player is banned") },
     }),
     async (c) => {
-      const token = await mintAccessToken(
-        c.env,
-        { appId: callerApp(c), userId: c.req.valid("json").user_id },
-        c.get("now"),
-      );
+      const caller = c.get("caller");
+      const appId = callerApp(c);
+      const userId = c.req.valid("json").user_id;
+      refuseBanned(await appTrust(c.env.DB, appId), userId, c.get("now"));
+      const keyId = caller.kind === "api-key" ? { keyId: caller.keyId } : {};
+      const token = await mintAccessToken(c.env, { appId, userId, ...keyId }, c.get("now"));
       return c.json({ token }, 200);
     },
   )

@@ -28,6 +28,7 @@ export interface PassRow {
   is_active: number;
   can_purchase_with_money: number;
   can_purchase_with_coins: number;
+  backend_only_unlock: number;
   expired_at: string | null;
   created_at: string;
   updated_at: string;
@@ -101,6 +102,8 @@ export interface CatalogPass extends PassDef {
   readMoreLink: string;
   canPurchaseWithMoney: boolean;
   canPurchaseWithCoins: boolean;
+  /** Only an API key may unlock it (a client's unlock is refused). */
+  backendOnlyUnlock: boolean;
   levels: CatalogLevel[];
 }
 
@@ -164,6 +167,7 @@ export function toCatalogPass(row: PassRow, levels: CatalogLevel[]): CatalogPass
     incremental: row.is_unlocked_incrementally === 1,
     canPurchaseWithMoney: row.can_purchase_with_money === 1,
     canPurchaseWithCoins: row.can_purchase_with_coins === 1,
+    backendOnlyUnlock: row.backend_only_unlock === 1,
     levels,
   };
 }

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
-import { badRequest, conflict, notFound } from "../shared/errors";
+import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
-import { bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
+import { bearerSecurity, conflictResponse, errorResponses, forbiddenResponse, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { userObject } from "../user/names";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
@@ -126,13 +126,18 @@ const unlockRoute = (path: string) =>
     description:
       "Records purchase_price and purchase_currency and sets unlocked_at; the first level is activated. Unlocking again changes nothing and answers the pass. " +
       "With an access token the token names the user; with an API key (from the customer's backend, after validating a purchase) `user_id` in the body does. " +
-      "A pass that is switched off or has ended cannot be unlocked (409).",
+      "A pass that is switched off or has ended cannot be unlocked (409). A pass with backend_only_unlock takes only an API key: a game client's unlock answers 403.",
     request: {
       params: PassParams,
       query: LanguageQuery,
       body: { required: false, description: "Purchase info", content: { "application/json": { schema: UnlockBody } } },
     },
-    responses: { 200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"), ...errorResponses, ...conflictResponse },
+    responses: {
+      200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"),
+      ...errorResponses,
+      ...conflictResponse,
+      ...forbiddenResponse("The pass has backend_only_unlock and the caller is a game client (access token), or the token's player is banned"),
+    },
   });
 
 const claimRoute = (path: string) =>
@@ -160,6 +165,9 @@ async function unlock(c: Ctx, params: z.infer<typeof PassParams>, language: stri
     userId = body.user_id;
   }
   const pass = requirePass(catalog, params.battlePassId);
+  if (pass.backendOnlyUnlock && caller.kind === "access-token") {
+    throw forbidden(`Battle pass ${pass.battlePassId} is unlocked by the studio's backend only (backend_only_unlock): unlock it with an API key after checking the purchase`);
+  }
   const purchase = { price: body.purchase_price ?? 0, currency: body.purchase_currency ?? "" };
   const { after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
   const purchase_id = await purchaseId(appId, userId, pass.battlePassId);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { BattlePassFields, LevelChallengeInput, LevelFields, MAX_CHALLENGES_PER_LEVEL, passRule } from "../battlepasses/admin/schemas";
 import { CategoryInput, ChallengeFields, MAX_CHALLENGES_PER_CATEGORY, challengeRule } from "../challenges/admin/schemas";
-import { LeaderboardInput } from "../leaderboards/admin/schemas";
+import { LeaderboardFields, boardRule } from "../leaderboards/admin/schemas";
 import { WebhookInput } from "../webhooks/admin/schemas";
 import { ConfigKey } from "../shared/schemas";
 
@@ -59,8 +59,9 @@ export const CatalogBattlePass = BattlePassFields.extend({
   .superRefine(passRule)
   .openapi("CatalogBattlePass");
 
-export const CatalogLeaderboard = LeaderboardInput.extend({ key: ConfigKey.openapi({ description: "Unique in the app" }) })
+export const CatalogLeaderboard = LeaderboardFields.extend({ key: ConfigKey.openapi({ description: "Unique in the app" }) })
   .strict()
+  .superRefine(boardRule)
   .openapi("CatalogLeaderboard");
 
 export const CatalogWebhook = WebhookInput.omit({ secret_key: true })

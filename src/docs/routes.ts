@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../shared/http";
 import { withBodyAnswers } from "./body-answers";
+import { withTokenAnswers } from "./token-answers";
 import { renderReference } from "./reference-page";
 
 const DOCUMENT_INFO = {
@@ -23,7 +24,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
     type: "http", scheme: "bearer", description: "The ADMIN_TOKEN secret of the deployment.",
   });
-  const document = () => withBodyAnswers(app.getOpenAPI31Document(DOCUMENT_INFO));
+  const document = () => withTokenAnswers(withBodyAnswers(app.getOpenAPI31Document(DOCUMENT_INFO)));
   app.get("/openapi.json", (c) => c.json(document()));
   app.get("/docs", (c) => c.html(renderReference(document())));
 }

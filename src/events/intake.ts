@@ -1,25 +1,22 @@
 import { userObject } from "../user/names";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { logError } from "../shared/log";
+import { bannedError } from "../auth/bans";
+import { banInForce, type AppTrust } from "../auth/trust";
+import { admitAppEvents, refundAppEvents, reconcileAppEvents } from "./app-rate";
+import { knownRefusal, rememberRefusal, type RateRefusal } from "./rate-limits";
 
 /** Users whose events of one batch are applied at the same time. */
 const USER_CONCURRENCY = 6;
 
-/**
- * The event flow: the user's object applies the event (exactly once per event_id) and, unless it
- * was a duplicate, hands it on to the background queue for analytics, usage and leaderboards.
- */
-export async function ingestEvent(env: Env, event: UserEvent): Promise<ApplyEventResult> {
-  return userObject(env, event.appId, event.userId).applyEvent(event);
-}
-
-export type IngestOutcome = ApplyEventResult | { failed: true };
+export type IngestOutcome = ApplyEventResult | { failed: unknown };
 
 /**
  * Applies many events: each user's events one after the other in the order given (a `group`
- * event replaces what the `single` events before it added), different users concurrently.
+ * event replaces what the `single` events before it added), different users concurrently. Once a
+ * user's object refuses one for the rate limit, the user's later events of the call are refused
+ * the same without a call: they were received at the same instant.
  */
-export async function ingestEvents(env: Env, events: UserEvent[]): Promise<IngestOutcome[]> {
+export async function ingestEvents(env: Env, events: UserEvent[], perUserPerMinute: number): Promise<IngestOutcome[]> {
   const outcomes: IngestOutcome[] = new Array(events.length);
   const byUser = new Map<string, number[]>();
   events.forEach((event, index) => {
@@ -33,16 +30,95 @@ export async function ingestEvents(env: Env, events: UserEvent[]): Promise<Inges
   const worker = async () => {
     for (let indexes = queue.shift(); indexes; indexes = queue.shift()) {
       const stub = userObject(env, events[indexes[0]].appId, events[indexes[0]].userId);
+      let limited: IngestOutcome | undefined;
       for (const index of indexes) {
+        if (limited) {
+          outcomes[index] = limited;
+          continue;
+        }
         try {
-          outcomes[index] = await stub.applyEvent(events[index]);
+          outcomes[index] = await stub.applyEvent(events[index], perUserPerMinute);
+          if (outcomes[index].limited) limited = outcomes[index];
         } catch (err) {
-          logError("applying an event of a batch failed", err, { app_id: events[index].appId, event_name: events[index].eventName });
-          outcomes[index] = { failed: true };
+          outcomes[index] = { failed: err };
         }
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(USER_CONCURRENCY, queue.length) }, worker));
+  return outcomes;
+}
+
+export type IntakeOutcome =
+  | { status: 200; duplicate: boolean }
+  | { status: 403; message: string }
+  | { status: 429; refusal: RateRefusal }
+  | { status: 500; error: unknown };
+
+/** What intake decides with, for one request of one app. */
+export interface IntakeContext {
+  env: Env;
+  appId: string;
+  trust: AppTrust;
+  now: number;
+  /** Work after the answer (the per-app count's reconciliation). */
+  waitUntil: (work: Promise<unknown>) => void;
+}
+
+/** Why the app refuses this event whatever the limits (403), or null. */
+function forbiddenReason(trust: AppTrust, event: UserEvent, now: number): string | null {
+  if (event.credential === "access_token" && trust.backendOnlyEvents.has(event.eventName)) {
+    return `Event '${event.eventName}' may only be sent by the studio's backend with an API key: the app lists it in backend_only_events`;
+  }
+  const ban = banInForce(trust, event.userId, now);
+  return ban ? bannedError(event.userId, ban).message : null;
+}
+
+/**
+ * The whole intake of validated events, one outcome per event in order: what the app forbids
+ * (backend-only events from a client, banned players) is refused with 403; then the per-app limit
+ * admits what fits (the first events), a player this isolate already knows to be past the
+ * per-player limit is refused without a call, and the player's object applies the rest, counting
+ * the per-player limit exactly. Events admitted but not applied are given back to the app's count.
+ */
+export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promise<IntakeOutcome[]> {
+  const { env, appId, trust, now } = ctx;
+  const limits = trust.rateLimits;
+  const outcomes: IntakeOutcome[] = new Array(events.length);
+  const candidates: number[] = [];
+  events.forEach((event, i) => {
+    const forbidden = forbiddenReason(trust, event, now);
+    const known = forbidden === null ? knownRefusal(appId, event.userId, now, limits.perUserPerMinute) : null;
+    if (forbidden !== null) outcomes[i] = { status: 403, message: forbidden };
+    else if (known) outcomes[i] = { status: 429, refusal: known };
+    else candidates.push(i);
+  });
+
+  const app = admitAppEvents(appId, now, limits.perAppPerMinute, candidates.length);
+  const admitted = candidates.slice(0, app.admitted);
+  for (const i of candidates.slice(app.admitted)) {
+    outcomes[i] = { status: 429, refusal: { policy: "per-app", limit: limits.perAppPerMinute, retryAfterMs: app.retryAfterMs } };
+  }
+
+  const results = await ingestEvents(env, admitted.map((i) => events[i]), limits.perUserPerMinute);
+  let notApplied = 0;
+  admitted.forEach((i, j) => {
+    const result = results[j];
+    if ("failed" in result) {
+      outcomes[i] = { status: 500, error: result.failed };
+      notApplied++;
+    } else if (result.limited) {
+      const refusal: RateRefusal = { policy: "per-user", limit: limits.perUserPerMinute, retryAfterMs: result.limited.retryAfterMs };
+      rememberRefusal(appId, events[i].userId, now, refusal);
+      outcomes[i] = { status: 429, refusal };
+      notApplied++;
+    } else {
+      outcomes[i] = { status: 200, duplicate: result.duplicate };
+      if (result.duplicate) notApplied++;
+    }
+  });
+  refundAppEvents(appId, now, notApplied);
+  const reconciliation = reconcileAppEvents(env.DB, appId, now);
+  if (reconciliation) ctx.waitUntil(reconciliation);
   return outcomes;
 }

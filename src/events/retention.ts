@@ -2,6 +2,7 @@ import { pruneEventCounts, pruneEventReceipts } from "./analytics-store";
 import { pruneArchive } from "./archive/retention";
 import { HOUR_MS } from "./core/archive-layout";
 import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-store";
+import { pruneAppEventSeconds } from "./app-rate";
 
 export const DEFAULT_RETENTION_DAYS = 90;
 
@@ -17,9 +18,10 @@ const firstMinuteOfHour = (now: number) => now % HOUR_MS < 60_000;
 export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & { ANALYTICS_RETENTION_DAYS?: string; EVENTS_ARCHIVE_PRUNING?: string };
 
 /**
- * Cron: drops archived events and event counts past their retention, and receipts past the queue's
- * redeliveries. With EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive
- * instead (README), and the cron leaves it alone.
+ * Cron: drops archived events and event counts past their retention, receipts past the queue's
+ * redeliveries, and the per-app rate counts no isolate reads any more. With
+ * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (README), and
+ * the cron leaves it alone.
  */
 export async function pruneEventData(env: RetentionEnv, now: number): Promise<void> {
   const before = now - retentionDays(env.ANALYTICS_RETENTION_DAYS) * 86_400_000;
@@ -29,5 +31,6 @@ export async function pruneEventData(env: RetentionEnv, now: number): Promise<vo
     pruneEventReceipts(env.DB, now),
     pruneUsageReceipts(env.DB, now - USAGE_RECEIPT_RETENTION_MS),
     pruneArchiveNow ? pruneArchive(env.EVENTS_ARCHIVE, before) : undefined,
+    pruneAppEventSeconds(env.DB, now),
   ]);
 }

@@ -2,13 +2,17 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createRouter, type AppEnv } from "../shared/http";
-import { badRequest, type FieldProblem } from "../shared/errors";
+import { badRequest, forbidden, type FieldProblem } from "../shared/errors";
 import { jsonBodyOf } from "../shared/body";
-import { bearerSecurity, errorResponses, jsonResponse, StatusMessageSchema } from "../shared/openapi";
+import { logError } from "../shared/log";
+import { bearerSecurity, errorResponses, forbiddenResponse, jsonResponse, rateLimitedResponse, StatusMessageSchema } from "../shared/openapi";
 import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
+import { appTrust } from "../auth/trust";
 import { describeCatalog } from "./catalog";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
-import { ingestEvent, ingestEvents } from "./intake";
+import { takeEvents, type IntakeContext } from "./intake";
+import { appRefusal } from "./app-rate";
+import { knownRefusal, rateLimited, refusalMessage, retryAfterSeconds } from "./rate-limits";
 import type { UserEvent } from "../user/event";
 import {
   AuthQuery, EventBatchPayload, EventBatchResponse, EventDescription, EventPayload, EventResult, MAX_BATCH_EVENTS,
@@ -44,6 +48,32 @@ function checkEvent(c: Context<AppEnv>, raw: unknown): { event: UserEvent } | { 
   return { event: { ...result.event, appId: callerApp(c), receivedAt: c.get("now") } };
 }
 
+/** The app's trust and this request's clock, for takeEvents. */
+async function intakeContext(c: Context<AppEnv>): Promise<IntakeContext> {
+  const appId = callerApp(c);
+  return { env: c.env, appId, trust: await appTrust(c.env.DB, appId), now: c.get("now"), waitUntil: (work) => c.executionCtx.waitUntil(work) };
+}
+
+/**
+ * A request nothing of which can be accepted is refused whole before its body is read, so that a
+ * flooding client costs little: the app has no room left this minute, or the access token's
+ * player is known to be past the per-player limit.
+ */
+function refuseWhenFull(c: Context<AppEnv>, { appId, trust, now }: IntakeContext): void {
+  const user = callerUser(c);
+  const appWait = appRefusal(appId, now, trust.rateLimits.perAppPerMinute);
+  if (appWait !== null) throw rateLimited({ policy: "per-app", limit: trust.rateLimits.perAppPerMinute, retryAfterMs: appWait }, user ?? "");
+  const known = user === undefined ? null : knownRefusal(appId, user, now, trust.rateLimits.perUserPerMinute);
+  if (known) throw rateLimited(known, user!);
+}
+
+const intakeRefusals = {
+  ...forbiddenResponse(
+    "The access token's player is banned, or (per event) the event's player is banned or a game client sent an event the app lists in backend_only_events",
+  ),
+  ...rateLimitedResponse,
+};
+
 // Requests are checked by validateEvent, not by the route: the schema is only referenced here.
 const eventBody = (ref: string, description: string) => ({
   body: { required: true, description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } },
@@ -66,15 +96,22 @@ eventsRoutes
       description:
         "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
         "credential is sent; without it the credential itself tells. " +
-        "A predefined event must carry its required meta data fields; floats are refused.",
+        "A predefined event must carry its required meta data fields; floats are refused. " +
+        "A banned player's event, and a client's event the app lists in backend_only_events, answer 403; past the app's rate limits (events a minute, " +
+        "per player and per app) the answer is 429 with Retry-After.",
       middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventPayload", "The event") },
-      responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)"), ...errorResponses },
+      responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)"), ...errorResponses, ...intakeRefusals },
     }),
     async (c) => {
+      const ctx = await intakeContext(c);
+      refuseWhenFull(c, ctx);
       const checked = checkEvent(c, await readJson(c));
       if ("errors" in checked) throw badRequest(invalidEventMessage(checked.errors), checked.errors);
-      await ingestEvent(c.env, checked.event);
+      const [outcome] = await takeEvents(ctx, [checked.event]);
+      if (outcome.status === 403) throw forbidden(outcome.message);
+      if (outcome.status === 429) throw rateLimited(outcome.refusal, checked.event.userId);
+      if (outcome.status === 500) throw outcome.error;
       return c.json({ status: 200, message: "OK" }, 200);
     },
   )
@@ -83,13 +120,17 @@ eventsRoutes
       method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
       summary: `Send up to ${MAX_BATCH_EVENTS} events at once`,
       description:
-        "Each event is checked and applied on its own, in order per user; the answer has a result per event. " +
-        "The request fails as a whole only when it is not a list of 1 to 500 events.",
+        "Each event is checked and applied on its own, in order per user; the answer has a result per event: 400 for an invalid one, " +
+        "403 for a banned player's or a client's backend-only one, 429 (with retry_after_seconds) past a rate limit, where every event counts. " +
+        "The request fails as a whole only when it is not a list of 1 to 500 events, or when none of it can be accepted: " +
+        "429 when the app has no room left this minute or the access token's player is known to be past the per-player limit.",
       middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventBatchPayload", "The events") },
-      responses: { 200: jsonResponse(EventBatchResponse, "A result per event"), ...errorResponses },
+      responses: { 200: jsonResponse(EventBatchResponse, "A result per event"), ...errorResponses, ...intakeRefusals },
     }),
     async (c) => {
+      const ctx = await intakeContext(c);
+      refuseWhenFull(c, ctx);
       const raw = await readJson(c);
       const items = (raw as { events?: unknown } | null)?.events;
       if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_EVENTS) {
@@ -98,16 +139,25 @@ eventsRoutes
       }
       const checked = items.map((item) => checkEvent(c, item));
       const accepted = checked.flatMap((item, index) => ("event" in item ? [{ index, event: item.event }] : []));
-      const outcomes = await ingestEvents(c.env, accepted.map((a) => a.event));
+      const outcomes = await takeEvents(ctx, accepted.map((a) => a.event));
 
-      const outcomeAt = new Map(accepted.map(({ index }, i) => [index, outcomes[i]]));
+      const outcomeAt = new Map(accepted.map(({ index, event }, i) => [index, { event, outcome: outcomes[i] }]));
       const results: EventResultBody[] = checked.map((item, index) => {
         const eventId = (items[index] as { event_id?: unknown } | null)?.event_id;
         const id = typeof eventId === "string" ? { event_id: eventId } : {};
         if ("errors" in item) return { index, status: 400, message: invalidEventMessage(item.errors), ...id, errors: item.errors };
-        const outcome = outcomeAt.get(index)!;
-        if ("failed" in outcome) return { index, status: 500, message: "Internal error", ...id };
-        return { index, status: 200, message: "OK", ...id, ...(outcome.duplicate ? { duplicate: true } : {}) };
+        const { event, outcome } = outcomeAt.get(index)!;
+        switch (outcome.status) {
+          case 403:
+            return { index, status: 403, message: outcome.message, ...id };
+          case 429:
+            return { index, status: 429, message: refusalMessage(outcome.refusal, event.userId), ...id, retry_after_seconds: retryAfterSeconds(outcome.refusal) };
+          case 500:
+            logError("applying an event of a batch failed", outcome.error, { app_id: event.appId, event_name: event.eventName });
+            return { index, status: 500, message: "Internal error", ...id };
+          default:
+            return { index, status: 200, message: "OK", ...id, ...(outcome.duplicate ? { duplicate: true } : {}) };
+        }
       });
       const rejected = results.filter((r) => r.status !== 200).length;
       const message = rejected === 0 ? "OK" : `${rejected} of ${results.length} events rejected`;

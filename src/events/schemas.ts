@@ -66,6 +66,7 @@ export const EventResult = z
     event_id: z.string().optional(),
     duplicate: z.boolean().optional().openapi({ description: "true when this event_id was already applied" }),
     errors: z.array(FieldProblem).optional(),
+    retry_after_seconds: z.number().int().optional().openapi({ description: "With status 429: when this event would be accepted" }),
   })
   .openapi("EventResult");
 

@@ -5,6 +5,7 @@ import { erasureSubject } from "../apps/erasure-tombstones";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
 import { leaderboardChange, type ScoreChange } from "./core/changes";
 import { contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
+import { RECORD_FLAGS_SQL } from "./flag-store";
 import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 
 export type { QueuedEvent } from "./core/contributions";
@@ -51,6 +52,26 @@ interface ApplyResultRow {
 }
 
 /**
+ * One D1 transaction: claims the chunk's events, applies what is not held for review, records
+ * what is held in the review queue, and runs `also` in the same transaction. Answers the members
+ * whose visible score moved. A chunk claimed before (a replay) changes nothing.
+ */
+export async function applyChunk(db: D1Database, chunk: Contribution[], now: number, also: D1PreparedStatement[] = []): Promise<ScoreChange[]> {
+  const params = [JSON.stringify(chunk), crypto.randomUUID(), now];
+  const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) => db.prepare(sql).bind(...params.slice(0, highestParam(sql))));
+  const results = await db.batch([...statements, ...also]);
+  return (results[APPLY_RESULT_INDEX].results as ApplyResultRow[]).map((row) => ({
+    boardId: String(row.leaderboard_id),
+    memberType: row.member_type,
+    memberId: row.member_id,
+    oldScore: row.old_score,
+    oldRank: row.old_rank,
+    newScore: row.new_score,
+    newRank: row.new_rank,
+  }));
+}
+
+/**
  * Applies accepted events to the leaderboards, off the request path (called by the background
  * queue consumer with each batch). Each chunk is one D1 transaction that claims its events, so a
  * redelivered batch, or the same event_id resent in another message, is not counted twice for
@@ -67,27 +88,12 @@ export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], de
 
   const now = await getNow(env);
   const changed: ScoreChange[] = [];
-  for (const chunk of chunksByEvent(contributions)) {
-    const json = JSON.stringify(chunk);
-    const claim = crypto.randomUUID();
-    const params = [json, claim, now];
-    const results = await env.DB.batch(APPLY_SQL.map((sql) => env.DB.prepare(sql).bind(...params.slice(0, highestParam(sql)))));
-    for (const row of results[APPLY_RESULT_INDEX].results as ApplyResultRow[]) {
-      changed.push({
-        boardId: String(row.leaderboard_id),
-        memberType: row.member_type,
-        memberId: row.member_id,
-        oldScore: row.old_score,
-        oldRank: row.old_rank,
-        newScore: row.new_score,
-        newRank: row.new_rank,
-      });
-    }
-  }
+  for (const chunk of chunksByEvent(contributions)) changed.push(...(await applyChunk(env.DB, chunk, now)));
   await deliver(await toChanges(env.DB, catalogs, changed));
 }
 
-async function toChanges(db: D1Database, catalogs: Map<string, AppLeaderboards>, changed: ScoreChange[]): Promise<Change[]> {
+/** The leaderboard changes of the members whose score moved, with their user info. */
+export async function toChanges(db: D1Database, catalogs: Map<string, AppLeaderboards>, changed: ScoreChange[]): Promise<Change[]> {
   const changes: Change[] = [];
   for (const [appId, catalog] of catalogs) {
     const boards = new Map(catalog.boards.map((b) => [b.id, b]));

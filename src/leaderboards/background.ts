@@ -4,5 +4,6 @@ import { applyLeaderboardEvents } from "./apply";
 
 /** Background handler of "event" messages: scores of the leaderboards the events match. */
 export async function applyLeaderboardEventMessages(messages: BackgroundMessagesOf<"event">, env: Env, deliver: ChangeSink): Promise<void> {
-  await applyLeaderboardEvents(env, messages.map((m) => ({ messageId: m.id, event: m.body.event })), deliver);
+  const events = messages.map((m) => ({ messageId: m.id, event: m.body.event, ...(m.body.paceExceeded ? { paceExceeded: m.body.paceExceeded } : {}) }));
+  await applyLeaderboardEvents(env, events, deliver);
 }

@@ -26,6 +26,10 @@ export interface LeaderboardRow {
   period_range_reset_at_time: string | null;
   period_range_time_zone: string | null;
   season_origin: number;
+  authoritative: number;
+  min_value: number | null;
+  max_value: number | null;
+  max_events_per_minute: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +47,13 @@ export interface LeaderboardDef extends SeasonPolicy {
   periodRange: PeriodRange | null;
   resetAtTime: string | null;
   timeZone: string | null;
+  /** Only events sent with an API key (the studio's backend) count. */
+  authoritative: boolean;
+  /** Bounds of one event's value; an event outside is flagged for review instead of applied. */
+  minValue: number | null;
+  maxValue: number | null;
+  /** Events one player may bring in any 60 seconds; the ones past it are flagged. */
+  maxEventsPerMinute: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -77,6 +88,10 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
     timeZone: row.period_range_time_zone,
     origin: row.season_origin,
     schedule,
+    authoritative: row.authoritative === 1,
+    minValue: row.min_value,
+    maxValue: row.max_value,
+    maxEventsPerMinute: row.max_events_per_minute,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -2,6 +2,7 @@ import { toDef, type LeaderboardRow } from "./catalog";
 import { currentSeason } from "./core/season";
 import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
 import { playerClaimPrefix } from "./core/contributions";
+import { pruneFlags } from "./flag-store";
 
 /** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
 export const APPLIED_EVENTS_TTL_MS = 24 * 3600 * 1000;
@@ -12,8 +13,8 @@ const PURGE_CHUNK = 10_000;
 /**
  * Cron's part (every minute). A new season needs no work at its start: seasons are computed from
  * the clock (core/season.ts), so readers and writers switch at the reset instant. What remains
- * is removing the rows of past seasons and of deleted boards, in bounded chunks, and forgetting
- * replay claims after their TTL.
+ * is removing the rows of past seasons and of deleted boards, in bounded chunks, forgetting
+ * replay claims after their TTL, and dropping review-queue flags past their retention.
  */
 export async function runLeaderboardMaintenance(env: Env, now: number): Promise<void> {
   const db = env.DB;
@@ -27,10 +28,12 @@ export async function runLeaderboardMaintenance(env: Env, now: number): Promise<
   for (const row of seasons.results) {
     if (budget <= 0) break;
     const board = row.leaderboard_id == null ? null : toDef(row as LeaderboardRow);
-    if (board && currentSeason(board, now) === row.season) continue;
+    // A negative season holds the hidden rows of banned players of that season (rank-index.ts).
+    if (board && currentSeason(board, now) === Math.abs(row.season)) continue;
     budget -= await purgeSeason(db, row.sid, row.season, Math.min(PURGE_CHUNK, budget));
   }
   await forgetOldClaims(db, now);
+  await pruneFlags(db, now);
 }
 
 /** Up to PURGE_BUDGET expired claims per run: keeps up with about 70 million events a day. */
@@ -55,11 +58,16 @@ async function purgeSeason(db: D1Database, boardId: number, season: number, limi
   return deleted;
 }
 
-/** Removes a member from the given boards, in every season (SCILL's member reset). */
-export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<void> {
-  if (boardIds.length === 0) return;
+/**
+ * Removes a member from the given boards, in every season, hidden rows of a banned player
+ * included (SCILL's member reset; an operator's removal of one entry). Members behind move up:
+ * the rank index moves with the rows. Answers how many rows went.
+ */
+export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<number> {
+  if (boardIds.length === 0) return 0;
   const boards = JSON.stringify(boardIds.map(Number));
-  await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
+  const results = await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
+  return results[results.length - 1].meta.changes;
 }
 
 /**

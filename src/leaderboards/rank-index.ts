@@ -103,11 +103,13 @@ const dropEmptyNodesSql = (keys: string) => `WITH ${LEVELS_CTE}, keys(b, s, t, k
  *
  * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
- *    and rank (before any count moves) and the new score and key. A player erased after the event
- *    was received gets nothing (their team keeps its part).
+ *    and rank (before any count moves) and the new score and key. Contributions held for review
+ *    (`h`) are left out; those of a banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read
+ *    in this same transaction, so that no event in flight when the ban came puts them back. A player
+ *    erased after the event was received gets nothing (their team keeps its part).
  * 3-4. Move the counts of changed members from the old key to the new one.
  * 5-6. Write the scores and register the season for cron.
- * 7. Answer the changed members with old and new score and rank (the change hook's payload).
+ * 7. Answer the changed visible members with old and new score and rank (the change hook's payload).
  * 8. Empty the scratch table.
  */
 export const APPLY_SQL: readonly string[] = [
@@ -116,12 +118,16 @@ export const APPLY_SQL: readonly string[] = [
    ON CONFLICT (dedup_key) DO NOTHING`,
 
   `WITH ${LEVELS_CTE},
-   c AS (SELECT value ->> 'k' AS k, value ->> 'b' AS b, value ->> 's' AS s, value ->> 't' AS t, value ->> 'i' AS i,
-                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o, value ->> 'h' AS h
-         FROM json_each(?1)),
+   c AS (SELECT value ->> 'k' AS k, value ->> 'b' AS b,
+                CASE WHEN value ->> 't' = 'user' AND EXISTS (
+                  SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 'p' AND x.user_id = value ->> 'i')
+                THEN -(value ->> 's') ELSE value ->> 's' END AS s,
+                value ->> 't' AS t, value ->> 'i' AS i,
+                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o, value ->> 'e' AS e
+         FROM json_each(?1) WHERE value ->> 'h' IS NULL),
    fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest
              FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2
-             WHERE c.h IS NULL OR NOT ${erasedSinceSql("c.h", "c.a")}),
+             WHERE c.e IS NULL OR NOT ${erasedSinceSql("c.e", "c.a")}),
    folded AS (SELECT b, s, t, i, MAX(g) AS g, MAX(o) AS o, SUM(v) AS total, MAX(v) AS hi, MIN(v) AS lo,
                      MAX(CASE WHEN newest = 1 THEN v END) AS last_v, MAX(a) AS last_at
               FROM fresh GROUP BY b, s, t, i),
@@ -162,7 +168,7 @@ export const APPLY_SQL: readonly string[] = [
   `WITH ${LEVELS_CTE}
    SELECT leaderboard_id, season, member_type, member_id, old_score, old_rank, new_score,
      1 + ${aheadSql("x.leaderboard_id", "x.season", "x.member_type", "x.new_key")} AS new_rank
-   FROM leaderboard_apply_scratch x WHERE old_score IS NULL OR old_score <> new_score`,
+   FROM leaderboard_apply_scratch x WHERE (old_score IS NULL OR old_score <> new_score) AND season > 0`,
 
   `DELETE FROM leaderboard_apply_scratch`,
 ];
@@ -178,6 +184,30 @@ export const DELETE_MEMBER_SQL: readonly string[] = [
   countMovesSql(`SELECT leaderboard_id, season, member_type, rank_key, -1 FROM (${memberRows})`),
   dropEmptyNodesSql(memberRows),
   `DELETE FROM leaderboard_scores WHERE leaderboard_id IN (SELECT value FROM json_each(?1)) AND member_type = ?2 AND member_id = ?3`,
+];
+
+/**
+ * A banned player is hidden from every board of the app while their scores are kept, and shown
+ * again with the same scores once the ban is lifted: ?1 app id, ?2 user id. These statements move
+ * the player's rows to the side the `player_bans` table says (run them in the transaction that
+ * bans or lifts). A hidden row lives under its season negated: no read ever asks for a negative
+ * season, so reads need no change and cost the same, and since the counts move with the rows,
+ * the ranks behind close up (and open again) exactly. Counts first (they read the rows), then the
+ * rows. Applying (APPLY_SQL) sends a banned player's contributions to the hidden rows.
+ */
+const banSide = "(CASE WHEN EXISTS (SELECT 1 FROM player_bans WHERE app_id = ?1 AND user_id = ?2) THEN 1 ELSE -1 END)";
+const wrongSide = `leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?1) AND member_type = 'user' AND member_id = ?2
+  AND season * ${banSide} > 0`;
+const misplacedRows = `SELECT leaderboard_id, season, member_type, rank_key FROM leaderboard_scores WHERE ${wrongSide}`;
+export const SYNC_BANNED_MEMBER_SQL: readonly string[] = [
+  countMovesSql(`
+    SELECT leaderboard_id, season, member_type, rank_key, -1 FROM (${misplacedRows})
+    UNION ALL
+    SELECT leaderboard_id, -season, member_type, rank_key, 1 FROM (${misplacedRows})`),
+  dropEmptyNodesSql(misplacedRows),
+  `INSERT INTO leaderboard_seasons (leaderboard_id, season) SELECT DISTINCT leaderboard_id, -season FROM (${misplacedRows}) WHERE true
+   ON CONFLICT (leaderboard_id, season) DO NOTHING`,
+  `UPDATE leaderboard_scores SET season = -season WHERE ${wrongSide}`,
 ];
 
 /** Deleting up to ?3 rows of a past season or a deleted board: ?1 board, ?2 season. */

@@ -1,9 +1,12 @@
 import { erasePlayerEntriesStatement } from "../apps/audit-log";
 import { writeConfig } from "../apps/config-write";
 import { tombstoneStatement } from "../apps/erasure-tombstones";
+import { deleteBanStatement } from "../auth/bans";
 import { eraseUserInfoStatement } from "../auth/user-info";
+import { eraseMemberFlagsStatement } from "../leaderboards/flag-store";
 import { playerScoreStatements } from "../leaderboards/maintenance";
 import { eraseDeliveriesStatements } from "../webhooks/deliveries-repo";
+import { unbarOwner } from "./bans";
 
 /** A player being erased, as their object knows them. */
 export interface ErasedPlayer {
@@ -18,13 +21,15 @@ type RowEraser = (db: D1Database, player: ErasedPlayer) => D1PreparedStatement[]
 /**
  * Every row about a player outside their object, area by area, each found by key or index (never by
  * reading a table that grows with traffic). An area that keeps rows about players adds its eraser
- * here (fair play: its bans and flagged scores); the erasure tests check every table of D1.
+ * here; the erasure tests check every table of D1.
  */
 const PLAYER_ROWS: RowEraser[] = [
   (db, p) => [eraseUserInfoStatement(db, p.appId, p.userId)],
   (db, p) => playerScoreStatements(db, p.appId, p.userId, p.subject),
   (db, p) => eraseDeliveriesStatements(db, p.appId, p.userId),
   (db, p) => [erasePlayerEntriesStatement(db, p.appId, p.userId, p.subject)],
+  // Fair play: a ban names the player (a banned player's erasure ends the ban with the rest), and so do their held scores.
+  (db, p) => [deleteBanStatement(db, p.appId, p.userId), eraseMemberFlagsStatement(db, p.appId, p.userId)],
 ];
 
 /**
@@ -37,7 +42,11 @@ export async function purgePlayerRows(db: D1Database, player: ErasedPlayer, eras
   await writeConfig(db, player.appId, [tombstoneStatement(db, player.appId, player.subject, erasedAt, expiresAt), ...statements], []);
 }
 
-/** Ends every subscription to the player's topics, in each broker object where their object knows of one. */
-export async function dropPlayerTopics(env: Env, byBroker: Map<string, string[]>): Promise<void> {
+/**
+ * Ends every subscription to the player's topics, in each broker object where their object knows of
+ * one, and lifts a ban's bar of them in every shard (`owner`: the id of the player's object).
+ */
+export async function dropPlayerTopics(env: Env, owner: string, byBroker: Map<string, string[]>): Promise<void> {
   await Promise.all([...byBroker].map(([broker, topics]) => env.BROKER.get(env.BROKER.idFromString(broker)).dropTopics(topics)));
+  await unbarOwner(env, owner);
 }

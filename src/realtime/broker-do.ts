@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { verifyPlayerToken } from "../auth/access-tokens";
+import { trustedAccessToken } from "../auth/trusted-token";
 import { ApiError } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { Connection } from "./connection";
@@ -19,7 +19,7 @@ import { encodeUtf8 } from "./mqtt/bytes";
 import { PublishTemplate } from "./mqtt/encode";
 import { MqttError, protocolError, Reason } from "./mqtt/errors";
 import { SubscriberIndex } from "./subscriber-index";
-import { isIssuedTopic } from "./topics";
+import { isIssuedTopic, topicOwner } from "./topics";
 import { groupByOwner } from "./owners";
 import { brokerSchema } from "./broker-schema";
 import { migrateUserStorage } from "../user/schema";
@@ -52,6 +52,8 @@ const OPEN = 1;
 export class MqttBroker extends DurableObject<Env> {
   private readonly connections = new Map<WebSocket, Connection>();
   private index: SubscriberIndex | null = null;
+  /** Owners (users' objects) whose topics are refused, with the service time it ends (null: until lifted). */
+  private barred: Map<string, number | null> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -203,16 +205,64 @@ export class MqttBroker extends DurableObject<Env> {
       now: Date.now(),
       verifyToken: async (token) => {
         try {
-          await verifyPlayerToken(this.env, token, await getNow(this.env));
+          await trustedAccessToken(this.env, token, await getNow(this.env));
           return true;
         } catch (err) {
           if (err instanceof ApiError) return false;
           throw err;
         }
       },
-      isIssued: (topic) => isIssuedTopic(this.env, topic),
+      maySubscribe: async (topic) => (await isIssuedTopic(this.env, topic)) && !(await this.isBarred(topicOwner(topic))),
       newClientId: () => `auto-${crypto.randomUUID()}`,
     };
+  }
+
+  /**
+   * A banned player: the topics of their object are refused from now until `until` (service
+   * time; null: until unbarred), and every subscription to them here is dropped at once. MQTT
+   * sessions are anonymous, so closing sockets would not do: the topic itself is the capability.
+   * Answers how many subscriptions went.
+   */
+  async barOwner(owner: string, until: number | null): Promise<number> {
+    this.barredOwners().set(owner, until);
+    this.ctx.storage.sql.exec("INSERT INTO barred_owners (owner, until) VALUES (?, ?) ON CONFLICT (owner) DO UPDATE SET until = excluded.until", owner, until);
+    let dropped = 0;
+    const lost: string[] = [];
+    for (const ws of this.ctx.getWebSockets()) {
+      const conn = this.connection(ws);
+      if (conn?.session.phase !== "connected") continue;
+      const kept = conn.session.subs.filter((sub) => topicOwner(sub.topic) !== owner);
+      if (kept.length === conn.session.subs.length) continue;
+      dropped += conn.session.subs.length - kept.length;
+      conn.session.subs = kept;
+      conn.save();
+      lost.push(...this.subscriberIndex().update(conn).lost);
+    }
+    if (lost.length > 0) this.tellOwnersLater(lost);
+    return dropped;
+  }
+
+  /** The ban is lifted: the owner's topics may be subscribed again. */
+  async unbarOwner(owner: string): Promise<void> {
+    this.barredOwners().delete(owner);
+    this.ctx.storage.sql.exec("DELETE FROM barred_owners WHERE owner = ?", owner);
+  }
+
+  private async isBarred(owner: string | null): Promise<boolean> {
+    if (owner === null) return false;
+    const barred = this.barredOwners();
+    if (!barred.has(owner)) return false;
+    const until = barred.get(owner)!;
+    if (until === null || until > (await getNow(this.env))) return true;
+    await this.unbarOwner(owner);
+    return false;
+  }
+
+  private barredOwners(): Map<string, number | null> {
+    this.barred ??= new Map(
+      this.ctx.storage.sql.exec<{ owner: string; until: number | null }>("SELECT owner, until FROM barred_owners").toArray().map((r) => [r.owner, r.until]),
+    );
+    return this.barred;
   }
 
   private async execute(conn: Connection, outcome: Outcome): Promise<void> {

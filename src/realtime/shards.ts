@@ -26,4 +26,8 @@ export function brokerShard(env: Pick<Env, "BROKER">, shard: number) {
   return env.BROKER.get(env.BROKER.idFromName(`mqtt-broker-${shard}`));
 }
 
+/** Every shard: for the rare news that every broker must hear (a player banned or unbanned). */
+export const allShards = (env: Pick<Env, "BROKER"> & { MQTT_BROKER_SHARDS?: string }) =>
+  Array.from({ length: brokerShards(env.MQTT_BROKER_SHARDS) }, (_, i) => brokerShard(env, i));
+
 export const randomShard = (env: { MQTT_BROKER_SHARDS?: string }) => Math.floor(Math.random() * brokerShards(env.MQTT_BROKER_SHARDS));

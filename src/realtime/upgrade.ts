@@ -1,4 +1,4 @@
-import { verifyPlayerToken } from "../auth/access-tokens";
+import { trustedAccessToken } from "../auth/trusted-token";
 import { ApiError, errorBody } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { topicSecret } from "../shared/secrets";
@@ -12,7 +12,8 @@ const refuse = (status: number, message: string, headers: Record<string, string>
 /**
  * `/mqtt`: hands a WebSocket upgrade to a broker object. Served before the Hono app because a
  * 101 answer must reach the client untouched by response middlewares. Anonymous connections are
- * allowed (the SCILL SDK sends no credentials); a `?token=` must be a valid access token.
+ * allowed (the SCILL SDK sends no credentials); a `?token=` must be an access token the service
+ * still honours (not of a deleted app, a revoked key or a banned player).
  */
 export async function connectMqtt(request: Request, env: Env): Promise<Response> {
   if (request.method !== "GET" || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -26,7 +27,7 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
   try {
     // Without it the broker can check no topic, so no subscription could ever succeed.
     topicSecret(env);
-    if (token !== null) await verifyPlayerToken(env, token, await getNow(env));
+    if (token !== null) await trustedAccessToken(env, token, await getNow(env));
   } catch (err) {
     if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
     throw err;

@@ -8,15 +8,28 @@ export interface FieldProblem {
   problem: string;
 }
 
-/** The one error type of the service: becomes `{status, message, errors?}` with that HTTP status. */
+/**
+ * The one error type of the service: becomes `{status, message, errors?}` with that HTTP status,
+ * plus `fields` when the answer has more to say (`retry_after_seconds` of a 429).
+ */
 export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    message: string,
-    readonly errors?: FieldProblem[],
-    readonly headers?: Record<string, string>,
-  ) {
+  readonly status: ContentfulStatusCode;
+  readonly errors?: FieldProblem[];
+  readonly headers?: Record<string, string>;
+  readonly fields?: Record<string, unknown>;
+
+  constructor(status: ContentfulStatusCode, message: string, errors?: FieldProblem[], headers?: Record<string, string>, fields?: Record<string, unknown>) {
+    // An answer, not a fault: a request's ApiError is never logged, and capturing a stack would
+    // cost every refusal (a flood of 429s) a walk of the whole middleware stack. One that reaches
+    // a background log is known by its message, which names what to do.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
+    this.status = status;
+    this.errors = errors;
+    this.headers = headers;
+    this.fields = fields;
   }
 }
 
@@ -40,7 +53,7 @@ export function handleError(err: unknown, c: Context): Response {
   const requestId: string | undefined = c.get("requestId");
   const withRequestId = <T extends object>(body: T, status: number) => (status >= 500 && requestId ? { ...body, request_id: requestId } : body);
   if (err instanceof ApiError) {
-    return c.json(withRequestId(errorBody(err.status, err.message, err.errors), err.status), err.status, err.headers);
+    return c.json(withRequestId({ ...errorBody(err.status, err.message, err.errors), ...err.fields }, err.status), err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     // Hono raises these for malformed JSON bodies and body-limit overflows.

@@ -40,6 +40,6 @@ export function logError(msg: string, err: unknown, fields: LogFields = {}): voi
  * A failure of work that no request waits for (queue consumers, alarms, cron): `source` says which
  * kind, so one filter finds every background failure.
  */
-export function logBackgroundFailure(source: "queue" | "alarm" | "cron" | "outbox" | "mqtt", msg: string, err: unknown, fields: LogFields = {}): void {
+export function logBackgroundFailure(source: "queue" | "alarm" | "cron" | "outbox" | "mqtt" | "rate-limit", msg: string, err: unknown, fields: LogFields = {}): void {
   logError(msg, err, { source, ...fields });
 }

@@ -6,6 +6,7 @@ export const ErrorSchema = z
     message: z.string().openapi({ example: "Not found" }),
     errors: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
     request_id: z.string().optional().openapi({ description: "In every 5xx answer: the request's id (also in the X-Request-Id header), to quote when reporting it." }),
+    retry_after_seconds: z.number().int().optional().openapi({ description: "In every 429 answer: when to try again (also in the Retry-After header)." }),
   })
   .openapi("Error");
 
@@ -21,11 +22,31 @@ const errorResponse = (description: string) => ({
 /** The error answers most routes can give, for the OpenAPI document. */
 export const errorResponses = {
   400: errorResponse("Invalid input"),
-  401: errorResponse("Missing or invalid credential"),
+  401: errorResponse("Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked)"),
   404: errorResponse("Unknown id, or an app that is not the credential's"),
 } as const;
 
 export const conflictResponse = { 409: errorResponse("The object is not in a state that allows this action") } as const;
+
+/** 403: what the credential may not do here (each route names its cases). */
+export const forbiddenResponse = (description: string) => ({ 403: errorResponse(description) }) as const;
+
+const headerDoc = (description: string) => ({ description, schema: { type: "string" as const } });
+
+/** 429 of the event paths (src/events/rate-limits.ts): the body and the headers a client waits by. */
+export const rateLimitedResponse = {
+  429: {
+    description:
+      "Past a rate limit (events a minute, per player or per app): `retry_after_seconds` and Retry-After say when to try again, " +
+      "the IETF RateLimit and RateLimit-Policy headers name the policy, its quota and window",
+    headers: {
+      "Retry-After": headerDoc("Seconds until the request can be accepted"),
+      RateLimit: headerDoc('The policy that refused and what is left of it, e.g. `"per-user";r=0;t=37`'),
+      "RateLimit-Policy": headerDoc('The policy: quota (events) and window (seconds), e.g. `"per-user";q=3000;w=60`'),
+    },
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+} as const;
 
 export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body") => ({
   body: { required: true, description, content: { "application/json": { schema } } },

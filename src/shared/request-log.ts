@@ -13,8 +13,10 @@ const newRequestId = (): string => crypto.randomUUID();
 
 /**
  * LOG_SAMPLE_RATE is the share (0 to 1) of successful requests that get a log line; an answer of
- * 400 or more is an error and always gets one. A value that is not a number in that range logs
- * everything: losing lines to a typo is worse than writing too many.
+ * 400 or more is an error and always gets one, except 429: refusing a client past its rate limit
+ * is the service working as configured, and a flooding client must not cost a log line (and its
+ * CPU) per refused request, so 429s are sampled like successes. A value that is not a number in
+ * that range logs everything: losing lines to a typo is worse than writing too many.
  */
 export function sampleRate(raw: string | undefined): number {
   const rate = Number(raw);
@@ -22,7 +24,7 @@ export function sampleRate(raw: string | undefined): number {
 }
 
 export function shouldLogRequest(status: number, rate: number, draw: number): boolean {
-  return status >= 400 || draw < rate;
+  return (status >= 400 && status !== 429) || draw < rate;
 }
 
 /** The fields of a request's log line. `route` is the pattern, never the path: paths and queries carry user ids and tokens. */

@@ -13,6 +13,8 @@ export class Staged {
   readonly background: BackgroundMessage[] = [];
   /** A timer of an area started, moved or ended. */
   timersMoved = false;
+  /** For an event: the leaderboards it went past the player's pace of (see BackgroundMessage). */
+  readonly paceExceeded: string[] = [];
 }
 
 /** What the user's object gives each of its areas. */

@@ -14,9 +14,16 @@ export interface UserEvent {
   eventId: string | null;
   /** Service clock (ms) when the event was received. */
   receivedAt: number;
+  /**
+   * Which credential sent it: the studio's backend (an API key) or a game client (an access
+   * token). Authoritative leaderboards count only the backend's events; challenges and passes
+   * count both.
+   */
+  credential: "api_key" | "access_token";
 }
 
-export interface ApplyEventResult {
-  /** True when an event with the same event_id was already applied; nothing was applied again. */
-  duplicate: boolean;
-}
+export type ApplyEventResult =
+  /** Applied; or, with `duplicate`, an event with the same event_id was already applied and nothing was applied again. */
+  | { duplicate: boolean; limited?: undefined }
+  /** Refused: the player is past its events a minute; one more fits after `retryAfterMs`. Nothing was applied. */
+  | { limited: { retryAfterMs: number }; duplicate?: undefined };

@@ -13,8 +13,18 @@ export interface HolderDelta {
 
 /** Work written to D1 off the hot path, batched by the background queue. */
 export type BackgroundMessage =
-  /** `userRef`: how the archive names the player (src/events/archive-identity.ts); absent in messages of versions before 0.3.0. */
-  | { kind: "event"; event: UserEvent; userRef?: string }
+  | {
+      kind: "event";
+      event: UserEvent;
+      /** How the archive names the player (src/events/archive-identity.ts); absent in messages of versions before 0.3.0. */
+      userRef?: string;
+      /**
+       * Leaderboards whose max_events_per_minute this event went past for its player, as the
+       * player's object counted them (exactly, in order): the event is flagged there for review
+       * instead of applied.
+       */
+      paceExceeded?: string[];
+    }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] };

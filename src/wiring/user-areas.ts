@@ -1,6 +1,8 @@
 import type { UserAreaClass, UserObjectContext } from "../user/area";
 import type { AreaSchema } from "../user/schema";
 import { eventsSchema } from "../events/processed-events";
+import { eventRateSchema } from "../events/user-rate";
+import { UserBoardPace } from "../leaderboards/user-pace";
 import { watchersSchema } from "../realtime/watchers";
 import { UserBattlePasses } from "../battlepasses/user-progress";
 import { UserChallenges } from "../challenges/user-challenges";
@@ -14,6 +16,7 @@ import { erasureSchema } from "../players/user-erasure";
 const AREAS = {
   battlePasses: UserBattlePasses,
   challenges: UserChallenges,
+  leaderboardPace: UserBoardPace,
 } satisfies Record<string, UserAreaClass>;
 
 export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)[K]> };
@@ -24,5 +27,10 @@ export function userAreas(context: UserObjectContext): UserAreas {
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
 export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
-  eventsSchema, outboxSchema, watchersSchema, erasureSchema, ...Object.values(AREAS).map((Area) => Area.schema),
+  eventsSchema,
+  eventRateSchema,
+  outboxSchema,
+  watchersSchema,
+  erasureSchema,
+  ...Object.values(AREAS).map((Area) => Area.schema),
 ];

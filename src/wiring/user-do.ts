@@ -6,6 +6,8 @@ import { getNow, readClock, toIso } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
+import { UserEventRate } from "../events/user-rate";
+import type { BackgroundMessage } from "../user/messages";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -22,6 +24,11 @@ import { userErasedChange } from "../players/core/erasure-notification";
 import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
 import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
+/** The background message of an applied event, with how the archive names the player and what the areas noted. */
+function eventMessage(event: UserEvent, userRef: string, staged: Staged): BackgroundMessage {
+  return staged.paceExceeded.length > 0 ? { kind: "event", event, userRef, paceExceeded: [...staged.paceExceeded] } : { kind: "event", event, userRef };
+}
+
 /**
  * One per (app, user), addressed by `userObject` (src/user/names.ts). The single writer of that
  * user's challenge and battle-pass progress: its serial execution is what keeps every increment
@@ -31,6 +38,7 @@ import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 export class UserDO extends DurableObject<Env> {
   private outbox!: Outbox;
   private watchers!: TopicWatchers;
+  private rate!: UserEventRate;
   private area!: UserAreas;
   /** Every area, in the order an event applies to them. */
   private areas!: UserArea[];
@@ -49,6 +57,7 @@ export class UserDO extends DurableObject<Env> {
   /** The object's parts over its storage, none holding anything yet; made again when an erasure emptied it. */
   private open(): void {
     this.watchers = new TopicWatchers(this.ctx.storage.sql);
+    this.rate = new UserEventRate(this.ctx.storage.sql);
     this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
     this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work) => this.transact(work) });
     this.areas = Object.values(this.area);
@@ -98,32 +107,48 @@ export class UserDO extends DurableObject<Env> {
    * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
    * (actions, time-outs) stage everything, and their flush finds no receiver for it. An event
    * received before the player's erasure belongs to the erased player: it is dropped.
+   *
+   * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
+   * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
+   * Duplicates are not counted.
    */
-  async applyEvent(event: UserEvent): Promise<ApplyEventResult> {
+  async applyEvent(event: UserEvent, perMinute: number): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
     if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) return this.droppedForErasure(event);
+    // A retry of an applied event is answered as a duplicate (OK) even past the limit.
+    const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
+    const early = retried ? null : this.rate.refusal(event.receivedAt, perMinute);
+    if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
     let erased = false;
-    // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
-    const duplicate = await this.transact(
-      (staged) => {
-        // Checked in the transaction: the erasure may have run while the areas prepared.
-        if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
-          erased = true;
-          return false;
-        }
-        if (event.eventId !== null && wasProcessed(sql, event.eventId)) return true;
-        staged.background.push({ kind: "event", event, userRef: archiveUserRef(sql) });
-        this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
-        if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
-        recordRecentEvent(sql, event);
-        return false;
-      },
-      (change) => hasReceiver(change, endpoints, this.watchers.any),
-    );
-    return erased ? this.droppedForErasure(event) : { duplicate };
+    try {
+      // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
+      const result = await this.transact(
+        (staged): ApplyEventResult => {
+          // Checked in the transaction: the erasure may have run while the areas prepared.
+          if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
+            erased = true;
+            return { duplicate: false };
+          }
+          if (event.eventId !== null && wasProcessed(sql, event.eventId)) return { duplicate: true };
+          const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
+          if (retryAfterMs !== null) return { limited: { retryAfterMs } };
+          this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
+          staged.background.unshift(eventMessage(event, archiveUserRef(sql), staged));
+          if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+          recordRecentEvent(sql, event);
+          return { duplicate: false };
+        },
+        (change) => hasReceiver(change, endpoints, this.watchers.any),
+      );
+      return erased ? this.droppedForErasure(event) : result;
+    } catch (err) {
+      // The transaction rolled back what it counted.
+      this.rate.forget();
+      throw err;
+    }
   }
 
   private droppedForErasure(event: UserEvent): ApplyEventResult {
@@ -217,7 +242,7 @@ export class UserDO extends DurableObject<Env> {
         const subject = await erasureSubject(this.env, appId, userId);
         const player = { appId: Number(appId), userId, subject };
         await purgePlayerRows(this.env.DB, player, erasedAt, erasedAt + tombstoneRetentionMs(this.env));
-        await dropPlayerTopics(this.env, this.watchers.byBroker());
+        await dropPlayerTopics(this.env, this.ctx.id.toString(), this.watchers.byBroker());
         this.ctx.storage.transactionSync(() => this.wipe({ appId, userId }, erasedAt));
         return null;
       } catch (err) {

@@ -5,7 +5,7 @@ import { ceilingPhase } from "../ceiling.mjs";
 import { compareInRounds } from "../compare.mjs";
 import { runLoad } from "../http.mjs";
 import { cpuNote } from "../report.mjs";
-import { createApp, mapPool, mintTokens, missingFor, waitFor } from "../api.mjs";
+import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
 
@@ -29,6 +29,7 @@ async function eventApp(ctx) {
         listening: Math.min(events.listening, events.challengesPerUser),
       })
     : { ...(await createApp(ctx.client, ctx.adminToken, "Bench intake")), listeningIds: [], challengeCount: 0 };
+  await withoutRateLimits(ctx.client, ctx.adminToken, app.appId, "Bench intake");
   if (withLeaderboard) {
     const board = await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
       token: ctx.adminToken,

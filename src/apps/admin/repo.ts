@@ -8,10 +8,18 @@ import type { AppInput } from "./schemas";
 
 const appAudit = (actor: Actor) => auditOf(actor, null, "app");
 
+/** The settings columns of an input, in the order of SETTINGS_COLUMNS. */
+const settings = (input: AppInput) => [
+  JSON.stringify([...new Set(input.backend_only_events)]),
+  input.rate_limits.per_user_per_minute ?? null,
+  input.rate_limits.per_app_per_minute ?? null,
+];
+const SETTINGS_COLUMNS = "backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute";
+
 export async function createApp(db: D1Database, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
   const statement = db
-    .prepare("INSERT INTO apps (name, default_language, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING *")
-    .bind(input.name, input.default_language, nowIso, nowIso);
+    .prepare(`INSERT INTO apps (name, default_language, ${SETTINGS_COLUMNS}, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+    .bind(input.name, input.default_language, ...settings(input), nowIso, nowIso);
   return (await writeConfigRow<AppRow>(db, null, statement, appAudit(actor).created(input)))!;
 }
 
@@ -31,11 +39,14 @@ export async function listApps(
   return { rows: rows.results as AppRow[], total: (total.results[0] as { n: number }).n };
 }
 
-/** The default language is part of every answer built from the catalog, so this is a configuration write. */
+/** The default language and the fair-play settings are read through the catalog cache, so this is a configuration write. */
 export async function updateApp(db: D1Database, app: AppRow, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
   const statement = db
-    .prepare("UPDATE apps SET name = ?, default_language = ?, updated_at = ? WHERE app_id = ? RETURNING *")
-    .bind(input.name, input.default_language, nowIso, app.app_id);
+    .prepare(
+      `UPDATE apps SET name = ?, default_language = ?, backend_only_events = ?, rate_limit_per_user_per_minute = ?,
+         rate_limit_per_app_per_minute = ?, updated_at = ? WHERE app_id = ? RETURNING *`,
+    )
+    .bind(input.name, input.default_language, ...settings(input), nowIso, app.app_id);
   return (await writeConfigRow<AppRow>(db, app.app_id, statement, appAudit(actor).updated(app.app_id, presentApp(app), input)))!;
 }
 

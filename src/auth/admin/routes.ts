@@ -5,7 +5,7 @@ import { PagingQuery, pageOf } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
 import { insertApiKey, presentApiKey } from "../api-keys";
 import { requireApp } from "../../apps/repo";
-import { listApiKeys, renameApiKey, requireApiKey, revokeApiKey } from "./repo";
+import { listApiKeys, requireApiKey, revokeApiKey, updateApiKey } from "./repo";
 import { ApiKey, ApiKeyInput, CreatedApiKey } from "./schemas";
 import { requestActor } from "../../apps/actor";
 
@@ -22,7 +22,7 @@ export const apiKeysAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const { key, row } = await insertApiKey(c.env.DB, app.app_id, c.req.valid("json").name, c.get("now"), requestActor(c));
+      const { key, row } = await insertApiKey(c.env.DB, app.app_id, c.req.valid("json"), c.get("now"), requestActor(c));
       return c.json({ ...presentApiKey(row), key }, 201);
     },
   )
@@ -53,7 +53,7 @@ export const apiKeysAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security, summary: "Rename an API key",
+      method: "put", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security, summary: "Rename an API key, or change whether revoking it ends its tokens",
       request: { params: KeyParams, ...jsonBody(ApiKeyInput) },
       responses: { 200: jsonResponse(ApiKey, "The updated metadata"), ...errorResponses },
     }),
@@ -61,13 +61,14 @@ export const apiKeysAdmin = createRouter()
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const key = await requireApiKey(c.env.DB, app.app_id, keyId);
-      return c.json(presentApiKey(await renameApiKey(c.env.DB, key, c.req.valid("json").name, requestActor(c))), 200);
+      return c.json(presentApiKey(await updateApiKey(c.env.DB, key, c.req.valid("json"), requestActor(c))), 200);
     },
   )
   .openapi(
     createRoute({
       method: "delete", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security,
       summary: "Revoke an API key; the next request with it is refused",
+      description: "With end_tokens_on_revoke (the default) the access tokens it minted are refused from then on too (401).",
       request: { params: KeyParams },
       responses: { 200: jsonResponse(ApiKey, "The revoked key's metadata"), ...errorResponses },
     }),

@@ -50,6 +50,7 @@ export const presentPassAdmin = (row: PassRow) => ({
   is_active: row.is_active === 1,
   can_purchase_with_money: row.can_purchase_with_money === 1,
   can_purchase_with_coins: row.can_purchase_with_coins === 1,
+  backend_only_unlock: row.backend_only_unlock === 1,
   expired_at: row.expired_at,
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -91,14 +92,14 @@ const PASS_COLUMNS = [
   "battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer",
   "battle_pass_priority", "package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l",
   "image_xl", "start_date", "end_date", "read_more_link", "is_unlocked_incrementally", "is_active",
-  "can_purchase_with_money", "can_purchase_with_coins",
+  "can_purchase_with_money", "can_purchase_with_coins", "backend_only_unlock",
 ] as const;
 
 const passValues = (p: BattlePassInput) => [
   json(p.battle_pass_name), json(p.battle_pass_description), json(p.battle_pass_short_description), json(p.battle_pass_disclaimer),
   p.battle_pass_priority, p.package_sku_ios, p.package_sku_android, p.image_xs, p.image_s, p.image_m, p.image_l,
   p.image_xl, isoText(p.start_date), isoText(p.end_date), p.read_more_link, bool(p.is_unlocked_incrementally), bool(p.is_active),
-  bool(p.can_purchase_with_money), bool(p.can_purchase_with_coins),
+  bool(p.can_purchase_with_money), bool(p.can_purchase_with_coins), bool(p.backend_only_unlock),
 ];
 
 /** The columns a battle pass's settings write, by name. */

@@ -32,6 +32,9 @@ export const BattlePassFields = z
     is_active: z.boolean().default(true).openapi({ description: "The admin's switch: a switched-off pass is not offered and tracks nothing" }),
     can_purchase_with_money: z.boolean().default(false),
     can_purchase_with_coins: z.boolean().default(false),
+    backend_only_unlock: z.boolean().default(false).openapi({
+      description: "true: only the studio's backend (an API key, after checking the purchase) may unlock the pass; a game client's unlock answers 403",
+    }),
   });
 
 /** The rule across a battle pass's fields. */
@@ -68,6 +71,7 @@ export const BattlePassAdmin = z
     is_active: z.boolean(),
     can_purchase_with_money: z.boolean(),
     can_purchase_with_coins: z.boolean(),
+    backend_only_unlock: z.boolean(),
     expired_at: z.string().nullable().openapi({ description: "When the battlepass-expired webhook went out; null before" }),
     created_at: z.string(),
     updated_at: z.string(),

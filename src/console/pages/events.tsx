@@ -3,7 +3,8 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { battlePassCatalog } from "../../battlepasses/catalog";
 import { fieldType, predefinedEvent } from "../../events/catalog";
 import { validateEvent } from "../../events/core/validate";
-import { ingestEvent } from "../../events/intake";
+import { takeEvents } from "../../events/intake";
+import { appTrust } from "../../auth/trust";
 import { appLeaderboards } from "../../leaderboards/catalog";
 import { topicName, type RealtimeTopicRef } from "../../realtime/topics";
 import { localize } from "../../shared/localize";
@@ -184,6 +185,15 @@ export const eventPages = consoleRouter()
       const problems = [...decoded.problems, ...(checked.ok ? [] : checked.errors)];
       return testerPage(c, app, { values: decoded.values, errors: errorsOf(problems) }, null, 400);
     }
-    await ingestEvent(c.env, { ...checked.event, appId: String(app.app_id), receivedAt: c.get("now") });
+    // Sent as the studio's backend would (an API key): the app's bans and rate limits apply.
+    const appId = String(app.app_id);
+    const now = c.get("now");
+    const ctx = { env: c.env, appId, trust: await appTrust(c.env.DB, appId), now, waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work) };
+    const [outcome] = await takeEvents(ctx, [{ ...checked.event, appId, receivedAt: now }]);
+    if (outcome.status === 500) throw outcome.error;
+    if (outcome.status !== 200) {
+      const message = outcome.status === 403 ? outcome.message : `Past the ${outcome.refusal.policy} rate limit; try again in ${Math.ceil(outcome.refusal.retryAfterMs / 1000)} s`;
+      return testerPage(c, app, { values: decoded.values, errors: { user_id: [message] } }, null, outcome.status);
+    }
     return testerPage(c, app, { values: decoded.values, errors: {} }, { payload: decoded.input });
   });

@@ -98,7 +98,7 @@ export const keysPages = consoleRouter()
       decode: decodeApiKey,
       schema: ApiKeyInput,
       save: async (input) => {
-        const { key, row } = await insertApiKey(c.env.DB, app.app_id, input.name, c.get("now"), consoleActor(c));
+        const { key, row } = await insertApiKey(c.env.DB, app.app_id, input, c.get("now"), consoleActor(c));
         return keysPage(c, app, emptyForm(), { name: row.name, key }, 201);
       },
       render: (form, status) => keysPage(c, app, form, null, status),

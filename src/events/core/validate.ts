@@ -4,7 +4,7 @@ import type { MetaValue } from "../../rules/counter";
 import type { UserEvent } from "../../user/event";
 
 /** Which credential the sender chose with `?auth=`; an access token already names the user. */
-export type AuthMode = "api_key" | "access_token";
+export type AuthMode = UserEvent["credential"];
 
 export interface SenderContext {
   mode: AuthMode;
@@ -92,6 +92,7 @@ export function validateEvent(raw: unknown, sender: SenderContext): Validation {
       sessionId,
       metaData,
       eventId: eventId ?? null,
+      credential: sender.mode,
     },
   };
 }

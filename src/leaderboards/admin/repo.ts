@@ -15,6 +15,7 @@ import type { LeaderboardInput } from "./schemas";
 const COLUMNS = [
   "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending",
   "period_range", "period_range_reset_at_time", "period_range_time_zone",
+  "authoritative", "min_value", "max_value", "max_events_per_minute",
 ] as const;
 
 const values = (input: LeaderboardInput) => {
@@ -29,6 +30,10 @@ const values = (input: LeaderboardInput) => {
     input.period_range,
     scheduled ? input.period_range_reset_at_time : null,
     scheduled ? input.period_range_time_zone : null,
+    input.authoritative ? 1 : 0,
+    input.min_value,
+    input.max_value,
+    input.max_events_per_minute,
   ];
 };
 

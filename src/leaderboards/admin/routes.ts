@@ -7,12 +7,18 @@ import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { deleteBoard, insertBoard, listBoards, presentBoardRow, requireBoard, updateBoard } from "./repo";
 import { LeaderboardAdmin, LeaderboardInput } from "./schemas";
 import { requestActor } from "../../apps/actor";
+import { MemberTypeParam } from "../schemas";
+import { removeEntry } from "../review";
 
 const tags = ["Admin: leaderboards"];
 const security = bearerSecurity.admin;
 const boards = "/api/v1/admin/apps/{appId}/leaderboards";
 const AppParams = z.object({ appId: pathId("appId") });
 const BoardParams = AppParams.extend({ leaderboardId: pathId("leaderboardId") });
+const EntryParams = BoardParams.extend({
+  memberType: MemberTypeParam,
+  memberId: z.string().min(1).max(256).openapi({ param: { name: "memberId", in: "path" }, example: "player-42" }),
+});
 
 const present = presentBoardRow;
 
@@ -85,6 +91,23 @@ export const leaderboardsAdmin = createRouter()
       const app = await requireApp(c.env.DB, appId);
       const board = await requireBoard(c.env.DB, app.app_id, leaderboardId);
       await deleteBoard(c.env.DB, board, c.get("now"), requestActor(c));
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete", path: `${boards}/{leaderboardId}/members/{memberType}/{memberId}`, tags, security,
+      summary: "Remove one member's entry from the leaderboard (moderation)",
+      description:
+        "Removes the member's scores from this board, in every season; everybody behind moves up at once. " +
+        "It does not stop the member's next event from counting: ban the player for that. 404 when the member has no entry.",
+      request: { params: EntryParams },
+      responses: { 204: { description: "Removed" }, ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, leaderboardId, memberType, memberId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      await removeEntry(c.env.DB, String(app.app_id), leaderboardId, memberType, memberId, c.get("now"), requestActor(c));
       return c.body(null, 204);
     },
   );

@@ -2,13 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
 import { ConfigKey, LocalizedName as Name } from "../../shared/schemas";
-import { AGGREGATIONS } from "../catalog";
+import { AGGREGATIONS, MEMBER_TYPES } from "../catalog";
+import { FLAG_REASONS } from "../core/contributions";
+import { MAX_SCORE } from "../core/rank-key";
 
 /** Zod schemas of the admin API for leaderboards. */
 
 const LocalizedName = Name.openapi({ example: { en: "Hall of Fame", de: "Ruhmeshalle" } });
+const ScoreBound = z.number().int().min(-MAX_SCORE).max(MAX_SCORE).nullable().default(null);
 
-export const LeaderboardInput = z
+/** The fields of a leaderboard's input; catalog documents extend them. */
+export const LeaderboardFields = z
   .object({
     key: ConfigKey.optional().openapi({
       description: "Stable key of the leaderboard in this app (catalog documents); default leaderboard-<id>. Left out on PUT: unchanged",
@@ -38,8 +42,24 @@ export const LeaderboardInput = z
       .refine((v) => parseWallClock(v) !== null, "must be a time HH:MM:SS (24 h)")
       .default("00:00:00"),
     period_range_time_zone: z.string().refine(isValidTimeZone, "must be an IANA time zone such as Europe/Berlin").default("UTC"),
-  })
-  .openapi("LeaderboardInput");
+    authoritative: z.boolean().default(false).openapi({
+      description:
+        "true: only events sent with an API key (the studio's backend) change this board; a game client's event (access token) " +
+        "still counts for challenges and battle passes, but not here",
+    }),
+    min_value: ScoreBound.openapi({ description: "Lowest value one event may bring (not the resulting score); null: none. An event below it is flagged for review, not applied" }),
+    max_value: ScoreBound.openapi({ description: "Highest value one event may bring (not the resulting score); null: none. An event above it is flagged for review, not applied" }),
+    max_events_per_minute: z.number().int().min(1).max(1_000_000).nullable().default(null).openapi({
+      description: "Events one player may bring to this board in any 60 seconds; null: no limit. The events past it are flagged for review, not applied",
+    }),
+  });
+
+/** The rule across a leaderboard's fields. */
+export function boardRule(b: { min_value: number | null; max_value: number | null }, ctx: z.RefinementCtx): void {
+  if (b.min_value !== null && b.max_value !== null && b.min_value > b.max_value) ctx.addIssue({ code: "custom", message: "must not be below min_value", path: ["max_value"] });
+}
+
+export const LeaderboardInput = LeaderboardFields.superRefine(boardRule).openapi("LeaderboardInput");
 export type LeaderboardInput = z.infer<typeof LeaderboardInput>;
 
 export const LeaderboardAdmin = z
@@ -58,9 +78,35 @@ export const LeaderboardAdmin = z
     period_range_time_zone: z.string().nullable(),
     season_started_at: z.string().openapi({ description: "Start of the current season" }),
     nextReset: z.string().nullable().openapi({ description: "Start of the next season; null without a schedule" }),
+    authoritative: z.boolean(),
+    min_value: z.number().int().nullable(),
+    max_value: z.number().int().nullable(),
+    max_events_per_minute: z.number().int().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .openapi("LeaderboardAdmin");
+
+// ---- Fair play: the review queue and removal of an entry ----
+
+export const FlaggedSubmission = z
+  .object({
+    flag_id: z.string(),
+    member_type: z.enum(MEMBER_TYPES),
+    member_id: z.string(),
+    value: z.number().int().openapi({ description: "The event's value for this board (what accepting applies)" }),
+    reason: z.enum(FLAG_REASONS).openapi({
+      description: "below_min_value / above_max_value: outside the board's bounds; over_max_events_per_minute: past the player's pace on this board",
+    }),
+    event_name: z.string(),
+    flagged_at: z.string().openapi({ description: "When the event was received" }),
+  })
+  .openapi("FlaggedSubmission");
+
+export const AcceptedSubmission = FlaggedSubmission.extend({
+  member: z
+    .object({ score: z.number().int(), rank: z.number().int() })
+    .openapi({ description: "The member's visible score and rank after the value was applied (rank -1: none, e.g. a banned player)" }),
+}).openapi("AcceptedSubmission");
 
 // ---- Public reads ----

@@ -80,6 +80,10 @@ export function presentAdmin(board: LeaderboardDef, now: number) {
     period_range_time_zone: board.timeZone,
     season_started_at: toIso(currentSeason(board, now)),
     nextReset: next === null ? null : toIso(next),
+    authoritative: board.authoritative,
+    min_value: board.minValue,
+    max_value: board.maxValue,
+    max_events_per_minute: board.maxEventsPerMinute,
     created_at: board.createdAt,
     updated_at: board.updatedAt,
   };

@@ -7,7 +7,7 @@ import { ErrorSchema, jsonResponse, pathId } from "../../shared/openapi";
 import { Delivery } from "../../webhooks/admin/schemas";
 import { ERASURE_STATUSES } from "../erasure-receipts";
 
-/** Zod schemas of the admin API for one player: the support view, the export, erasure receipts. */
+/** Zod schemas of the admin API for one player: the support view, the export, erasure receipts, bans. */
 
 export const UserParams = z.object({
   appId: pathId("appId"),
@@ -93,3 +93,24 @@ export const PlayerExport = z
       .openapi({ description: "How the raw event archive names the player (null before their first event)" }),
   })
   .openapi("PlayerExport");
+
+export const BanInput = z
+  .object({
+    reason: z.string().trim().min(1).max(500).openapi({ description: "Shown to the player in every refusal", example: "score manipulation" }),
+    expires_at: z.iso
+      .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-06-01T00:00:00Z" })
+      .nullable()
+      .optional()
+      .openapi({ description: "When the ban ends by itself (in the future); left out or null: until lifted", example: "2026-06-01T00:00:00Z" }),
+  })
+  .openapi("BanInput");
+
+export const Ban = z
+  .object({
+    app_id: z.string(),
+    user_id: z.string(),
+    reason: z.string(),
+    expires_at: z.string().nullable().openapi({ description: "null: until lifted" }),
+    banned_at: z.string(),
+  })
+  .openapi("PlayerBan");

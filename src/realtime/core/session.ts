@@ -96,8 +96,8 @@ export interface PacketDeps {
   now: number;
   /** Whether the CONNECT password is a valid access token. */
   verifyToken(token: string): Promise<boolean>;
-  /** Whether this service handed out the topic. */
-  isIssued(topic: string): Promise<boolean>;
+  /** Whether this service handed out the topic and its player is not banned. */
+  maySubscribe(topic: string): Promise<boolean>;
   newClientId(): string;
 }
 
@@ -230,7 +230,7 @@ async function subscribe(session: SessionState, packet: SubscribePacket, deps: P
   const refused = v === 5 ? Reason.NotAuthorized : V4_SUBACK_FAILURE;
   const reasonCodes: number[] = [];
   for (const sub of packet.subscriptions) {
-    if (!(await deps.isIssued(sub.topicFilter))) {
+    if (!(await deps.maySubscribe(sub.topicFilter))) {
       reasonCodes.push(refused);
       continue;
     }

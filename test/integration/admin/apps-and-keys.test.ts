@@ -72,6 +72,29 @@ describe("apps", () => {
   });
 });
 
+describe("fair-play settings of an app", () => {
+  it("default to no backend-only events and the service's limits, and are replaced by PUT", async () => {
+    const created = await admin("POST", "/apps", { name: "Defaults" });
+    expect(created.body).toMatchObject({ backend_only_events: [], rate_limits: { per_user_per_minute: 3000, per_app_per_minute: 6_000_000 } });
+    const id = created.body.app_id;
+    const set = await admin("PUT", `/apps/${id}`, {
+      name: "Defaults",
+      backend_only_events: ["purchase-completed", "purchase-completed", "grant-coins"],
+      rate_limits: { per_user_per_minute: 120 },
+    });
+    expect(set.body).toMatchObject({
+      backend_only_events: ["purchase-completed", "grant-coins"],
+      rate_limits: { per_user_per_minute: 120, per_app_per_minute: 6_000_000 },
+    });
+    expect((await admin("GET", `/apps/${id}`)).body).toEqual(set.body);
+    // Left out again: the defaults.
+    expect((await admin("PUT", `/apps/${id}`, { name: "Defaults" })).body).toMatchObject({ backend_only_events: [], rate_limits: { per_user_per_minute: 3000 } });
+
+    const bad = await admin("PUT", `/apps/${id}`, { name: "Defaults", backend_only_events: [""], rate_limits: { per_user_per_minute: 0, per_app_per_minute: 1.5 } });
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["backend_only_events.0", "rate_limits.per_app_per_minute", "rate_limits.per_user_per_minute"]);
+  });
+});
+
 describe("API keys", () => {
   it("are shown once, listed without the secret, renamed and revoked", async () => {
     const app = (await admin("POST", "/apps", { name: "Keys" })).body;

@@ -55,6 +55,7 @@ describe("admin: battle passes", () => {
       is_active: true,
       can_purchase_with_money: false,
       can_purchase_with_coins: false,
+      backend_only_unlock: false,
       expired_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

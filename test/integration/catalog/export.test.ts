@@ -85,6 +85,7 @@ describe("export", () => {
         {
           key: `battle-pass-${pass.battle_pass_id}`,
           battle_pass_name: "Season",
+          backend_only_unlock: false,
           battle_pass_description: "",
           battle_pass_short_description: "",
           battle_pass_disclaimer: "",
@@ -140,6 +141,10 @@ describe("export", () => {
           aggregation: "max",
           sort_order_ascending: false,
           period_range: null,
+          authoritative: false,
+          min_value: null,
+          max_value: null,
+          max_events_per_minute: null,
         },
       ],
       webhooks: [{ key: "game-server", webhook_type: "leaderoard-updated", url: "https://game.example.com/hooks", secret_key: { env: "WEBHOOK_SECRET_GAME_SERVER" } }],

@@ -63,6 +63,7 @@ const event = (userId: string, now: number, amount: number, over: Partial<UserEv
   metaData: { amount },
   eventId: null,
   receivedAt: now,
+  credential: "api_key",
   ...over,
 });
 

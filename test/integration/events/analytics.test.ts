@@ -18,7 +18,7 @@ const eventMessage = (appId: string, eventName: string, receivedAt: number, extr
   kind: "event",
   event: {
     appId, userId: "u1", teamId: "red", eventName, eventType: "single", sessionId: "s1",
-    metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt, ...extra,
+    metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt, credential: "api_key", ...extra,
   },
   userRef: "ref-of-u1",
 });

@@ -7,7 +7,7 @@ import { consume } from "./support";
 const at = (iso: string) => Date.parse(iso);
 const eventMessage = (appId: string, eventName: string, receivedAt: number): BackgroundMessage => ({
   kind: "event",
-  event: { appId, userId: "u1", teamId: null, eventName, eventType: "single", sessionId: "s1", metaData: {}, eventId: null, receivedAt },
+  event: { appId, userId: "u1", teamId: null, eventName, eventType: "single", sessionId: "s1", metaData: {}, eventId: null, receivedAt, credential: "api_key" },
 });
 const files = (appId: string, query: string) => call("GET", `/api/v1/admin/apps/${appId}/analytics/event-files?${query}`, { token: ADMIN });
 const FILE_PATH = /^date=\d{4}-\d{2}-\d{2}\/hour=\d{2}\/[0-9a-f]{32}\.ndjson\.gz$/;

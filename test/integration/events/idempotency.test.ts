@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { advanceClock, createTestApp } from "../helpers";
 import { userObject } from "../../../src/user/names";
+import { DEFAULT_RATE_LIMITS } from "../../../src/apps/settings";
 import { capturingBackground, callCapturing } from "./support";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
@@ -55,12 +56,13 @@ describe("event_id", () => {
   it("answers duplicates from the user's object without applying them", async () => {
     const event = {
       appId: app.appId, userId: "p4", teamId: null, eventName: "custom", eventType: "single" as const,
-      sessionId: "persistent", metaData: {}, eventId: "direct", receivedAt: Date.now(),
+      sessionId: "persistent", metaData: {}, eventId: "direct", receivedAt: Date.now(), credential: "api_key" as const,
     };
+    const limit = DEFAULT_RATE_LIMITS.perUserPerMinute;
     const stub = userObject(env, app.appId, "p4");
-    expect(await stub.applyEvent(event)).toEqual({ duplicate: false });
-    expect(await stub.applyEvent(event)).toEqual({ duplicate: true });
-    expect(await stub.applyEvent({ ...event, eventId: null })).toEqual({ duplicate: false });
-    expect(await stub.applyEvent({ ...event, eventId: null })).toEqual({ duplicate: false });
+    expect(await stub.applyEvent(event, limit)).toEqual({ duplicate: false });
+    expect(await stub.applyEvent(event, limit)).toEqual({ duplicate: true });
+    expect(await stub.applyEvent({ ...event, eventId: null }, limit)).toEqual({ duplicate: false });
+    expect(await stub.applyEvent({ ...event, eventId: null }, limit)).toEqual({ duplicate: false });
   });
 });

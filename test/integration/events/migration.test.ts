@@ -10,7 +10,7 @@ const HOUR = 3_600_000;
 const oldRow = (id: string, appId: number, eventName: string, receivedAt: number) =>
   analyticsRow(id, {
     appId: String(appId), userId: "u1", teamId: null, eventName, eventType: "single", sessionId: "s1",
-    metaData: { amount: 1 }, eventId: null, receivedAt,
+    metaData: { amount: 1 }, eventId: null, receivedAt, credential: "api_key",
   });
 const oldBatch = (rows: ReturnType<typeof oldRow>[]) => {
   const json = JSON.stringify(rows);

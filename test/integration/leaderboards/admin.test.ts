@@ -23,6 +23,10 @@ describe("admin CRUD of leaderboards", () => {
       period_range_time_zone: null,
       season_started_at: expect.any(String),
       nextReset: null,
+      authoritative: false,
+      min_value: null,
+      max_value: null,
+      max_events_per_minute: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

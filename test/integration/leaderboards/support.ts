@@ -23,6 +23,10 @@ export interface EventSpec {
   eventId?: string;
   /** Service time of receipt; default: the service clock now. */
   at?: number;
+  /** Who sent it; default the studio's backend (an API key). */
+  credential?: UserEvent["credential"];
+  /** Boards whose pace the player's object found exceeded. */
+  paceExceeded?: string[];
 }
 
 export async function userEvent(appId: string, spec: EventSpec): Promise<UserEvent> {
@@ -36,6 +40,7 @@ export async function userEvent(appId: string, spec: EventSpec): Promise<UserEve
     metaData: spec.meta ?? {},
     eventId: spec.eventId ?? null,
     receivedAt: spec.at ?? (await getNow(env)),
+    credential: spec.credential ?? "api_key",
   };
 }
 
@@ -47,7 +52,10 @@ let nextMessage = 0;
  */
 export async function deliver(appId: string, specs: EventSpec[], ids?: string[], overrides: Partial<Env> = {}) {
   const bodies: BackgroundMessage[] = [];
-  for (const spec of specs) bodies.push({ kind: "event", event: await userEvent(appId, spec) });
+  for (const spec of specs) {
+    const pace = spec.paceExceeded ? { paceExceeded: spec.paceExceeded } : {};
+    bodies.push({ kind: "event", event: await userEvent(appId, spec), ...pace });
+  }
   const messageIds = ids ?? bodies.map(() => `lb-msg-${++nextMessage}`);
   const batch = createMessageBatch<BackgroundMessage>(
     "gamification-background",

@@ -55,7 +55,7 @@ describe("the request log line", () => {
     expect(requestLines(lines, id)).toMatchObject([{ level: "info", route: "/api/v1/admin/apps", status: 401 }]);
 
     const cors = await call("GET", "/health", { headers: { Origin: "https://game.example" } });
-    expect(cors.headers.get("Access-Control-Expose-Headers")).toBe("X-Request-Id");
+    expect(cors.headers.get("Access-Control-Expose-Headers")).toBe("X-Request-Id,Retry-After,RateLimit,RateLimit-Policy");
     const preflight = await call("OPTIONS", "/api/v1/events", { headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST" } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("X-Request-Id")).not.toBeNull();
@@ -109,7 +109,7 @@ describe("background failures", () => {
     await runScheduled({ ...env, DB: brokenDb }, Date.now());
     const tasks = [
       "event-retention", "battle-pass-expiry", "delivery-log-retention", "leaderboard-maintenance", "holder-receipts-retention", "audit-log-retention",
-      "erasure-retention",
+      "erasure-retention", "ban-expiry",
     ];
     expect(lines).toEqual([
       ...tasks.map((task) => ({ level: "error", msg: "cron task failed", source: "cron", task, error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) } })),

@@ -35,7 +35,7 @@ describe("GET /api/v1/admin/status", () => {
         environment: "development",
         version: { service: version, build },
         d1: { reachable: true, latest_migration: EXPECTED_D1_MIGRATION, expected_migration: EXPECTED_D1_MIGRATION },
-        schemas: { user_object: { events: 3, battlepasses: 2, challenges: 2, outbox: 1, realtime: 1 }, broker: { broker: 1 } },
+        schemas: { user_object: { events: 3, "event-rate": 1, battlepasses: 2, challenges: 2, "leaderboard-pace": 1, outbox: 1, realtime: 1 }, broker: { broker: 2 } },
         queues: { WEBHOOKS: true, BACKGROUND: true },
         cron: { last_run: null },
         warnings: [],
@@ -43,7 +43,7 @@ describe("GET /api/v1/admin/status", () => {
     });
     // The versions are the areas' own migration counts.
     expect(before.body.schemas.user_object).toEqual(Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])));
-    expect(brokerSchema.migrations).toHaveLength(1);
+    expect(brokerSchema.migrations).toHaveLength(2);
 
     const now = await getNow(env);
     await runScheduled(env, now);

@@ -148,9 +148,9 @@ describe("an erased player", () => {
 
   it("gets nothing back from an event queued before the erasure and applied after it", async () => {
     const before = Date.parse(receipt.completed_at) - 1;
-    const late: BackgroundMessage = {
+    const late: BackgroundMessage & { kind: "event" } = {
       kind: "event",
-      event: { appId: app.appId, userId: PLAYER, teamId: "red", eventName: "kill-enemy", eventType: "single", sessionId: "persistent", metaData: { amount: 5 }, eventId: "late-1", receivedAt: before },
+      event: { appId: app.appId, userId: PLAYER, teamId: "red", eventName: "kill-enemy", eventType: "single", sessionId: "persistent", metaData: { amount: 5 }, eventId: "late-1", receivedAt: before, credential: "api_key" },
       userRef,
     };
     const batch = createMessageBatch<BackgroundMessage>("gamification-background", [{ id: "late-message-1", timestamp: new Date(), attempts: 1, body: late }]);
@@ -159,7 +159,7 @@ describe("an erased player", () => {
     // The event happened before the erasure: the team keeps its part, the erased player gets nothing.
     expect(await teamScore()).toBe(12);
     // The same event reaching the player's object late: dropped, nothing stored.
-    expect(await userObject(env, app.appId, PLAYER).applyEvent(late.event)).toEqual({ duplicate: false });
+    expect(await userObject(env, app.appId, PLAYER).applyEvent(late.event, 1000)).toEqual({ duplicate: false });
     expect(await d1RowsHolding(PLAYER)).toEqual([]);
     expect((await objectRowsHolding(app.appId, PLAYER, PLAYER)).rows).toEqual([]);
     expect(await userObject(env, app.appId, PLAYER).challengeState()).toEqual([]);

@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { userObject } from "../../../src/user/names";
+import { DEFAULT_RATE_LIMITS } from "../../../src/apps/settings";
 import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 import { createCategory, createChallenge } from "../challenges/support";
 
@@ -81,8 +82,8 @@ describe("the user's outbox", () => {
         vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
         await instance.applyEvent({
           appId, userId, teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
-          metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(),
-        });
+          metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(), credential: "api_key",
+        }, DEFAULT_RATE_LIMITS.perUserPerMinute);
         const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
         return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
       });

@@ -21,7 +21,7 @@ const PASS: CatalogPass = {
   battlePassId: "7", appId: "3", name: "S", description: "", shortDescription: "", disclaimer: "", priority: 4,
   packageSkuIos: "", packageSkuAndroid: "", images: { image_xs: "", image_s: "", image_m: "", image_l: "", image_xl: "" },
   startDate: new Date(START).toISOString(), endDate: new Date(END).toISOString(), startMs: START, endMs: END,
-  readMoreLink: "", enabled: true, incremental: true, canPurchaseWithMoney: false, canPurchaseWithCoins: false,
+  readMoreLink: "", enabled: true, incremental: true, canPurchaseWithMoney: false, canPurchaseWithCoins: false, backendOnlyUnlock: false,
   levels: [
     level("10", [challenge("100", "kill-enemy", 1), challenge("101", "collect-item", 2)]),
     level("11", [challenge("110", "kill-enemy", 5)], "https://rewards.example.com/l2"),

@@ -12,7 +12,7 @@ const pass: PassRow = {
   battle_pass_id: 4, app_id: 1, key: "season", battle_pass_name: '"Season"', battle_pass_description: '""', battle_pass_short_description: '""',
   battle_pass_disclaimer: '""', battle_pass_priority: 0, package_sku_ios: "", package_sku_android: "", image_xs: "", image_s: "", image_m: "",
   image_l: "", image_xl: "", start_date: "2026-01-01T00:00:00.000Z", end_date: "2026-12-01T00:00:00.000Z", read_more_link: "",
-  is_unlocked_incrementally: 1, is_active: 1, can_purchase_with_money: 0, can_purchase_with_coins: 0, expired_at: null, created_at: "", updated_at: "",
+  is_unlocked_incrementally: 1, is_active: 1, can_purchase_with_money: 0, can_purchase_with_coins: 0, backend_only_unlock: 0, expired_at: null, created_at: "", updated_at: "",
 };
 const level: LevelRow = {
   level_id: 7, app_id: 1, battle_pass_id: 4, key: "gold", level_priority: 0, reward_amount: "", reward_type_name: "", level_reward_type: "nothing",

@@ -53,7 +53,7 @@ describe("form decoders", () => {
       battle_pass_id: "1", app_id: "1", key: "season-1", battle_pass_name: { en: "S1" }, battle_pass_description: { en: "Desc" }, battle_pass_short_description: "",
       battle_pass_disclaimer: "", battle_pass_priority: 2, package_sku_ios: "ios", package_sku_android: "", image_xs: "xs", image_s: "", image_m: "",
       image_l: "", image_xl: "", start_date: "2026-01-01T00:00:00.000Z", end_date: "2026-04-01T12:30:00.000Z", read_more_link: "",
-      is_unlocked_incrementally: false, is_active: true, can_purchase_with_money: true, can_purchase_with_coins: false, expired_at: null, ...stamps,
+      is_unlocked_incrementally: false, is_active: true, can_purchase_with_money: true, can_purchase_with_coins: false, backend_only_unlock: false, expired_at: null, ...stamps,
     };
     const parsedPass = BattlePassInput.parse(decodePass(passToForm(pass, "en")).input);
     expect(parsedPass).toMatchObject({ battle_pass_name: { en: "S1" }, battle_pass_short_description: "", is_unlocked_incrementally: false, can_purchase_with_money: true, end_date: "2026-04-01T12:30:00Z", battle_pass_priority: 2 });
@@ -86,11 +86,12 @@ describe("form decoders", () => {
     const board: z.infer<typeof LeaderboardAdmin> = {
       leaderboard_id: "1", app_id: "1", key: "laps", name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min",
       sort_order_ascending: true, period_range: "d", period_range_reset_at_time: "04:00:00", period_range_time_zone: "Asia/Tokyo",
-      season_started_at: "2026-01-01T00:00:00.000Z", nextReset: null, ...stamps,
+      season_started_at: "2026-01-01T00:00:00.000Z", nextReset: null, authoritative: false, min_value: null, max_value: null, max_events_per_minute: null, ...stamps,
     };
     expect(LeaderboardInput.parse(decodeLeaderboard(leaderboardToForm(board, "en")).input)).toEqual({
       name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min", sort_order_ascending: true,
       period_range: "d", period_range_reset_at_time: "04:00:00", period_range_time_zone: "Asia/Tokyo",
+      authoritative: false, min_value: null, max_value: null, max_events_per_minute: null,
     });
   });
 

@@ -7,7 +7,7 @@ import type { UserEvent } from "../../../src/user/event";
 const at = (iso: string) => Date.parse(iso);
 const event = (appId: string, receivedAt: number, extra: Partial<UserEvent> = {}): UserEvent => ({
   appId, userId: "u1", teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
-  metaData: { amount: 3 }, eventId: null, receivedAt, ...extra,
+  metaData: { amount: 3 }, eventId: null, receivedAt, credential: "api_key", ...extra,
 });
 
 describe("archive layout", () => {

@@ -13,8 +13,13 @@ describe("validateEvent: the envelope", () => {
   it("fills the defaults the SDKs rely on", () => {
     expect(validateEvent({ user_id: "u", event_name: "match-start" }, apiKey)).toEqual({
       ok: true,
-      event: { userId: "u", teamId: null, eventName: "match-start", eventType: "single", sessionId: "persistent", metaData: {}, eventId: null },
+      event: { userId: "u", teamId: null, eventName: "match-start", eventType: "single", sessionId: "persistent", metaData: {}, eventId: null, credential: "api_key" },
     });
+  });
+
+  it("says which credential sent the event", () => {
+    const sent = validateEvent({ event_name: "match-start" }, accessToken);
+    expect(sent.ok && sent.event).toMatchObject({ userId: "from-token", credential: "access_token" });
   });
 
   it("treats null and empty team and session ids as absent", () => {

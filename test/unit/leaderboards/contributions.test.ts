@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
-import { contributionsOf, dedupKey, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
+import { contributionsOf, dedupKey, holdReason, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
 import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
@@ -20,6 +20,10 @@ const board = (over: Partial<LeaderboardRow> = {}) =>
     period_range_reset_at_time: null,
     period_range_time_zone: null,
     season_origin: ORIGIN,
+    authoritative: 0,
+    min_value: null,
+    max_value: null,
+    max_events_per_minute: null,
     created_at: "",
     updated_at: "",
     ...over,
@@ -35,6 +39,7 @@ const event = (over: Partial<UserEvent> = {}): UserEvent => ({
   metaData: { amount: 3 },
   eventId: null,
   receivedAt: ORIGIN + 1000,
+  credential: "api_key",
   ...over,
 });
 
@@ -47,8 +52,8 @@ describe("contributionsOf", () => {
     const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()], subject);
     // The user's row carries the player's erasure subject; the team's names no one.
     expect(out).toEqual([
-      { k: "m:m1", b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, h: "subject-of-1-ann" },
-      { k: "m:m1", b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, h: null },
+      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: "subject-of-1-ann" },
+      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: null },
     ]);
   });
 
@@ -76,5 +81,47 @@ describe("contributionsOf", () => {
     const daily = board({ period_range: "d", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC", sort_order_ascending: 1, aggregation: "min" });
     const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily], subject);
     expect(out[0]).toMatchObject({ s: Date.parse("2025-05-03T00:00:00Z"), o: 1, g: "min" });
+  });
+
+  it("leaves a game client's event out of an authoritative board only", () => {
+    const boards = () => [board({ authoritative: 1 }), board({ leaderboard_id: 8 })];
+    const fromClient = contributionsOf([queued(event({ credential: "access_token" }))], boards, subject);
+    expect(fromClient.map((c) => c.b)).toEqual([8]);
+    const fromBackend = contributionsOf([queued(event())], boards, subject);
+    expect(fromBackend.map((c) => c.b)).toEqual([7, 8]);
+  });
+
+  it("holds a value outside the board's bounds, checked against the event's value, with its reason and event name", () => {
+    const bounded = () => [board({ min_value: 1, max_value: 10 })];
+    const values = [0, 1, 10, 11];
+    const out = contributionsOf(values.map((amount, i) => queued(event({ metaData: { amount } }), `m${i}`)), bounded, subject);
+    expect(out.map((c) => [c.v, c.h, c.n])).toEqual([
+      [0, "below_min_value", "kill-enemy"],
+      [1, undefined, undefined],
+      [10, undefined, undefined],
+      [11, "above_max_value", "kill-enemy"],
+    ]);
+  });
+
+  it("holds an event past the player's pace on that board only, user and team rows alike", () => {
+    const boards = () => [board(), board({ leaderboard_id: 8 })];
+    const out = contributionsOf([{ ...queued(event({ teamId: "red" })), paceExceeded: ["8"] }], boards, subject);
+    expect(out.map((c) => [c.b, c.t, c.h ?? null])).toEqual([
+      [7, "user", null],
+      [7, "team", null],
+      [8, "user", "over_max_events_per_minute"],
+      [8, "team", "over_max_events_per_minute"],
+    ]);
+  });
+});
+
+describe("holdReason", () => {
+  it("names the bound first, then the pace", () => {
+    const bounded = board({ min_value: 0, max_value: 100 });
+    expect(holdReason(bounded, -1, true)).toBe("below_min_value");
+    expect(holdReason(bounded, 101, false)).toBe("above_max_value");
+    expect(holdReason(bounded, 50, true)).toBe("over_max_events_per_minute");
+    expect(holdReason(bounded, 50, false)).toBeNull();
+    expect(holdReason(board(), Number.MAX_SAFE_INTEGER, false)).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ const NOW = 1_700_000_000_000;
 const deps = (overrides: Partial<PacketDeps> = {}): PacketDeps => ({
   now: NOW,
   verifyToken: async (token) => token === "good-token",
-  isIssued: async (topic) => ISSUED.has(topic),
+  maySubscribe: async (topic) => ISSUED.has(topic),
   newClientId: () => "auto-1",
   ...overrides,
 });
@@ -117,7 +117,7 @@ describe("SUBSCRIBE and UNSUBSCRIBE", () => {
   it("limits the subscriptions of one connection", async () => {
     const many = Array.from({ length: LIMITS.maxSubscriptions + 1 }, (_, i) => `gamification/challenges/t${i}`);
     const session = await connected(5);
-    const outcome = await handlePacket(session, { type: "subscribe", packetId: 1, subscriptions: many.map((topicFilter) => ({ topicFilter, qos: 0 as const })) }, deps({ isIssued: async () => true }));
+    const outcome = await handlePacket(session, { type: "subscribe", packetId: 1, subscriptions: many.map((topicFilter) => ({ topicFilter, qos: 0 as const })) }, deps({ maySubscribe: async () => true }));
     expect(outcome.send[0]).toMatchObject({ reasonCodes: [...Array(LIMITS.maxSubscriptions).fill(0), Reason.QuotaExceeded] });
   });
 

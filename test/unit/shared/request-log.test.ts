@@ -21,6 +21,11 @@ describe("shouldLogRequest", () => {
   });
 
   it("never samples errors", () => {
-    for (const status of [400, 401, 404, 409, 429, 500, 503]) expect(shouldLogRequest(status, 0, 0.99)).toBe(true);
+    for (const status of [400, 401, 403, 404, 409, 500, 503]) expect(shouldLogRequest(status, 0, 0.99)).toBe(true);
+  });
+
+  it("samples 429 like a success: a flood must not cost a line per refused request", () => {
+    expect(shouldLogRequest(429, 0, 0.99)).toBe(false);
+    expect(shouldLogRequest(429, 0.25, 0.2)).toBe(true);
   });
 });
