@@ -162,6 +162,7 @@ async function challengePage(c: ConsoleContext, app: AppRow, row: ChallengeRow |
       categories={await appCategories(c, app)}
       defaultLanguage={app.default_language}
       submit={row ? "Save" : "Create challenge"}
+      isNew={!row}
     />,
   );
 }
