@@ -80,7 +80,7 @@ async function passesPage(c: ConsoleContext, app: AppRow) {
             {list.search ? (
               <p>No battle pass matches “{list.search}”.</p>
             ) : (
-              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (

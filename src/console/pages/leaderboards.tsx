@@ -49,7 +49,7 @@ async function boardsPage(c: ConsoleContext, app: AppRow) {
             {list.search ? (
               <p>No leaderboard matches “{list.search}”.</p>
             ) : (
-              <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+              <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (

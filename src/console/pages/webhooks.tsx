@@ -70,7 +70,7 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
             {list.search ? (
               <p>No endpoint's URL contains “{list.search}”.</p>
             ) : (
-              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or import a catalog.</p>
+              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (
