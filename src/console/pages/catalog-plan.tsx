@@ -1,4 +1,5 @@
 import type { presentPlan } from "../../catalog/core/plan";
+import { counted } from "../core/plural";
 import { StatusBadge } from "../ui/lists";
 
 /**
@@ -21,8 +22,6 @@ const OBJECT_NAMES: Record<string, string> = {
 
 /** A value as the document writes it; the plan already shows secrets as (secret). */
 const shown = (value: unknown) => JSON.stringify(value ?? null);
-
-export const objects = (n: number) => (n === 1 ? "1 object" : `${n} objects`);
 
 export const changeCount = (plan: PlanAnswer) => plan.summary.create + plan.summary.update + plan.summary.delete;
 
@@ -59,14 +58,14 @@ export function PlanDetails(props: { plan: PlanAnswer }) {
     <>
       <p class="plan-summary">
         <strong>{changeCount(plan) === 0 ? "No changes: the app already matches the document." : `Plan: ${planCounts(plan)}.`}</strong>
-        {plan.summary.unmanaged > 0 && ` ${objects(plan.summary.unmanaged)} of the app ${plan.summary.unmanaged === 1 ? "is" : "are"} not in the document.`}
+        {plan.summary.unmanaged > 0 && ` ${counted(plan.summary.unmanaged, "object")} of the app ${plan.summary.unmanaged === 1 ? "is" : "are"} not in the document.`}
       </p>
       {plan.changes.length > 0 && <Changes plan={plan} />}
       {plan.blocked.length > 0 && (
         <div class="form-errors" role="alert">
           <p>
-            {plan.blocked.length === 1 ? "1 change" : `${plan.blocked.length} changes`} would break running player state; an apply refuses
-            {plan.blocked.length === 1 ? " it" : " them"} unless forced:
+            {counted(plan.blocked.length, "change")} would break running player state; an apply refuses {plan.blocked.length === 1 ? "it" : "them"}{" "}
+            unless forced:
           </p>
           <ul>
             {plan.blocked.map((b) => (

@@ -7,10 +7,11 @@ import { sha256Hex } from "../../shared/crypto";
 import { ApiError } from "../../shared/errors";
 import { formatCatalog, readCatalogText, TEXT_FIELD, type CatalogFormat, type DocumentProblem } from "../core/catalog-text";
 import { errorsOf, FormReader, type FieldErrors } from "../core/form";
+import { counted } from "../core/plural";
 import { canChange, consoleRouter, guard, readForm, readFormFile, redirectWithNotice, type ConsoleContext } from "../http";
 import { CheckboxField, emptyForm, FormErrors, PostForm, TextArea, type FormState } from "../ui/forms";
 import { renderAppPage } from "../ui/render";
-import { changeCount, objects, PlanDetails, planCounts, type PlanAnswer } from "./catalog-plan";
+import { changeCount, PlanDetails, planCounts, type PlanAnswer } from "./catalog-plan";
 
 /**
  * Catalog as code in the console (src/catalog/service.ts, as the API's catalog routes): export the
@@ -80,9 +81,15 @@ function ExportPanel(props: { app: AppRow; doc: CatalogDocument; origin: string 
     <section class="panel" aria-labelledby="export">
       <h2 id="export">Export</h2>
       <p>
-        The app's whole configuration as one document, with its keys instead of ids: {doc.categories.length} categories, {challenges} challenges,{" "}
-        {doc.battle_passes.length} battle passes, {doc.leaderboards.length} leaderboards, {doc.webhooks.length} webhooks. Webhook secrets are never exported,
-        only a reference <code>{"{env: WEBHOOK_SECRET_<KEY>}"}</code>.
+        The app's whole configuration as one document, with its keys instead of ids:{" "}
+        {[
+          counted(doc.categories.length, "category", "categories"),
+          counted(challenges, "challenge"),
+          counted(doc.battle_passes.length, "battle pass", "battle passes"),
+          counted(doc.leaderboards.length, "leaderboard"),
+          counted(doc.webhooks.length, "webhook"),
+        ].join(", ")}
+        . Webhook secrets are never exported, only a reference <code>{"{env: WEBHOOK_SECRET_<KEY>}"}</code>.
       </p>
       <p class="actions">
         {(Object.keys(FORMATS) as CatalogFormat[]).map((format) => (
@@ -102,7 +109,7 @@ function ExportPanel(props: { app: AppRow; doc: CatalogDocument; origin: string 
 function ImportForm(props: { app: AppRow; form: FormState }) {
   const { form } = props;
   return (
-    <PostForm action={`${catalogBase(props.app)}/preview`} enctype="multipart/form-data">
+    <PostForm action={`${catalogBase(props.app)}/preview`} enctype="multipart/form-data" class="wide-form">
       <FormErrors errors={form.errors} fields={IMPORT_FIELDS} />
       <fieldset>
         <TextArea
@@ -144,7 +151,7 @@ function PlanPanel(props: { app: AppRow; preview: Preview; text: string; options
   const { prune = false, force = false } = props.options;
   const changes = changeCount(plan);
   const refused = plan.blocked.length > 0 && !force;
-  const deletes = plan.summary.delete > 0 ? ` It deletes ${objects(plan.summary.delete)}, with what players hold of them.` : "";
+  const deletes = plan.summary.delete > 0 ? ` It deletes ${counted(plan.summary.delete, "object")}, with what players hold of them.` : "";
   return (
     <section class="panel" id="plan" aria-labelledby="plan-heading">
       <h2 id="plan-heading">Preview</h2>
@@ -164,9 +171,7 @@ function PlanPanel(props: { app: AppRow; preview: Preview; text: string; options
             Applies exactly this plan, all of it or nothing{prune ? ", deleting what the document leaves out" : ""}
             {force && plan.blocked.length > 0 ? ", including the changes that break running player state" : ""}.
           </p>
-          <button type="submit">
-            Apply {changes === 1 ? "1 change" : `${changes} changes`}
-          </button>
+          <button type="submit">Apply {counted(changes, "change")}</button>
         </PostForm>
       )}
     </section>

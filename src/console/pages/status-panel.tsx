@@ -1,4 +1,5 @@
 import type { ServiceStatus } from "../../ops/status";
+import { counted } from "../core/plural";
 import { StatusBadge, Time } from "../ui/lists";
 
 /** The service status (src/ops/status.ts) as the apps page and every app's dashboard show it. */
@@ -13,10 +14,9 @@ export function WithCode(props: { text: string }) {
 /** Every warning, where it cannot be missed; nothing at all when there is none. */
 export function ServiceWarnings(props: { warnings: string[]; details?: boolean }) {
   if (props.warnings.length === 0) return null;
-  const count = props.warnings.length === 1 ? "1 warning" : `${props.warnings.length} warnings`;
   return (
     <section class="panel warnings" role="alert" aria-labelledby="service-warnings">
-      <h2 id="service-warnings">Service status: {count}</h2>
+      <h2 id="service-warnings">Service status: {counted(props.warnings.length, "warning")}</h2>
       <ul>
         {props.warnings.map((warning) => (
           <li>
