@@ -195,7 +195,7 @@ async function catalogPage(c: ConsoleContext, app: AppRow, state: ImportState, s
       ) : (
         <p class="muted">Importing a document needs an editor or an owner.</p>
       )}
-      {state.preview && <PlanPanel app={app} preview={state.preview} text={reader.text(TEXT_FIELD)} options={optionsOf(reader)} />}
+      {state.preview && <PlanPanel app={app} preview={state.preview} text={state.form.values[TEXT_FIELD] ?? ""} options={optionsOf(reader)} />}
     </>,
   );
 }

@@ -7,7 +7,7 @@ import { StatusBadge, Time } from "../ui/lists";
 export const STATUS_PATH = "/console/status";
 
 /** A warning's `commands` in backticks as code, the rest as text. */
-export function WithCode(props: { text: string }) {
+function WithCode(props: { text: string }) {
   return <>{props.text.split("`").map((part, i) => (i % 2 === 1 ? <code>{part}</code> : part))}</>;
 }
 
@@ -33,10 +33,19 @@ export function ServiceWarnings(props: { warnings: string[]; details?: boolean }
   );
 }
 
+/**
+ * D1's migration level against the code's: behind is a warning; ahead is what a rollback leaves,
+ * and fine, since migrations only add (README, "Upgrading and rolling back").
+ */
+export function migrationState(d1: ServiceStatus["d1"]): "unreachable" | "behind" | "current" | "ahead" {
+  if (!d1.reachable) return "unreachable";
+  if (d1.latest_migration === null || d1.latest_migration < d1.expected_migration) return "behind";
+  return d1.latest_migration === d1.expected_migration ? "current" : "ahead";
+}
+
 /** One line of what runs: version, environment, D1's migration level and the cron's last run. */
 export function StatusSummary(props: { status: ServiceStatus }) {
   const { status } = props;
-  const behind = !status.d1.reachable || status.d1.latest_migration !== status.d1.expected_migration;
   return (
     <section class="panel" aria-labelledby="service-status">
       <h2 id="service-status">Service</h2>
@@ -48,7 +57,7 @@ export function StatusSummary(props: { status: ServiceStatus }) {
         <dt>D1</dt>
         <dd>
           {status.d1.reachable ? <code>{status.d1.latest_migration ?? "no migration"}</code> : "not reachable"}{" "}
-          <StatusBadge status={behind ? "behind" : "current"} />
+          <StatusBadge status={migrationState(status.d1)} />
         </dd>
         <dt>Cron</dt>
         <dd>

@@ -3,7 +3,7 @@ import { isDevelopment } from "../../shared/secrets";
 import { consoleRouter } from "../http";
 import { StatusBadge, Table, Time } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
-import { ServiceWarnings, STATUS_PATH } from "./status-panel";
+import { migrationState, ServiceWarnings, STATUS_PATH } from "./status-panel";
 
 /** The service's status, what `GET /api/v1/admin/status` answers, for every signed-in role. */
 
@@ -77,7 +77,7 @@ function StatusDetails(props: { status: ServiceStatus; scheduledUrl: string | nu
             {status.d1.reachable ? (
               <>
                 latest migration <code>{status.d1.latest_migration ?? "none"}</code>, the code expects <code>{status.d1.expected_migration}</code>{" "}
-                <StatusBadge status={status.d1.latest_migration === status.d1.expected_migration ? "current" : "behind"} />
+                <StatusBadge status={migrationState(status.d1)} />
               </>
             ) : (
               <StatusBadge status="unreachable" />
