@@ -200,8 +200,10 @@ async function catalogPage(c: ConsoleContext, app: AppRow, state: ImportState, s
   );
 }
 
+const appOf = (c: ConsoleContext) => requireApp(c.env.DB, c.req.param("appId")!);
+
 async function exportFile(c: ConsoleContext, format: CatalogFormat) {
-  const app = await requireApp(c.env.DB, c.req.param("appId")!);
+  const app = await appOf(c);
   const doc = await exportCatalog(c.env, String(app.app_id), c.get("now"));
   const text = formatCatalog(doc, format, `${new URL(c.req.url).origin}${CATALOG_SCHEMA_PATH}`);
   return c.body(text, 200, {
@@ -209,8 +211,6 @@ async function exportFile(c: ConsoleContext, format: CatalogFormat) {
     "Content-Disposition": `attachment; filename="app-${app.app_id}-catalog.${format}"`,
   });
 }
-
-const appOf = (c: ConsoleContext) => requireApp(c.env.DB, c.req.param("appId")!);
 
 export const catalogPages = consoleRouter()
   .get("/console/apps/:appId/catalog", async (c) => catalogPage(c, await appOf(c), { form: emptyForm(), preview: null }))
