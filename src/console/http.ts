@@ -36,6 +36,17 @@ export async function readForm(c: Context): Promise<FormValues> {
   }
 }
 
+/** The file a form uploaded as `name`, or null when none was chosen (browsers then send an empty part). */
+export async function readFormFile(c: Context, name: string): Promise<File | null> {
+  try {
+    const value = (await c.req.parseBody({ all: true }))[name];
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    return last instanceof File && last.size > 0 ? last : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Refuses (403) what the signed-in role may not do; the page says which role it needs. */
 export function guard(c: ConsoleContext, permission: Permission): void {
   const { role } = c.get("session");

@@ -3,7 +3,7 @@ import { cachedCatalog } from "../apps/catalog-cache";
 import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
-import { conflictOnDuplicate } from "../shared/statements";
+import { conflictOnDuplicate, keyClash } from "../shared/statements";
 import { pageOffset, type Paging } from "../shared/paging";
 
 export interface EndpointRow {
@@ -95,8 +95,6 @@ export async function requireEndpoint(db: D1Database, appId: number, webhookId: 
   return row;
 }
 
-const keyTaken = (key: string | undefined) => (key === undefined ? null : `Webhook key '${key}' is already used in this app`);
-
 /** The endpoint's insert; catalog documents (src/catalog) build theirs with it too. */
 export function insertEndpointStatement(db: D1Database, appId: number, input: EndpointInput, nowIso: string): D1PreparedStatement {
   return db
@@ -121,12 +119,12 @@ export function deleteEndpointStatement(db: D1Database, webhookId: number): D1Pr
 
 export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
   const statement = insertEndpointStatement(db, appId, input, nowIso);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, appId, statement)))!;
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, appId, statement)))!;
 }
 
 export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
   const statement = replaceEndpointStatement(db, row.webhook_id, input, nowIso);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement)))!;
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement)))!;
 }
 
 export async function deleteEndpoint(db: D1Database, row: EndpointRow): Promise<void> {

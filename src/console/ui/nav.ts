@@ -19,6 +19,7 @@ export const APP_NAV: NavEntry[] = [
   { section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") },
   { section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") },
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
+  { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
   { section: "events", label: "Event tester", href: inApp("/events") },
   { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
@@ -28,4 +29,5 @@ export const APP_NAV: NavEntry[] = [
 export const CONSOLE_NAV: { section: string; label: string; href: string; permission?: Permission }[] = [
   { section: "apps", label: "All apps", href: "/console" },
   { section: "users", label: "Console users", href: "/console/users", permission: "administer" },
+  { section: "status", label: "Service status", href: "/console/status" },
 ];

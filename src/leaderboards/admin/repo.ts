@@ -1,6 +1,6 @@
 import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
-import { conflictOnDuplicate, named } from "../../shared/statements";
+import { conflictOnDuplicate, keyClash, named } from "../../shared/statements";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import type { LeaderboardRow } from "../catalog";
 import type { LeaderboardInput } from "./schemas";
@@ -37,8 +37,6 @@ const values = (input: LeaderboardInput) => {
 
 /** The columns a board's input writes, by name. */
 export const boardColumns = (input: LeaderboardInput) => named(COLUMNS, values(input));
-
-const keyTaken = (key: string | undefined) => (key === undefined ? null : `Leaderboard key '${key}' is already used in this app`);
 
 /** Creates a board whose first season starts at `now`. */
 export function insertBoardStatement(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
@@ -77,12 +75,12 @@ export function deleteBoardStatement(db: D1Database, leaderboardId: number): D1P
 
 export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string) {
   const statement = insertBoardStatement(db, appId, input, now, nowIso);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement)))!;
 }
 
 export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string) {
   const statement = updateBoardStatement(db, current, input, now, nowIso);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement)))!;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */
