@@ -1,6 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { CATALOG_FORMAT_VERSION, CatalogDocument } from "./schemas";
 
+/** Where the schema is served, without a credential: documents name it for their editors. */
+export const CATALOG_SCHEMA_PATH = "/api/v1/public/catalog-schema.json";
+
 /**
  * The JSON Schema of catalog documents, for editors (VS Code's JSON and YAML extensions and the
  * like). It is made by the same generator as the OpenAPI document, from the same zod definition,

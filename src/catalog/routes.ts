@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../shared/openapi";
-import { catalogJsonSchema } from "./json-schema";
+import { CATALOG_SCHEMA_PATH, catalogJsonSchema } from "./json-schema";
 import { CatalogDocument, CatalogPlanAnswer } from "./schemas";
 import { applyCatalog, exportCatalog, previewCatalog } from "./service";
 import { requestActor } from "../apps/actor";
@@ -22,7 +22,7 @@ const ApplyQuery = PlanQuery.extend({ force: flag("Apply even the changes that w
 
 const DOCUMENT_BODY = jsonBody(
   CatalogDocument,
-  "The catalog document as JSON (the catalog CLI converts YAML). Its JSON Schema: GET /api/v1/public/catalog-schema.json",
+  `The catalog document as JSON (the catalog CLI converts YAML). Its JSON Schema: GET ${CATALOG_SCHEMA_PATH}`,
 );
 
 /** Catalog as code: the app's whole configuration as one document, by key (src/catalog/service.ts). */
@@ -57,7 +57,7 @@ export const catalogRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/public/catalog-schema.json", tags, summary: "The JSON Schema of catalog documents, for editors",
+      method: "get", path: CATALOG_SCHEMA_PATH, tags, summary: "The JSON Schema of catalog documents, for editors",
       description: "No credential: editors fetch it as they open a document. The same definition as the CatalogDocument schema of this OpenAPI document.",
       responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "A JSON Schema (draft 2020-12)") },
     }),

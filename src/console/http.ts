@@ -38,6 +38,17 @@ export async function readForm(c: Context): Promise<FormValues> {
   }
 }
 
+/** The file a form uploaded as `name`, or null when none was chosen (browsers then send an empty part). */
+export async function readFormFile(c: Context, name: string): Promise<File | null> {
+  try {
+    const value = (await c.req.parseBody({ all: true }))[name];
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    return last instanceof File && last.size > 0 ? last : null;
+  } catch {
+    return null;
+  }
+}
+
 /** What a signed-in user's role does not allow: a 403 page, and an entry in the audit log (recordRefusal). */
 export class PermissionRefused extends ApiError {
   constructor(readonly permission: Permission, role: string) {

@@ -11,10 +11,12 @@ import { challengesPages } from "./pages/challenges";
 import { battlePassPages } from "./pages/battle-passes";
 import { leaderboardPages } from "./pages/leaderboards";
 import { webhookPages } from "./pages/webhooks";
+import { catalogPages } from "./pages/catalog";
 import { playerPages } from "./pages/players";
 import { eventPages } from "./pages/events";
 import { userPages } from "./pages/users";
 import { auditPages } from "./pages/audit";
+import { statusPages } from "./pages/status";
 import { ApiError } from "../shared/errors";
 import { logError } from "../shared/log";
 
@@ -65,10 +67,12 @@ consoleRoutes.route("/", challengesPages);
 consoleRoutes.route("/", battlePassPages);
 consoleRoutes.route("/", leaderboardPages);
 consoleRoutes.route("/", webhookPages);
+consoleRoutes.route("/", catalogPages);
 consoleRoutes.route("/", playerPages);
 consoleRoutes.route("/", eventPages);
 consoleRoutes.route("/", userPages);
 consoleRoutes.route("/", auditPages);
+consoleRoutes.route("/", statusPages);
 consoleRoutes.all("/console/*", (c) => {
   throw new ApiError(404, `There is no console page at ${c.req.path}.`);
 });

@@ -63,3 +63,5 @@ export async function serviceStatus(env: Env, now: number) {
     warnings: statusWarnings(facts, now),
   };
 }
+
+export type ServiceStatus = Awaited<ReturnType<typeof serviceStatus>>;

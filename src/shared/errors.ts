@@ -38,7 +38,7 @@ export const unauthorized = (message: string) =>
   new ApiError(401, message, undefined, { "WWW-Authenticate": 'Bearer realm="gamification"' });
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
+export const conflict = (message: string, errors?: FieldProblem[]) => new ApiError(409, message, errors);
 
 export function errorBody(status: number, message: string, errors?: FieldProblem[]) {
   return errors && errors.length > 0 ? { status, message, errors } : { status, message };

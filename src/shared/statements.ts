@@ -1,5 +1,5 @@
 /** Pieces of D1 statements that areas share: id expressions, named column values, key clashes. */
-import { conflict } from "./errors";
+import { conflict, type FieldProblem } from "./errors";
 
 /**
  * An SQL expression that yields one row id, with its bound arguments: a known id (`?`), or a
@@ -19,14 +19,29 @@ export const named = (columns: readonly string[], values: unknown[]): Record<str
 export const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
 /**
- * Runs a write that may name a key or slug another row already has: that UNIQUE failure becomes a
- * 409 saying `clash`. With `clash` null (the write chose no key) every failure passes through.
+ * Runs a write of an object whose key (or slug) is unique in its scope, the only UNIQUE index of
+ * such tables: that failure becomes a 409 naming the field, so that a form shows it next to it.
+ * `clash` may read the failure's message when a write touches two tables with keys (a level and
+ * its challenges).
  */
-export async function conflictOnDuplicate<T>(clash: string | null, write: () => Promise<T>): Promise<T> {
+export async function conflictOnDuplicate<T>(clash: FieldProblem | ((message: string) => FieldProblem), write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (clash !== null && isUniqueViolation(err)) throw conflict(clash);
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    const problem = typeof clash === "function" ? clash((err as Error).message) : clash;
+    throw conflict(problem.problem, [problem]);
   }
+}
+
+/**
+ * The clash of an object's key: the key given, or without one the key derived from the new id
+ * (`challenge-<id>`), which another object of the scope chose for itself.
+ */
+export function keyClash(kind: string, key: string | undefined, scope = "this app"): FieldProblem {
+  const problem =
+    key === undefined
+      ? `Another ${kind} in ${scope} already has the key this one would get from its id: choose a key`
+      : `${kind[0].toUpperCase()}${kind.slice(1)} key '${key}' is already used in ${scope}`;
+  return { field: "key", problem };
 }

@@ -4,7 +4,7 @@ import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { auditOf, systemActor, type Actor } from "../apps/audit-log";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
-import { conflictOnDuplicate } from "../shared/statements";
+import { conflictOnDuplicate, keyClash } from "../shared/statements";
 import { pageOffset, type Paging } from "../shared/paging";
 
 export interface EndpointRow {
@@ -96,8 +96,6 @@ export async function requireEndpoint(db: D1Database, appId: number, webhookId: 
   return row;
 }
 
-const keyTaken = (key: string | undefined) => (key === undefined ? null : `Webhook key '${key}' is already used in this app`);
-
 /** The endpoint's insert; catalog documents (src/catalog) build theirs with it too. */
 export function insertEndpointStatement(db: D1Database, appId: number, input: EndpointInput, nowIso: string): D1PreparedStatement {
   return db
@@ -126,13 +124,13 @@ const endpointAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "we
 export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string, actor: Actor): Promise<EndpointRow> {
   const statement = insertEndpointStatement(db, appId, input, nowIso);
   const audit = endpointAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, appId, statement, audit)))!;
 }
 
 export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string, actor: Actor): Promise<EndpointRow> {
   const statement = replaceEndpointStatement(db, row.webhook_id, input, nowIso);
   const audit = endpointAudit(actor, row.app_id).updated(row.webhook_id, presentEndpoint(row), input);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement, audit)))!;
 }
 
 export async function deleteEndpoint(db: D1Database, row: EndpointRow, actor: Actor): Promise<void> {

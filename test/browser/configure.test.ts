@@ -68,11 +68,13 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Counter scope").selectOption("total");
     await page.getByLabel("Reward", { exact: true }).fill("100");
     await page.getByLabel("Reward type").fill("coin");
+    await page.getByLabel("Key").fill("collect-coins");
     await page.getByRole("button", { name: "Create challenge" }).click();
     await page.waitForURL(/\/challenges\/\d+$/);
     const challengeId = /\/challenges\/(\d+)$/.exec(page.url())![1];
     const challenge = await admin(`/apps/${appId}/challenges/${challengeId}`);
     expect(challenge).toMatchObject({
+      key: "collect-coins",
       challenge_name: { en: "Collect 3 coins" },
       challenge_goal: 3,
       challenge_goal_condition: 0,
@@ -125,7 +127,11 @@ describe("configuring a game in the console", () => {
       await page.waitForURL(/\/levels\/new$/);
       await page.getByLabel("Reward amount").fill(reward);
       await page.getByLabel("Reward type", { exact: true }).selectOption("coin");
-      if (reward === "100") await page.getByLabel("Level reward webhook").fill("http://127.0.0.1:9/level-reward");
+      if (reward === "100") {
+        await page.getByLabel("Level reward webhook").fill("http://127.0.0.1:9/level-reward");
+        await page.locator("#f-key").fill("bronze");
+        await page.locator("#f-challenges-0-key").fill("coins-5");
+      }
       await page.locator("#f-challenges-0-challenge_name-0-text").fill(`Collect ${goal} coins`);
       await page.locator("#f-challenges-0-challenge_goal").fill(goal);
       await page.locator("#f-challenges-0-event_name").fill("collect-item");
@@ -134,7 +140,7 @@ describe("configuring a game in the console", () => {
     }
     const levels = await admin(`/apps/${appId}/battle-passes/${passId}/levels`);
     expect(levels.items).toMatchObject([
-      { level_priority: 0, reward_amount: "100", level_reward_type: "coin", reward_type_name: "Coins", reward_webhook_url: "http://127.0.0.1:9/level-reward", challenges: [{ challenge_name: { en: "Collect 5 coins" }, challenge_goal: 5, event_name: "collect-item", challenge_goal_condition: 0, counter_scope: "session" }] },
+      { key: "bronze", level_priority: 0, reward_amount: "100", level_reward_type: "coin", reward_type_name: "Coins", reward_webhook_url: "http://127.0.0.1:9/level-reward", challenges: [{ key: "coins-5", challenge_name: { en: "Collect 5 coins" }, challenge_goal: 5, event_name: "collect-item", challenge_goal_condition: 0, counter_scope: "session" }] },
       { level_priority: 1, reward_amount: "250", reward_webhook_url: null, challenges: [{ challenge_name: { en: "Collect 10 coins" }, challenge_goal: 10 }] },
     ]);
     await screenshot(page, "levels");
@@ -156,12 +162,26 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Value field").fill("required_time");
     await page.getByLabel("Aggregation").selectOption("min");
     await page.getByLabel("Lower scores rank first").check();
+    await page.getByLabel("Key").fill("best-lap");
     await page.getByRole("button", { name: "Create leaderboard" }).click();
     await page.waitForURL(/\/leaderboards\/\d+$/);
     const boards = await admin(`/apps/${appId}/leaderboards`);
     expect(boards.items).toMatchObject([
-      { name: { en: "Best lap" }, event_name: "lap-position", value_field: "required_time", aggregation: "min", sort_order_ascending: true, period_range: "never", filters: [] },
+      { key: "best-lap", name: { en: "Best lap" }, event_name: "lap-position", value_field: "required_time", aggregation: "min", sort_order_ascending: true, period_range: "never", filters: [] },
     ]);
+  });
+
+  it("shows a key already used by another leaderboard next to the key field, keeping what was typed", async () => {
+    await page.goto(url(`/console/apps/${appId}/leaderboards/new`));
+    await page.locator("#f-name-0-text").fill("Best lap, again");
+    await page.getByLabel("Event name").fill("lap-position");
+    await page.getByLabel("Key").fill("best-lap");
+    await page.getByRole("button", { name: "Create leaderboard" }).click();
+    await expect.poll(() => page.locator("#f-key-errors").textContent()).toBe("Leaderboard key 'best-lap' is already used in this app");
+    expect(await page.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#f-name-0-text").inputValue()).toBe("Best lap, again");
+    await screenshot(page, "leaderboard-key-clash");
+    expect((await admin(`/apps/${appId}/leaderboards`)).total).toBe(1);
   });
 
   it("adds a webhook endpoint", async () => {
@@ -170,10 +190,11 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Type", { exact: true }).selectOption("battlepass-level-reward-claimed");
     await page.getByLabel("URL").fill("http://127.0.0.1:9/hooks");
     await page.getByLabel("Secret").fill("s3cret-value");
+    await page.getByLabel("Key").fill("level-rewards");
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await page.waitForURL(/\/webhooks\/\d+$/);
     const hooks = await admin(`/apps/${appId}/webhooks`);
-    expect(hooks.items).toMatchObject([{ webhook_type: "battlepass-level-reward-claimed", url: "http://127.0.0.1:9/hooks", secret_key: "s3cret-value", enabled: true }]);
+    expect(hooks.items).toMatchObject([{ key: "level-rewards", webhook_type: "battlepass-level-reward-claimed", url: "http://127.0.0.1:9/hooks", secret_key: "s3cret-value", enabled: true }]);
   });
 
   it("deletes a challenge after confirmation", async () => {

@@ -107,6 +107,7 @@ const pages = (): [string, string][] => {
     ["webhook", `${app}/webhooks/${ids.webhook}`],
     ["webhook-deliveries", `${app}/webhooks/deliveries`],
     ["webhook-delivery", `${app}/webhooks/deliveries/${ids.delivery}`],
+    ["catalog", `${app}/catalog`],
     ["players", `${app}/players?search=a`],
     ["player", `${app}/players/gus`],
     ["events", `${app}/events?user_id=gus&event_name=collect-item`],
@@ -114,6 +115,7 @@ const pages = (): [string, string][] => {
     ["settings", `${app}/settings`],
     ["users", "/console/users"],
     ["user", `/console/users/${ids.user}`],
+    ["status", "/console/status"],
   ];
 };
 

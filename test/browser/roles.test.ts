@@ -40,6 +40,8 @@ describe("roles", () => {
       [app("/webhooks"), { webhook_type: "challenge-changed", url: "https://example.com/x" }],
       [app("/settings"), { name: "Renamed" }],
       [app("/keys"), { name: "mine" }],
+      [app("/catalog/preview"), { document: "version: 1" }],
+      [app("/catalog/apply"), { document: "version: 1", plan_digest: "x" }],
       ["/console/apps", { name: "Another app" }],
       ["/console/users", { email: "x@y.z", role: "owner", password: "long enough password" }],
     ];

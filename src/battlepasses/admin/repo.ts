@@ -1,7 +1,7 @@
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
-import { badRequest, notFound } from "../../shared/errors";
-import { boundId, conflictOnDuplicate, named, type IdRef } from "../../shared/statements";
+import { badRequest, notFound, type FieldProblem } from "../../shared/errors";
+import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
@@ -105,12 +105,15 @@ const passValues = (p: BattlePassInput) => [
 /** The columns a battle pass's settings write, by name. */
 export const passColumns = (input: BattlePassInput) => named(PASS_COLUMNS, passValues(input));
 
-const passKeyClash = (key: string | undefined) => (key === undefined ? null : `Battle pass key '${key}' is already used in this app`);
-/** A level's key must be unique in its pass, its challenges' keys in the level. */
-const levelKeyClash = (input: LevelInput) =>
-  input.key !== undefined || input.challenges.some((c) => c.key !== undefined)
-    ? "The level's key is already used in this battle pass, or a challenge's key twice in this level"
-    : null;
+/**
+ * A level's write may clash on the level's key (unique in its pass) or on a challenge's key (unique
+ * in the level; the input's own keys are checked by LevelInput): the failing index names its table.
+ * A challenge clash then comes from a key derived from a new id, or from keys traded in one write.
+ */
+const levelKeyClash = (input: LevelInput) => (message: string): FieldProblem =>
+  message.includes("battle_pass_challenges")
+    ? { field: "challenges", problem: "two challenges of this level would have the same key: choose other keys (to trade keys, save twice)" }
+    : keyClash("level", input.key, "this battle pass");
 
 /** The pass's id, by key: for statements of a batch that also creates it. */
 export const passByKey = (appId: number, key: string): IdRef => ({
@@ -150,13 +153,13 @@ const levelAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "battl
 export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
   const statement = insertPassStatement(db, appId, input, nowIso);
   const audit = passAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(passKeyClash(input.key), () => writeConfigRow<PassRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, appId, statement, audit)))!;
 }
 
 export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
   const statement = updatePassStatement(db, pass.battle_pass_id, input, nowIso);
   const audit = passAudit(actor, pass.app_id).updated(pass.battle_pass_id, presentPassAdmin(pass), input);
-  return (await conflictOnDuplicate(passKeyClash(input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement, audit)))!;
 }
 
 export async function requirePass(db: D1Database, appId: number, battlePassId: string): Promise<PassRow> {

@@ -125,6 +125,13 @@ export const LevelInput = LevelFields.extend({ key: keyField("level", "its battl
   .superRefine((level, ctx) => {
     const ids = level.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", message: "challenge ids must be unique", path: ["challenges"] });
+    // Keys are unique in the level: a repeat is named where it is, rather than as the write's clash.
+    const keys = new Set<string>();
+    level.challenges.forEach((c, i) => {
+      if (c.key === undefined) return;
+      if (keys.has(c.key)) ctx.addIssue({ code: "custom", message: `'${c.key}' is the key of another challenge of this level`, path: ["challenges", i, "key"] });
+      keys.add(c.key);
+    });
   })
   .openapi("BattlePassLevelInput");
 export type LevelInput = z.infer<typeof LevelInput>;

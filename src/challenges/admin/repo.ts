@@ -1,9 +1,9 @@
-import { badRequest, conflict, notFound } from "../../shared/errors";
+import { badRequest, conflict, notFound, type FieldProblem } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
-import { boundId, conflictOnDuplicate, named, type IdRef } from "../../shared/statements";
+import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
 import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
 import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
 
@@ -31,7 +31,7 @@ const categoryValues = (input: CategoryInput) => [
 /** The columns a category's input writes, by name. */
 export const categoryColumns = (input: CategoryInput) => named(CATEGORY_COLUMNS, categoryValues(input));
 
-const slugTaken = (slug: string) => `Category slug '${slug}' is already used in this app`;
+const slugTaken = (slug: string): FieldProblem => ({ field: "category_slug", problem: `Category slug '${slug}' is already used in this app` });
 
 /** The category's id, by slug: for statements of a batch that also creates it. */
 export const categoryBySlug = (appId: number, slug: string): IdRef => ({
@@ -162,8 +162,6 @@ const challengeValues = (input: ChallengeSettings) => [
 /** The columns a challenge's settings write, by name (its category and key apart). */
 export const challengeColumns = (input: ChallengeSettings) => named(CHALLENGE_COLUMNS, challengeValues(input));
 
-const keyTaken = (key: string | undefined) => (key === undefined ? null : `Challenge key '${key}' is already used in this app`);
-
 /**
  * Inserts a challenge into the category `category` names, unless that category already holds
  * `limit` challenges (then nothing is inserted). The count check and the insert are one statement,
@@ -232,7 +230,7 @@ async function requireInputCategory(db: D1Database, appId: number, categoryId: s
 export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, appId, input.category_id);
   const audit = challengeAudit(actor, appId).created(input);
-  const row = await conflictOnDuplicate(keyTaken(input.key), () =>
+  const row = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
     writeConfigRow<ChallengeRow>(db, appId, insertChallengeStatement(db, appId, boundId(categoryId), input, now), audit),
   );
   if (!row) throw categoryFull(categoryId);
@@ -267,7 +265,7 @@ export async function requireChallenge(db: D1Database, appId: number, challengeI
 export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, row.app_id, input.category_id);
   const audit = challengeAudit(actor, row.app_id).updated(row.challenge_id, presentChallengeRow(row), input);
-  const updated = await conflictOnDuplicate(keyTaken(input.key), () =>
+  const updated = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
     writeConfigRow<ChallengeRow>(db, row.app_id, updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now), audit),
   );
   if (!updated) throw categoryFull(categoryId);

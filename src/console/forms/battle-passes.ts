@@ -13,6 +13,7 @@ const PASS_FLAGS = ["is_unlocked_incrementally", "is_active", "can_purchase_with
 
 export function passToForm(p: z.infer<typeof BattlePassAdmin>, defaultLanguage: string): FormValues {
   return {
+    key: p.key,
     ...Object.assign({}, ...PASS_LOCALIZED.map((name) => localizedToForm(name, p[name], defaultLanguage))),
     battle_pass_priority: String(p.battle_pass_priority),
     ...Object.fromEntries(PASS_TEXTS.map((name) => [name, p[name]])),
@@ -29,6 +30,7 @@ export function decodePass(submitted: FormValues): Decoded {
   const values = PASS_LOCALIZED.reduce(compactLocalized, submitted);
   const form = new FormReader(values);
   const input = {
+    key: form.optionalText("key"),
     ...Object.fromEntries(PASS_LOCALIZED.map((name) => [name, readLocalized(form, name)])),
     battle_pass_priority: form.integer("battle_pass_priority"),
     ...Object.fromEntries(PASS_TEXTS.map((name) => [name, form.text(name)])),
@@ -46,6 +48,7 @@ type LevelChallenge = z.infer<typeof LevelAdmin>["challenges"][number];
 function levelChallengeToRow(c: LevelChallenge, defaultLanguage: string): FormValues {
   return {
     challenge_id: c.challenge_id,
+    key: c.key,
     ...localizedToForm("challenge_name", c.challenge_name, defaultLanguage),
     challenge_goal: String(c.challenge_goal),
     challenge_goal_condition: String(c.challenge_goal_condition),
@@ -61,6 +64,7 @@ function levelChallengeToRow(c: LevelChallenge, defaultLanguage: string): FormVa
 
 export function levelToForm(level: z.infer<typeof LevelAdmin>, defaultLanguage: string): FormValues {
   const base = {
+    key: level.key,
     level_priority: String(level.level_priority),
     reward_amount: level.reward_amount,
     reward_type_name: level.reward_type_name,
@@ -73,7 +77,7 @@ export function levelToForm(level: z.infer<typeof LevelAdmin>, defaultLanguage: 
 /** A new level offers one challenge to fill in. */
 export const NEW_LEVEL: FormValues = { level_reward_type: "nothing", "challenges.0.challenge_goal_condition": "0", "challenges.0.counter_scope": "session" };
 
-const CHALLENGE_FIELDS = ["challenge_name.0.text", "challenge_goal", "event_name", "challenge_icon", "value_field"];
+const CHALLENGE_FIELDS = ["key", "challenge_name.0.text", "challenge_goal", "event_name", "challenge_icon", "value_field"];
 
 /** A challenge row counts when anything of it was filled in (its selects alone do not count). */
 const challengeFilled = (row: FormValues) =>
@@ -90,6 +94,7 @@ export function decodeLevel(submitted: FormValues): Decoded {
     const at = (name: string) => `challenges.${i}.${name}`;
     return {
       challenge_id: form.optionalText(at("challenge_id")),
+      key: form.optionalText(at("key")),
       challenge_name: readLocalized(form, at("challenge_name")),
       challenge_goal: form.integer(at("challenge_goal")),
       challenge_goal_condition: form.integer(at("challenge_goal_condition")),
@@ -103,6 +108,7 @@ export function decodeLevel(submitted: FormValues): Decoded {
     };
   });
   const input = {
+    key: form.optionalText("key"),
     level_priority: form.integer("level_priority"),
     reward_amount: form.text("reward_amount"),
     reward_type_name: form.optionalText("reward_type_name"),

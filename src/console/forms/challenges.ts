@@ -7,7 +7,6 @@ import {
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
 
-
 export function categoryToForm(c: z.infer<typeof CategoryAdmin>, defaultLanguage: string): FormValues {
   return {
     category_slug: c.category_slug,
@@ -39,6 +38,7 @@ export function readWallClock(form: FormReader, name: string): string | undefine
 
 export function challengeToForm(c: z.infer<typeof ChallengeAdmin>, defaultLanguage: string): FormValues {
   return {
+    key: c.key,
     category_id: c.category_id,
     ...localizedToForm("challenge_name", c.challenge_name, defaultLanguage),
     ...localizedToForm("challenge_description", c.challenge_description, defaultLanguage),
@@ -68,6 +68,7 @@ export function decodeChallenge(submitted: FormValues): Decoded {
   const values = compactFilters(compactLocalized(compactLocalized(submitted, "challenge_name"), "challenge_description"), "filters");
   const form = new FormReader(values);
   const input = {
+    key: form.optionalText("key"),
     category_id: form.text("category_id"),
     challenge_name: readLocalized(form, "challenge_name"),
     challenge_description: readLocalized(form, "challenge_description") ?? null,

@@ -8,6 +8,7 @@ import { readWallClock } from "./challenges";
 
 export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLanguage: string): FormValues {
   return {
+    key: b.key,
     ...localizedToForm("name", b.name, defaultLanguage),
     event_name: b.event_name,
     value_field: b.value_field ?? "",
@@ -24,6 +25,7 @@ export function decodeLeaderboard(submitted: FormValues): Decoded {
   const values = compactFilters(compactLocalized(submitted, "name"), "filters");
   const form = new FormReader(values);
   const input = {
+    key: form.optionalText("key"),
     name: readLocalized(form, "name"),
     event_name: form.text("event_name"),
     value_field: form.nullableText("value_field"),

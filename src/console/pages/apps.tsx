@@ -2,6 +2,7 @@ import { AppInput } from "../../apps/admin/schemas";
 import { deleteApp, createApp, listApps, updateApp } from "../../apps/admin/repo";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
+import { serviceStatus } from "../../ops/status";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeApp } from "../forms/simple";
@@ -9,6 +10,7 @@ import { submitForm } from "../forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
+import { ServiceWarnings, StatusSummary } from "./status-panel";
 
 /** The apps: the list (the console's start page), creating one, renaming and deleting one. */
 
@@ -29,13 +31,17 @@ function AppForm(props: { form: FormState; action: string; submit: string }) {
 
 async function appsPage(c: ConsoleContext, createForm: FormState, status: ContentfulStatusCode = 200) {
   const list = listQuery(c);
-  const { rows, total } = await listApps(c.env.DB, list, { orderBy: "name", search: list.search });
+  const [{ rows, total }, service] = await Promise.all([
+    listApps(c.env.DB, list, { orderBy: "name", search: list.search }),
+    serviceStatus(c.env, c.get("now")),
+  ]);
   const owner = canChange(c, "administer");
   return renderPage(
     c,
     { title: "Apps", section: "apps", status },
     <>
       <PageHeader title="Apps" lead="Each app is one game or product: its own API keys, challenges, battle passes, leaderboards and webhooks." />
+      <ServiceWarnings warnings={service.warnings} details />
       <SearchForm action="/console" value={list.search} label="Search apps" placeholder="Name" />
       <div id="list">
         {rows.length === 0 ? (
@@ -66,6 +72,7 @@ async function appsPage(c: ConsoleContext, createForm: FormState, status: Conten
           <AppForm form={createForm} action="/console/apps" submit="Create app" />
         </section>
       )}
+      <StatusSummary status={service} />
     </>,
   );
 }

@@ -1,17 +1,18 @@
 import { rowsOf } from "../core/form";
 import { AddRowButton, CheckboxField, FormErrors, LocalizedField, PostForm, RadioField, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
 import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../ui/counter-fields";
+import { KeyField } from "../ui/key-field";
 import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "./challenge-forms";
 
 /** The battle pass and level forms, with the spec's meaning of each field as help. */
 
 const PASS_FIELDS = [
-  "battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer", "battle_pass_priority",
+  "key", "battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer", "battle_pass_priority",
   "package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l", "image_xl", "start_date", "end_date",
   "read_more_link", "is_unlocked_incrementally", "is_active", "can_purchase_with_money", "can_purchase_with_coins",
 ];
 
-export function PassForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string }) {
+export function PassForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
   const { form } = props;
   const lang = props.defaultLanguage;
   return (
@@ -21,6 +22,7 @@ export function PassForm(props: { form: FormState; action: string; defaultLangua
         <section class="form-section">
           <h2>What the player sees</h2>
           <LocalizedField form={form} name="battle_pass_name" label="Name" required defaultLanguage={lang} />
+          <KeyField form={form} derived="battle-pass" isNew={props.isNew} />
           <LocalizedField form={form} name="battle_pass_short_description" label="Short description" defaultLanguage={lang} />
           <LocalizedField form={form} name="battle_pass_description" label="Description" multiline defaultLanguage={lang} />
           <LocalizedField form={form} name="battle_pass_disclaimer" label="Disclaimer" multiline defaultLanguage={lang} />
@@ -61,7 +63,7 @@ export function PassForm(props: { form: FormState; action: string; defaultLangua
 
 const REWARD_TYPES = [["nothing", "nothing"], ["coin", "coin"], ["experience", "experience"], ["item", "item"]] as const;
 const REWARD_TYPE_NAMES = [["", "derived from the reward type"], ["Coins", "Coins"], ["Voucher", "Voucher"], ["Money", "Money"], ["Experience", "Experience"]] as const;
-const LEVEL_FIELDS = ["level_priority", "reward_amount", "reward_type_name", "level_reward_type", "reward_webhook_url", "challenges"];
+const LEVEL_FIELDS = ["key", "level_priority", "reward_amount", "reward_type_name", "level_reward_type", "reward_webhook_url", "challenges"];
 
 function LevelChallenge(props: { form: FormState; index: number; count: number; defaultLanguage: string }) {
   const { form, index } = props;
@@ -75,6 +77,7 @@ function LevelChallenge(props: { form: FormState; index: number; count: number; 
       </legend>
       {id && <input type="hidden" name={at("challenge_id")} value={id} />}
       <LocalizedField form={form} name={at("challenge_name")} label="Name" required defaultLanguage={props.defaultLanguage} />
+      <KeyField form={form} name={at("key")} derived="challenge" isNew={!id} />
       <div class="grid three">
         <TextField form={form} name={at("challenge_goal")} label="Goal" type="number" min="0" required />
         <TextField form={form} name={at("challenge_xp")} label="Experience points" type="number" min="0" />
@@ -95,7 +98,7 @@ function LevelChallenge(props: { form: FormState; index: number; count: number; 
   );
 }
 
-export function LevelForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string }) {
+export function LevelForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
   const { form } = props;
   const challenges = rowsOf(form.values, "challenges");
   const shown = challenges.length > 0 ? challenges : [{}];
@@ -119,7 +122,10 @@ export function LevelForm(props: { form: FormState; action: string; defaultLangu
             placeholder="https://game.example.com/hooks/level-reward"
             help="Receives battlepass-level-reward-claimed for this level instead of the app's endpoints of that type. It is signed with the secret of the app's first battlepass-level-reward-claimed endpoint, which must exist. Empty: the app's endpoints."
           />
-          <TextField form={form} name="level_priority" label="Position" type="number" min="0" help="Levels are played in position order. Empty on a new level: after the last one." />
+          <div class="grid two">
+            <TextField form={form} name="level_priority" label="Position" type="number" min="0" help="Levels are played in position order. Empty on a new level: after the last one." />
+            <KeyField form={form} derived="level" isNew={props.isNew} />
+          </div>
         </section>
         {shown.map((_, i) => (
           <LevelChallenge form={form} index={i} count={shown.length} defaultLanguage={props.defaultLanguage} />

@@ -47,7 +47,7 @@ function passPage(c: ConsoleContext, app: AppRow, pass: PassRow | null, form: Fo
           <a href={`${passesBase(app)}/${pass.battle_pass_id}/levels`}>Levels of this pass →</a>
         </p>
       )}
-      <PassForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={pass ? "Save" : "Create battle pass"} />
+      <PassForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={pass ? "Save" : "Create battle pass"} isNew={!pass} />
     </>,
     status,
     pass && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`battle pass ${pass.battle_pass_id} with its levels`)} />,
@@ -59,7 +59,7 @@ async function levelPage(c: ConsoleContext, app: AppRow, pass: PassRow, level: L
   const editor = canChange(c);
   return page(
     c, app, level ? await levelTitle(c, pass, level.level_id) : "New level", levelCrumbs(app, pass),
-    <LevelForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={level ? "Save" : "Create level"} />,
+    <LevelForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={level ? "Save" : "Create level"} isNew={!level} />,
     status,
     level && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`level ${level.level_id} with its challenges`)} />,
   );
@@ -80,7 +80,7 @@ async function passesPage(c: ConsoleContext, app: AppRow) {
             {list.search ? (
               <p>No battle pass matches “{list.search}”.</p>
             ) : (
-              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (

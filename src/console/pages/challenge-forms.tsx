@@ -2,6 +2,7 @@ import type { CategoryRow } from "../../challenges/repo";
 import { localize } from "../../shared/localize";
 import { emptyForm, CheckboxField, FormErrors, LocalizedField, PostForm, RadioField, SelectField, TextField, type FormState } from "../ui/forms";
 import { EventCatalogData, EventNameField, FiltersField, PERIOD_OPTIONS, TimeZoneField, ValueFieldField } from "../ui/counter-fields";
+import { KeyField } from "../ui/key-field";
 
 /** The category and challenge forms, with help texts that say what the spec says of each field. */
 
@@ -37,13 +38,13 @@ export function CategoryForm(props: { form: FormState; action: string; defaultLa
 }
 
 const CHALLENGE_FIELDS = [
-  "category_id", "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition", "challenge_duration_time",
+  "key", "category_id", "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition", "challenge_duration_time",
   "live_date", "challenge_price", "challenge_reward", "challenge_reward_type", "challenge_xp", "challenge_icon", "challenge_icon_hd",
   "repeatable", "is_auto_activated", "period_range", "period_range_reset_at_time", "period_range_time_zone", "event_name", "value_field",
   "filters", "counter_scope",
 ];
 
-export function ChallengeForm(props: { form: FormState; action: string; categories: CategoryRow[]; defaultLanguage: string; submit: string }) {
+export function ChallengeForm(props: { form: FormState; action: string; categories: CategoryRow[]; defaultLanguage: string; submit: string; isNew: boolean }) {
   const { form } = props;
   const categories = props.categories.map((c) => [String(c.category_id), `${localize(JSON.parse(c.category_name), undefined, props.defaultLanguage)} (${c.category_slug})`] as const);
   return (
@@ -53,7 +54,10 @@ export function ChallengeForm(props: { form: FormState; action: string; categori
       <fieldset disabled={form.readOnly}>
         <section class="form-section">
           <h2>What the player sees</h2>
-          <SelectField form={form} name="category_id" label="Category" required options={categories} />
+          <div class="grid two">
+            <SelectField form={form} name="category_id" label="Category" required options={categories} />
+            <KeyField form={form} derived="challenge" isNew={props.isNew} />
+          </div>
           <LocalizedField form={form} name="challenge_name" label="Name" required defaultLanguage={props.defaultLanguage} />
           <LocalizedField form={form} name="challenge_description" label="Description" multiline defaultLanguage={props.defaultLanguage} help="May hold HTML; optional." />
           <div class="grid three">

@@ -55,7 +55,7 @@ async function listPage(c: ConsoleContext, app: AppRow) {
         <h2>Categories</h2>
         {categories.rows.length === 0 ? (
           <EmptyState>
-            <p>No categories yet. Challenges belong to a category: {editor ? <a href={`${base}/categories/new`}>create one</a> : "an editor can create one"}, or import a catalog.</p>
+            <p>No categories yet. Challenges belong to a category: {editor ? <a href={`${base}/categories/new`}>create one</a> : "an editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
           </EmptyState>
         ) : (
           <Table head={["Position", "Name", "Slug", "Daily", "Challenges"]} numeric={[0, 4]}>
@@ -89,7 +89,7 @@ async function listPage(c: ConsoleContext, app: AppRow) {
             )}
             {challenges.rows.length === 0 ? (
               <EmptyState>
-                <p>{list.search || categoryId !== null ? "No challenge matches." : "No challenges yet. Create one, or import a catalog."}</p>
+                <p>{list.search || categoryId !== null ? "No challenge matches." : <>No challenges yet. Create one, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</>}</p>
               </EmptyState>
             ) : (
               <Table head={["Id", "Name", "Category", "Event", "Goal", "Kind"]} numeric={[0, 4]}>
@@ -162,6 +162,7 @@ async function challengePage(c: ConsoleContext, app: AppRow, row: ChallengeRow |
       categories={await appCategories(c, app)}
       defaultLanguage={app.default_language}
       submit={row ? "Save" : "Create challenge"}
+      isNew={!row}
     />,
   );
 }

@@ -7,11 +7,13 @@ import { boardMemberCounts } from "../../leaderboards/member-counts";
 import { localize } from "../../shared/localize";
 import { toIso } from "../../shared/clock";
 import { deliveryHealth } from "../../webhooks/health";
+import { serviceStatus } from "../../ops/status";
 import { consoleRouter } from "../http";
 import { recentMonths } from "../core/periods";
 import { BarChart, ShareBar } from "../ui/charts";
 import { EmptyState, Table } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
+import { ServiceWarnings } from "./status-panel";
 
 /** An app's dashboard: events per day, unlocked challenges per month, webhook health, leaderboards. */
 
@@ -24,11 +26,12 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
   const now = c.get("now");
   const appId = String(app.app_id);
   const from = Math.floor(now / DAY_MS) * DAY_MS - (DEFAULT_RANGE_DAYS - 1) * DAY_MS;
-  const [events, usage, health, boards] = await Promise.all([
+  const [events, usage, health, boards, service] = await Promise.all([
     countEvents(c.env.DB, app.app_id, from, now + 1),
     listMonthUsage(c.env.DB, app.app_id, { currentPage: 1, pageSize: USAGE_MONTHS }),
     deliveryHealth(c.env.DB, app.app_id, toIso(now - DAY_MS)),
     appLeaderboards(c.env.DB, appId),
+    serviceStatus(c.env, now),
   ]);
   const counts = await boardMemberCounts(c.env.DB, boards.boards, now);
   const unlockedByMonth = new Map(usage.items.map((m) => [m.month, m.unlocked_challenges]));
@@ -41,6 +44,7 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
     { title: app.name, section: "dashboard", app },
     <>
       <PageHeader title={app.name} lead={`Dashboard of app ${appId}. Default language ${app.default_language}.`} />
+      <ServiceWarnings warnings={service.warnings} details />
       <div class="grid two">
         <section class="panel">
           <h2>Events per day</h2>

@@ -1,8 +1,9 @@
 import { AGGREGATIONS } from "../../leaderboards/catalog";
 import { CheckboxField, FormErrors, LocalizedField, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
 import { EventCatalogData, EventNameField, FiltersField, PERIOD_OPTIONS, TimeZoneField, ValueFieldField } from "../ui/counter-fields";
+import { KeyField } from "../ui/key-field";
 
-const FIELDS = ["name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone"];
+const FIELDS = ["key", "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone"];
 
 const AGGREGATION_TEXT: Record<string, string> = {
   sum: "sum: adds every event's value",
@@ -11,7 +12,7 @@ const AGGREGATION_TEXT: Record<string, string> = {
   last: "last: keeps the newest value",
 };
 
-export function LeaderboardForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string }) {
+export function LeaderboardForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
   const { form } = props;
   return (
     <PostForm action={props.action} class="wide-form">
@@ -19,6 +20,7 @@ export function LeaderboardForm(props: { form: FormState; action: string; defaul
       <EventCatalogData />
       <fieldset disabled={form.readOnly}>
         <LocalizedField form={form} name="name" label="Name" required defaultLanguage={props.defaultLanguage} />
+        <KeyField form={form} derived="leaderboard" isNew={props.isNew} />
         <div class="grid two">
           <EventNameField form={form} name="event_name" />
           <ValueFieldField form={form} name="value_field" eventField="event_name" what="holds the score" />

@@ -29,7 +29,7 @@ function page(c: ConsoleContext, app: AppRow, title: string, body: Child, status
 }
 
 function newBoardPage(c: ConsoleContext, app: AppRow, form: FormState, status: ContentfulStatusCode = 200) {
-  return page(c, app, "New leaderboard", <LeaderboardForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create leaderboard" />, status);
+  return page(c, app, "New leaderboard", <LeaderboardForm form={form} action={c.req.path} defaultLanguage={app.default_language} submit="Create leaderboard" isNew />, status);
 }
 
 async function boardsPage(c: ConsoleContext, app: AppRow) {
@@ -49,7 +49,7 @@ async function boardsPage(c: ConsoleContext, app: AppRow) {
             {list.search ? (
               <p>No leaderboard matches “{list.search}”.</p>
             ) : (
-              <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or import a catalog.</p>
+              <p>No leaderboards yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (
@@ -198,7 +198,7 @@ async function boardPage(c: ConsoleContext, app: AppRow, row: LeaderboardRow, fo
       <Standings app={app} board={board} view={view} now={c.get("now")} />
       <section class="panel">
         <h2>Configuration</h2>
-        <LeaderboardForm form={form} action={path} defaultLanguage={app.default_language} submit="Save" />
+        <LeaderboardForm form={form} action={path} defaultLanguage={app.default_language} submit="Save" isNew={false} />
       </section>
     </>,
     status,

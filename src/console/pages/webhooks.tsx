@@ -13,6 +13,7 @@ import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
+import { KeyField } from "../ui/key-field";
 import { renderAppPage } from "../ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
@@ -36,9 +37,10 @@ function EndpointForm(props: { form: FormState; action: string; submit: string; 
   const { form } = props;
   return (
     <PostForm action={props.action}>
-      <FormErrors errors={form.errors} fields={["webhook_type", "url", "secret_key"]} />
+      <FormErrors errors={form.errors} fields={["key", "webhook_type", "url", "secret_key"]} />
       <fieldset disabled={form.readOnly}>
         <SelectField form={form} name="webhook_type" label="Type" options={TYPE_OPTIONS} help="Which changes this endpoint receives." />
+        <KeyField form={form} derived="webhook" isNew={props.isNew} />
         <TextField form={form} name="url" label="URL" type="url" required placeholder="https://game.example.com/hooks/gamification" help="Called with POST and a JSON body. HTTPS; plain http only to loopback addresses in local development." />
         <TextField
           form={form}
@@ -69,7 +71,7 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
             {list.search ? (
               <p>No endpoint's URL contains “{list.search}”.</p>
             ) : (
-              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or import a catalog.</p>
+              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
             )}
           </EmptyState>
         ) : (
@@ -136,7 +138,7 @@ function endpointPage(c: ConsoleContext, app: AppRow, endpoint: EndpointRow, for
   );
 }
 
-const endpointForm = (e: EndpointRow) => emptyForm({ webhook_type: e.webhook_type, url: e.url, secret_key: e.secret_key });
+const endpointForm = (e: EndpointRow) => emptyForm({ key: e.key, webhook_type: e.webhook_type, url: e.url, secret_key: e.secret_key });
 
 async function deliveriesPage(c: ConsoleContext, app: AppRow) {
   const list = listQuery(c);

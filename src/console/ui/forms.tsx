@@ -26,13 +26,15 @@ export function CsrfField() {
  * A POST form with its CSRF token. The server checks every field with the API's own rules and
  * answers with the problems next to the fields, so the browser's own checks are off (novalidate):
  * one set of rules, one way of showing them. Re-rendering keeps the scroll position (`show:none`).
+ * A form with a file input takes `enctype: "multipart/form-data"` (htmx then sends it so too).
  */
-export function PostForm(props: { action: string; children: Child; class?: string; confirm?: string; id?: string; swap?: string }) {
+export function PostForm(props: { action: string; children: Child; class?: string; confirm?: string; id?: string; swap?: string; enctype?: "multipart/form-data" }) {
   return (
     <form
       method="post"
       novalidate
       action={props.action}
+      enctype={props.enctype}
       class={props.class}
       id={props.id}
       data-confirm={props.confirm}
@@ -155,7 +157,7 @@ export function TextField(
   );
 }
 
-export function TextArea(props: FieldProps & { rows?: number }) {
+export function TextArea(props: FieldProps & { rows?: number; class?: string }) {
   const id = fieldId(props.name);
   const problems = errorsUnder(props.form.errors, props.name);
   return (

@@ -19,6 +19,7 @@ export const APP_NAV: NavEntry[] = [
   { section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") },
   { section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") },
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
+  { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
   { section: "events", label: "Event tester", href: inApp("/events") },
   { section: "audit", label: "Audit log", href: inApp("/audit") },
@@ -30,4 +31,5 @@ export const CONSOLE_NAV: { section: string; label: string; href: string; permis
   { section: "apps", label: "All apps", href: "/console" },
   { section: "users", label: "Console users", href: "/console/users", permission: "administer" },
   { section: "console-audit", label: "Audit log", href: "/console/audit" },
+  { section: "status", label: "Service status", href: "/console/status" },
 ];

@@ -1,6 +1,6 @@
 import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
-import { conflictOnDuplicate, named } from "../../shared/statements";
+import { conflictOnDuplicate, keyClash, named } from "../../shared/statements";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { toDef, type LeaderboardRow } from "../catalog";
@@ -39,8 +39,6 @@ const values = (input: LeaderboardInput) => {
 
 /** The columns a board's input writes, by name. */
 export const boardColumns = (input: LeaderboardInput) => named(COLUMNS, values(input));
-
-const keyTaken = (key: string | undefined) => (key === undefined ? null : `Leaderboard key '${key}' is already used in this app`);
 
 /** Creates a board whose first season starts at `now`. */
 export function insertBoardStatement(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
@@ -84,13 +82,13 @@ export const presentBoardRow = (row: LeaderboardRow, now: number) => presentAdmi
 export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
   const statement = insertBoardStatement(db, appId, input, now, nowIso);
   const audit = boardAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement, audit)))!;
 }
 
 export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
   const statement = updateBoardStatement(db, current, input, now, nowIso);
   const audit = boardAudit(actor, current.app_id).updated(current.leaderboard_id, presentBoardRow(current, now), input);
-  return (await conflictOnDuplicate(keyTaken(input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement, audit)))!;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */

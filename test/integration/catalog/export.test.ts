@@ -204,6 +204,8 @@ describe("keys in the admin API", () => {
     expect(renamed.body.key).toBe("alpha-2");
     const clash = await admin("POST", `/${appId}/challenges`, { key: "alpha-2", category_id: cat.category_id, challenge_name: "B", challenge_goal: 1, event_name: "kill-enemy" });
     expect(clash).toMatchObject({ status: 409, body: { status: 409, message: "Challenge key 'alpha-2' is already used in this app" } });
+    // The field is named, so that a form shows the clash next to it.
+    expect(clash.body.errors).toEqual([{ field: "key", problem: "Challenge key 'alpha-2' is already used in this app" }]);
     const badKey = await admin("POST", `/${appId}/leaderboards`, { key: "Not A Key", name: "B", event_name: "kill-enemy" });
     expect(badKey.status).toBe(400);
     expect(badKey.body.errors).toEqual([{ field: "key", problem: expect.stringContaining("lower-case letters") }]);
@@ -213,7 +215,42 @@ describe("keys in the admin API", () => {
       [`/${appId}/battle-passes`, { key: "pass", battle_pass_name: "P", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" }],
     ] as const) {
       expect((await admin("POST", path, body)).status).toBe(201);
-      expect((await admin("POST", path, body)).status).toBe(409);
+      const again = await admin("POST", path, body);
+      expect(again).toMatchObject({ status: 409, body: { errors: [{ field: "key", problem: expect.stringMatching(/^\w[\w ]+ key '\w+' is already used in this app$/) }] } });
     }
+  });
+
+  it("answers 409, not 500, when the key a new object would derive from its id was chosen by another", async () => {
+    const { appId } = await createTestApp("Derived keys");
+    const cat = await createCategory(appId);
+    const first = await createChallenge(appId, cat.category_id, { key: "first" });
+    const next = `challenge-${Number(first.challenge_id) + 1}`;
+    await admin("PUT", `/${appId}/challenges/${first.challenge_id}`, { key: next, category_id: cat.category_id, challenge_name: "A", challenge_goal: 1, event_name: "kill-enemy" });
+    const keyless = await admin("POST", `/${appId}/challenges`, { category_id: cat.category_id, challenge_name: "B", challenge_goal: 1, event_name: "kill-enemy" });
+    expect(keyless).toMatchObject({
+      status: 409,
+      body: { errors: [{ field: "key", problem: "Another challenge in this app already has the key this one would get from its id: choose a key" }] },
+    });
+  });
+
+  it("names the level's key or its challenges' keys in a level's clash", async () => {
+    const { appId } = await createTestApp("Level keys");
+    const pass = await admin("POST", `/${appId}/battle-passes`, { battle_pass_name: "P", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" });
+    const levels = `/${appId}/battle-passes/${pass.body.battle_pass_id}/levels`;
+    const challenge = (key: string) => ({ key, challenge_name: key, challenge_goal: 1, event_name: "kill-enemy" });
+    const gold = await admin("POST", levels, { key: "gold", challenges: [challenge("a"), challenge("b")] });
+    expect(gold.status).toBe(201);
+    expect(await admin("POST", levels, { key: "gold", challenges: [challenge("a")] })).toMatchObject({
+      status: 409,
+      body: { errors: [{ field: "key", problem: "Level key 'gold' is already used in this battle pass" }] },
+    });
+    const twice = await admin("POST", levels, { challenges: [challenge("a"), challenge("b"), challenge("a")] });
+    expect(twice).toMatchObject({ status: 400, body: { errors: [{ field: "challenges.2.key", problem: "'a' is the key of another challenge of this level" }] } });
+    // Trading keys in one write passes through a moment where both have one: named on the challenges.
+    const [a, b] = gold.body.challenges;
+    const traded = await admin("PUT", `${levels}/${gold.body.level_id}`, {
+      key: "gold", challenges: [{ ...challenge("b"), challenge_id: a.challenge_id }, { ...challenge("a"), challenge_id: b.challenge_id }],
+    });
+    expect(traded).toMatchObject({ status: 409, body: { errors: [{ field: "challenges", problem: expect.stringContaining("same key") }] } });
   });
 });

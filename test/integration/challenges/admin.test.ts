@@ -55,7 +55,14 @@ describe("challenge categories", () => {
   it("refuses a slug used twice in the app with 409, but not across apps", async () => {
     await admin("POST", categories(), { category_slug: "twice", category_name: "A" });
     expect(await admin("POST", categories(), { category_slug: "twice", category_name: "B" })).toEqual(
-      expect.objectContaining({ status: 409, body: { status: 409, message: "Category slug 'twice' is already used in this app" } }),
+      expect.objectContaining({
+        status: 409,
+        body: {
+          status: 409,
+          message: "Category slug 'twice' is already used in this app",
+          errors: [{ field: "category_slug", problem: "Category slug 'twice' is already used in this app" }],
+        },
+      }),
     );
     const b = await admin("POST", categories(), { category_slug: "other-slug", category_name: "B" });
     expect((await admin("PUT", `${categories()}/${b.body.category_id}`, { category_slug: "twice", category_name: "B" })).status).toBe(409);

@@ -121,3 +121,28 @@ describe("console challenges", () => {
     expect(list.body.total).toBe(0);
   });
 });
+
+describe("keys in the console's forms", () => {
+  it("takes a key, keeps the stored one when the field is emptied, and shows a clash (409) next to the field with what was typed", async () => {
+    const { appId } = await createTestApp("Form keys");
+    const browser = new ConsoleClient();
+    await browser.signInAs("editor");
+    const boards = `/console/apps/${appId}/leaderboards`;
+    const board = (key: string, name: string) => ({ key, "name.0.lang": "en", "name.0.text": name, event_name: "achieve-score", aggregation: "max" });
+    await browser.get(`${boards}/new`);
+    expect((await browser.post(`${boards}/new`, board("high-scores", "High scores"))).status).toBe(303);
+    const [created] = (await call("GET", `/api/v1/admin/apps/${appId}/leaderboards`, { token: ADMIN })).body.items;
+    expect(created.key).toBe("high-scores");
+
+    const edit = await browser.get(`${boards}/${created.leaderboard_id}`);
+    expect(edit.html).toMatch(/<input id="f-key" name="key" type="text" value="high-scores"/);
+    expect((await browser.post(`${boards}/${created.leaderboard_id}`, board("", "Best scores"))).status).toBe(303);
+    expect((await call("GET", `/api/v1/admin/apps/${appId}/leaderboards/${created.leaderboard_id}`, { token: ADMIN })).body).toMatchObject({ key: "high-scores", name: { en: "Best scores" } });
+
+    const clash = await browser.post(`${boards}/new`, board("high-scores", "Another board"));
+    expect(clash.status).toBe(409);
+    expect(clash.html).toMatch(/<ul class="field-errors" id="f-key-errors"><li>Leaderboard key &#39;high-scores&#39; is already used in this app<\/li><\/ul>/);
+    expect(clash.html).toContain('value="Another board"');
+    expect(clash.html).not.toContain('class="form-errors"');
+  });
+});

@@ -43,6 +43,6 @@ describe("console lists", () => {
     const empty = await createTestApp("Empty");
     const emptyPage = await browser.get(`/console/apps/${empty.appId}/challenges`);
     expect(emptyPage.html).toContain("No categories yet.");
-    expect(emptyPage.html).toContain("or import a catalog");
+    expect(emptyPage.html).toContain(`or <a href="/console/apps/${empty.appId}/catalog">import a catalog</a>`);
   });
 });

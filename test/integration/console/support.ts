@@ -32,13 +32,15 @@ export class ConsoleClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  async request(method: string, path: string, body?: URLSearchParams, headers: Record<string, string> = {}): Promise<PageResult> {
+  /** A form body: urlencoded, or multipart (FormData, with files) with the boundary its serializer chooses. */
+  async request(method: string, path: string, body?: URLSearchParams | FormData, headers: Record<string, string> = {}): Promise<PageResult> {
     const response = await SELF.fetch(`${ORIGIN}${path}`, {
       method,
       redirect: "manual",
       headers: {
         Cookie: this.cookieHeader(),
-        ...(body ? { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN } : {}),
+        ...(body ? { Origin: ORIGIN } : {}),
+        ...(body instanceof URLSearchParams ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
         ...headers,
       },
       body,
@@ -59,6 +61,14 @@ export class ConsoleClient {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     const body = new URLSearchParams({ ...(csrf === null ? {} : { _csrf: csrf }), ...fields });
     return this.request("POST", path, body, options.headers);
+  }
+
+  /** Posts a multipart form (a file upload) with the session's CSRF token. */
+  postMultipart(path: string, fields: Record<string, string | File>) {
+    const body = new FormData();
+    body.set("_csrf", this.csrf);
+    for (const [name, value] of Object.entries(fields)) body.set(name, value);
+    return this.request("POST", path, body);
   }
 
   /** Fetches the sign-in form (its token cookie) and posts it. */

@@ -8,6 +8,7 @@ import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/c
 import { decodeLeaderboard, leaderboardToForm } from "../../../src/console/forms/leaderboards";
 import { decodeEvent } from "../../../src/console/forms/events";
 import { readDateTime, dateTimeToForm } from "../../../src/console/forms/common";
+import { decodeWebhook } from "../../../src/console/forms/simple";
 import { FormReader } from "../../../src/console/core/form";
 
 /** What a form shows of a stored object, submitted unchanged, is that object's input again. */
@@ -26,7 +27,7 @@ describe("form decoders", () => {
     };
     const decoded = decodeChallenge(challengeToForm(challenge, "en"));
     expect(decoded.problems).toEqual([]);
-    const { challenge_id, app_id, key, created_at, updated_at, ...input } = challenge;
+    const { challenge_id, app_id, created_at, updated_at, ...input } = challenge;
     expect(ChallengeInput.parse(decoded.input)).toEqual({ ...input, live_date: "2026-02-03T04:05:00Z" });
   });
 
@@ -56,7 +57,7 @@ describe("form decoders", () => {
       is_unlocked_incrementally: false, is_active: true, can_purchase_with_money: true, can_purchase_with_coins: false, backend_only_unlock: false, expired_at: null, ...stamps,
     };
     const parsedPass = BattlePassInput.parse(decodePass(passToForm(pass, "en")).input);
-    expect(parsedPass).toMatchObject({ battle_pass_name: { en: "S1" }, battle_pass_short_description: "", is_unlocked_incrementally: false, can_purchase_with_money: true, end_date: "2026-04-01T12:30:00Z", battle_pass_priority: 2 });
+    expect(parsedPass).toMatchObject({ key: "season-1", battle_pass_name: { en: "S1" }, battle_pass_short_description: "", is_unlocked_incrementally: false, can_purchase_with_money: true, end_date: "2026-04-01T12:30:00Z", battle_pass_priority: 2 });
 
     const challenge = (id: string, goal: number): z.infer<typeof LevelAdmin>["challenges"][number] => ({
       challenge_id: id, key: `goal-${goal}`, challenge_name: { en: `Goal ${goal}` }, challenge_goal: goal, challenge_goal_condition: 0, challenge_xp: 1, challenge_icon: "",
@@ -68,9 +69,8 @@ describe("form decoders", () => {
     };
     const decoded = decodeLevel(levelToForm(level, "en"));
     expect(LevelInput.parse(decoded.input)).toEqual({
-      level_priority: 3, reward_amount: "100", reward_type_name: "Coins", level_reward_type: "coin", reward_webhook_url: "https://game.example/reward",
-      // The form keeps no key: a replace without one keeps the stored key.
-      challenges: level.challenges.map(({ key, ...challenge }) => challenge),
+      key: "level-4", level_priority: 3, reward_amount: "100", reward_type_name: "Coins", level_reward_type: "coin", reward_webhook_url: "https://game.example/reward",
+      challenges: level.challenges,
     });
   });
 
@@ -89,10 +89,28 @@ describe("form decoders", () => {
       season_started_at: "2026-01-01T00:00:00.000Z", nextReset: null, authoritative: false, min_value: null, max_value: null, max_events_per_minute: null, ...stamps,
     };
     expect(LeaderboardInput.parse(decodeLeaderboard(leaderboardToForm(board, "en")).input)).toEqual({
-      name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min", sort_order_ascending: true,
+      key: "laps", name: { en: "Laps" }, event_name: "finish-laps", value_field: "required_time", filters: [], aggregation: "min", sort_order_ascending: true,
       period_range: "d", period_range_reset_at_time: "04:00:00", period_range_time_zone: "Asia/Tokyo",
       authoritative: false, min_value: null, max_value: null, max_events_per_minute: null,
     });
+  });
+
+  it("leaves an empty key out, so that a create derives one from the id and a replace keeps the stored one", () => {
+    const decoded = decodeChallenge({ key: "  ", category_id: "1", "challenge_name.0.lang": "en", "challenge_name.0.text": "Run", challenge_goal: "1", event_name: "e" });
+    expect(decoded.input.key).toBeUndefined();
+    expect(ChallengeInput.parse(decoded.input).key).toBeUndefined();
+    for (const decode of [decodePass, decodeLeaderboard, decodeLevel, decodeWebhook]) expect(decode({ key: "" }).input.key).toBeUndefined();
+    expect(decodeWebhook({ key: "game-server", webhook_type: "challenge-changed", url: "https://x.example" }).input.key).toBe("game-server");
+  });
+
+  it("names a level challenge key given twice where the second one is", () => {
+    const row = (i: number, key: string) => ({
+      [`challenges.${i}.key`]: key, [`challenges.${i}.challenge_name.0.lang`]: "en", [`challenges.${i}.challenge_name.0.text`]: `C${i}`,
+      [`challenges.${i}.challenge_goal`]: "1", [`challenges.${i}.event_name`]: "e",
+    });
+    const parsed = LevelInput.safeParse(decodeLevel({ ...row(0, "coins"), ...row(1, "gems"), ...row(2, "coins") }).input);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["challenges.2.key", "'coins' is the key of another challenge of this level"]]);
   });
 
   it("builds an event with the catalog's number fields as integers and custom fields by their text", () => {
