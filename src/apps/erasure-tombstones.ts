@@ -3,7 +3,7 @@ import { topicSecret } from "../shared/secrets";
 import { cachedCatalog } from "./catalog-cache";
 
 /**
- * Erased players (migrations/0012_privacy.sql, src/privacy): one tombstone per erased (app, user),
+ * Erased players (migrations/0012_privacy.sql; erasure itself is in src/players): one tombstone per erased (app, user),
  * keyed by an HMAC of the pair, never the user id. Everything that could bring an erased player
  * back checks it: access tokens minted before the erasure are refused, and queue consumers and
  * writers skip what was received before it. Kept as long as Cloudflare keeps backups, so that a

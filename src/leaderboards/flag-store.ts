@@ -59,6 +59,18 @@ export const eraseMemberFlagsStatement = (db: D1Database, appId: number, userId:
     )
     .bind(appId, userId);
 
+/** A player's held scores on every board of the app, oldest first (the player export). */
+export async function playerFlags(db: D1Database, appId: number, userId: string, limit: number): Promise<FlagRow[]> {
+  const rows = await db
+    .prepare(
+      `SELECT * FROM leaderboard_flags WHERE leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?)
+         AND member_type = 'user' AND member_id = ? ORDER BY flag_id LIMIT ?`,
+    )
+    .bind(appId, userId, limit)
+    .all<FlagRow>();
+  return rows.results;
+}
+
 /** A page of a board's queue, oldest first. */
 export async function listFlags(db: D1Database, boardId: number, paging: Paging): Promise<{ rows: FlagRow[]; total: number }> {
   const [rows, total] = await db.batch<FlagRow | { n: number }>([

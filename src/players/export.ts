@@ -2,9 +2,11 @@ import type { z } from "@hono/zod-openapi";
 import { listAuditEntries, presentAuditEntry } from "../apps/admin/audit-repo";
 import { PLAYER_RESOURCE, recordAudit, type Actor } from "../apps/audit-log";
 import type { AppRow } from "../apps/repo";
+import { presentBan, readBan } from "../auth/bans";
 import { findUserInfo } from "../auth/user-info";
 import { appLeaderboards } from "../leaderboards/catalog";
 import { readMemberRows, storedScores } from "../leaderboards/reads";
+import { playerFlags, presentFlag } from "../leaderboards/flag-store";
 import type { Presentation } from "../leaderboards/core/present";
 import { localize } from "../shared/localize";
 import { toIso } from "../shared/clock";
@@ -36,17 +38,20 @@ async function leaderboardsOf(env: Env, app: AppRow, userId: string, now: number
 
 /**
  * Everything the service holds about one player, as one document (the right of access): what the
- * admin user view shows, their user info, board entries, recent events, the webhook deliveries and
- * audit entries that name them, and how the archive names them; never a credential. The export is
+ * admin user view shows, their user info, board entries, their ban and held scores, recent events,
+ * the webhook deliveries and audit entries that name them, and how the archive names them; never a
+ * credential. The export is
  * an operator action: it is recorded in the audit log (counts only, not the data).
  */
 export async function exportPlayer(env: Env, app: AppRow, userId: string, now: number, actor: Actor): Promise<z.infer<typeof PlayerExport>> {
   const appId = String(app.app_id);
   const base = `/api/v1/admin/apps/${appId}`;
-  const [state, info, leaderboards, recentEvents, userRef, deliveries, audit] = await Promise.all([
+  const [state, info, leaderboards, ban, flags, recentEvents, userRef, deliveries, audit] = await Promise.all([
     readUserState(env, appId, userId, now),
     findUserInfo(env.DB, appId, userId),
     leaderboardsOf(env, app, userId, now),
+    readBan(env.DB, app.app_id, userId),
+    playerFlags(env.DB, app.app_id, userId, EXPORT_LIST_LIMIT),
     // The RPC type of meta_data's values (unknown) is `never`: the object answers RecentEvent[].
     userObject(env, appId, userId).recentEvents(EXPORT_LIST_LIMIT) as Promise<RecentEvent[]>,
     userObject(env, appId, userId).archiveUserRef(),
@@ -62,6 +67,8 @@ export async function exportPlayer(env: Env, app: AppRow, userId: string, now: n
     challenges: state.challenges,
     battle_passes: state.battle_passes,
     leaderboards,
+    ban: ban && presentBan(ban),
+    held_scores: flags.map((flag) => ({ leaderboard_id: String(flag.leaderboard_id), ...presentFlag(flag) })),
     recent_events: recentEvents.map((e) => ({ ...e, received_at: toIso(e.received_at) })),
     webhook_deliveries: {
       total: deliveries.total,
@@ -74,12 +81,13 @@ export async function exportPlayer(env: Env, app: AppRow, userId: string, now: n
       more: more(audit.total, `${base}/audit-log?resource=${PLAYER_RESOURCE}&resource_id=${encodeURIComponent(userId)}`),
     },
     archive: { user_ref: userRef, description: ARCHIVE_NOTE },
-    // bans: the fair-play area (issue 22) adds the player's bans and flagged scores here.
   };
   const held = {
     challenges: document.challenges.length,
     battle_passes: document.battle_passes.length,
     leaderboard_seasons: leaderboards.reduce((n, b) => n + b.seasons.length, 0),
+    ban: ban !== null,
+    held_scores: flags.length,
     recent_events: recentEvents.length,
     webhook_deliveries: deliveries.total,
     user_info: info !== null,

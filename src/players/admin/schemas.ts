@@ -5,6 +5,7 @@ import { UserBattlePassState } from "../../battlepasses/admin/user-state";
 import { StoredChallengeStateSchema } from "../../challenges/schemas";
 import { ErrorSchema, jsonResponse, pathId } from "../../shared/openapi";
 import { Delivery } from "../../webhooks/admin/schemas";
+import { FlaggedSubmission } from "../../leaderboards/admin/schemas";
 import { ERASURE_STATUSES } from "../erasure-receipts";
 
 /** Zod schemas of the admin API for one player: the support view, the export, erasure receipts, bans. */
@@ -36,6 +37,27 @@ export const ErasureReceipt = z
     error: z.string().nullable().openapi({ description: "Why the last attempt failed" }),
   })
   .openapi("ErasureReceipt");
+
+export const BanInput = z
+  .object({
+    reason: z.string().trim().min(1).max(500).openapi({ description: "Shown to the player in every refusal", example: "score manipulation" }),
+    expires_at: z.iso
+      .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-06-01T00:00:00Z" })
+      .nullable()
+      .optional()
+      .openapi({ description: "When the ban ends by itself (in the future); left out or null: until lifted", example: "2026-06-01T00:00:00Z" }),
+  })
+  .openapi("BanInput");
+
+export const Ban = z
+  .object({
+    app_id: z.string(),
+    user_id: z.string(),
+    reason: z.string(),
+    expires_at: z.string().nullable().openapi({ description: "null: until lifted" }),
+    banned_at: z.string(),
+  })
+  .openapi("PlayerBan");
 
 const RecentEvent = z.object({
   event_name: z.string(),
@@ -77,6 +99,10 @@ export const PlayerExport = z
         }),
       )
       .openapi({ description: "The player on every board of the app" }),
+    ban: Ban.nullable().openapi({ description: "The player's ban as stored (an expired one until the cron lifts it), or null" }),
+    held_scores: z
+      .array(FlaggedSubmission.extend({ leaderboard_id: z.string() }))
+      .openapi({ description: `Scores of the player that boards held back for review, oldest first, at most ${EXPORT_LIST_LIMIT}` }),
     recent_events: z.array(RecentEvent).openapi({ description: "The last events the player's object applied, newest first" }),
     webhook_deliveries: z
       .object({
@@ -93,24 +119,3 @@ export const PlayerExport = z
       .openapi({ description: "How the raw event archive names the player (null before their first event)" }),
   })
   .openapi("PlayerExport");
-
-export const BanInput = z
-  .object({
-    reason: z.string().trim().min(1).max(500).openapi({ description: "Shown to the player in every refusal", example: "score manipulation" }),
-    expires_at: z.iso
-      .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-06-01T00:00:00Z" })
-      .nullable()
-      .optional()
-      .openapi({ description: "When the ban ends by itself (in the future); left out or null: until lifted", example: "2026-06-01T00:00:00Z" }),
-  })
-  .openapi("BanInput");
-
-export const Ban = z
-  .object({
-    app_id: z.string(),
-    user_id: z.string(),
-    reason: z.string(),
-    expires_at: z.string().nullable().openapi({ description: "null: until lifted" }),
-    banned_at: z.string(),
-  })
-  .openapi("PlayerBan");

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { pruneAuditLog } from "../../../src/apps/admin/audit-repo";
 import { ADMIN, call } from "../helpers";
 import { applied, demoCatalog } from "../catalog/support";
@@ -133,6 +133,41 @@ describe("the audit log", () => {
       after: { level_ids: [second.level_id, level.level_id] },
     });
     expect(byAction("api-key", "update")).toMatchObject({ resource_id: keyId, before: { name: "game server", key_prefix: apiKey.slice(0, 8) }, after: { name: "game server 2" } });
+  });
+
+  it("records the operators' fair-play actions on players: bans, lifts, held scores accepted or dismissed, a removed score", async () => {
+    const fair = (await bot("POST", "/apps", { name: "Audited fair play", default_language: "en" })).body.app_id;
+    const key = (await bot("POST", `/apps/${fair}/api-keys`, { name: "backend" })).body.key;
+    const board = (await bot("POST", `/apps/${fair}/leaderboards`, { name: "Capped", event_name: "kill-enemy", value_field: "amount", aggregation: "sum", max_value: 10 })).body;
+    const send = (userId: string, amount: number) =>
+      call("POST", "/api/v1/events", { token: key, body: { event_name: "kill-enemy", user_id: userId, session_id: "s", meta_data: { amount } } });
+    for (const [userId, amount] of [["ann", 50], ["bob", 60], ["cid", 5]] as const) expect((await send(userId, amount)).status).toBe(200);
+    const queue = `/apps/${fair}/leaderboards/${board.leaderboard_id}/flagged`;
+    await vi.waitFor(async () => expect((await bot("GET", queue)).body.total).toBe(2), { timeout: 20_000, interval: 200 });
+    const flags = (await bot("GET", queue)).body.items as any[];
+    const flagOf = (userId: string) => flags.find((f) => f.member_id === userId).flag_id;
+    expect((await bot("POST", `${queue}/${flagOf("ann")}/accept`)).status).toBe(200);
+    expect((await bot("POST", `${queue}/${flagOf("bob")}/dismiss`)).status).toBe(204);
+    await vi.waitFor(async () => {
+      const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_scores WHERE member_id = 'cid'").first<{ n: number }>();
+      expect(row!.n).toBe(1);
+    }, { timeout: 20_000, interval: 200 });
+    expect((await bot("DELETE", `/apps/${fair}/leaderboards/${board.leaderboard_id}/members/user/cid`)).status).toBe(204);
+    expect((await bot("POST", `/apps/${fair}/users/dan/ban`, { reason: "spam" })).status).toBe(200);
+    expect((await bot("POST", `/apps/${fair}/users/dan/ban`, { reason: "spam again", expires_at: "2099-01-01T00:00:00Z" })).status).toBe(200);
+    expect((await bot("DELETE", `/apps/${fair}/users/dan/ban`)).status).toBe(204);
+    // Lifting a ban that is not there changes nothing, so records nothing.
+    expect((await bot("DELETE", `/apps/${fair}/users/dan/ban`)).status).toBe(404);
+
+    const players = (await logOf(fair, "&resource=player")).items.reverse();
+    expect(players.map((e) => [e.resource_id, e.action])).toEqual([
+      ["ann", "accept-held-score"], ["bob", "dismiss-held-score"], ["cid", "remove-score"], ["dan", "ban"], ["dan", "ban"], ["dan", "unban"],
+    ]);
+    expect(players[0]).toMatchObject({ actor: { kind: "admin-token", name: "deploy-bot" }, before: { member_id: "ann", value: 50, reason: "above_max_value" }, after: null });
+    expect(players[2]).toMatchObject({ before: { leaderboard_id: board.leaderboard_id, score: 5, rank: 1 }, after: null });
+    expect(players[3]).toMatchObject({ before: null, after: { user_id: "dan", reason: "spam", expires_at: null } });
+    expect(players[4]).toMatchObject({ before: { reason: "spam" }, after: { reason: "spam again", expires_at: "2099-01-01T00:00:00.000Z" } });
+    expect(players[5]).toMatchObject({ before: { reason: "spam again" }, after: null });
   });
 
   it("records nothing for a write that changed nothing", async () => {

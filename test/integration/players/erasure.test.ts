@@ -226,3 +226,25 @@ describe("erasure with the app's API key", () => {
     await completed(app.appId, started.body.erasure_id);
   });
 });
+
+describe("erasure of a banned player", () => {
+  it("ends the ban and the scores boards held back, and the same id can play again", async () => {
+    const fair = await createTestApp("Erasure fair play");
+    const CHEATER = "banned-erasable-7c1e";
+    await createBoard(fair.appId, { event_name: "cheat-score", value_field: "amount", aggregation: "sum", max_value: 1 });
+    const token = await fair.tokenFor(CHEATER);
+    const cheat = (t: string) => call("POST", "/api/v1/events?auth=access_token", { token: t, body: { event_name: "cheat-score", session_id: "s", meta_data: { amount: 99 } } });
+    expect((await cheat(token)).status).toBe(200);
+    await vi.waitFor(async () => expect((await d1RowsHolding(CHEATER)).map((r) => r.table)).toContain("leaderboard_flags"), { timeout: 20_000, interval: 200 });
+    const banned = await call("POST", `/api/v1/admin/apps/${fair.appId}/users/${CHEATER}/ban`, { token: ADMIN, body: { reason: "cheating" } });
+    expect(banned.status).toBe(200);
+    expect((await cheat(token)).status).toBe(403);
+    expect(new Set((await d1RowsHolding(CHEATER)).map((r) => r.table))).toEqual(new Set(["audit_log", "leaderboard_flags", "player_bans"]));
+
+    expect(await erase(fair.appId, CHEATER)).toMatchObject({ status: "completed", error: null });
+    expect(await d1RowsHolding(CHEATER)).toEqual([]);
+    // No ban survives to refuse the new player: a new token plays (its event is held for review again, as any player's would be).
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await cheat(await fair.tokenFor(CHEATER))).status).toBe(200);
+  });
+});

@@ -105,7 +105,7 @@ describe("the player's export", () => {
       action: "export",
       actor: { kind: "admin-token", id: null, name: "support desk" },
       origin: { channel: "admin-api" },
-      after: { held: { challenges: 1, battle_passes: 1, leaderboard_seasons: 1, recent_events: 2, webhook_deliveries: 3, user_info: true } },
+      after: { held: { challenges: 1, battle_passes: 1, leaderboard_seasons: 1, ban: false, held_scores: 0, recent_events: 2, webhook_deliveries: 3, user_info: true } },
     });
   });
 
@@ -117,6 +117,8 @@ describe("the player's export", () => {
       challenges: [],
       battle_passes: [],
       leaderboards: [{ leaderboard_id: boardId, score: 0, rank: -1, seasons: [] }],
+      ban: null,
+      held_scores: [],
       recent_events: [],
       webhook_deliveries: { total: 0, items: [], more: null },
       archive: { user_ref: null },
@@ -124,12 +126,38 @@ describe("the player's export", () => {
     expect((await call("GET", "/api/v1/admin/apps/999999/users/x/export", { token: ADMIN })).status).toBe(404);
   });
 
+  it("holds the player's ban and the scores a board held back for review", async () => {
+    const other = await createTestApp("Export fair play");
+    const capped = await createBoard(other.appId, { name: "Capped", event_name: "kill-enemy", value_field: "amount", aggregation: "sum", max_value: 5 });
+    const cheater = await other.tokenFor("capped-player");
+    const sent = await call("POST", "/api/v1/events?auth=access_token", { token: cheater, body: { event_name: "kill-enemy", session_id: "s", meta_data: { amount: 50 } } });
+    expect(sent.status).toBe(200);
+    await vi.waitFor(
+      async () => {
+        const flags = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_flags WHERE member_id = ?").bind("capped-player").first<{ n: number }>();
+        expect(flags!.n).toBe(1);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    const banned = await call("POST", `/api/v1/admin/apps/${other.appId}/users/capped-player/ban`, { token: ADMIN, body: { reason: "cheating" } });
+    expect(banned.status).toBe(200);
+    const { body } = await call("GET", `/api/v1/admin/apps/${other.appId}/users/capped-player/export`, { token: ADMIN });
+    expect(body.ban).toEqual({ app_id: other.appId, user_id: "capped-player", reason: "cheating", expires_at: null, banned_at: expect.any(String) });
+    expect(body.held_scores).toEqual([
+      {
+        leaderboard_id: capped.leaderboard_id, flag_id: expect.any(String), member_type: "user", member_id: "capped-player",
+        value: 50, reason: "above_max_value", event_name: "kill-enemy", flagged_at: expect.any(String),
+      },
+    ]);
+    expect(body.audit_log.items.map((e: any) => e.action)).toEqual(["ban"]);
+  });
+
   it("is described in the OpenAPI document", async () => {
     const doc = (await call("GET", "/openapi.json")).body;
     const operation = doc.paths["/api/v1/admin/apps/{appId}/users/{userId}/export"].get;
     expect(operation.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/PlayerExport" });
     expect(Object.keys(doc.components.schemas.PlayerExport.properties)).toEqual([
-      "app_id", "user_id", "exported_at", "user_info", "challenges", "battle_passes", "leaderboards", "recent_events", "webhook_deliveries", "audit_log", "archive",
+      "app_id", "user_id", "exported_at", "user_info", "challenges", "battle_passes", "leaderboards", "ban", "held_scores", "recent_events", "webhook_deliveries", "audit_log", "archive",
     ]);
   });
 });
