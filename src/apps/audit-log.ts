@@ -67,10 +67,17 @@ export const PLAYER_RESOURCE = "player";
 /** How entries name an erased player: by erasure subject (src/apps/erasure-tombstones.ts), never by id. */
 export const erasedPlayerId = (subject: string) => `erased:${subject}`;
 
-/** Erasing a player: their entries keep what was done to them, and name them by subject from now on (by index). */
+/**
+ * Erasing a player: their entries keep what was done to them, and name them by subject from now on
+ * (found by index), in the entry's id and wherever before or after held the id as a value (a ban's
+ * `user_id`, a held score's `member_id`).
+ */
 export const erasePlayerEntriesStatement = (db: D1Database, appId: number, userId: string, subject: string) =>
   db
-    .prepare("UPDATE audit_log SET resource_id = ? WHERE app_id = ? AND resource = ? AND resource_id = ?")
+    .prepare(
+      `UPDATE audit_log SET resource_id = ?1, before = replace(before, json_quote(?4), json_quote(?1)), after = replace(after, json_quote(?4), json_quote(?1))
+       WHERE app_id = ?2 AND resource = ?3 AND resource_id = ?4`,
+    )
     .bind(erasedPlayerId(subject), appId, PLAYER_RESOURCE, userId);
 
 /** The row the statement just before the entry's inserted (with writeConfigRow). */

@@ -54,7 +54,7 @@ describe("the audit log", () => {
         action: "create",
         outcome: "done",
         before: null,
-        after: { name: "Short-lived", default_language: "de" },
+        after: { name: "Short-lived", default_language: "de", backend_only_events: [], rate_limits: {} },
       },
     ]);
   });
@@ -71,7 +71,12 @@ describe("the audit log", () => {
       ["update", "Doomed", "Doomed, renamed"],
       ["create", null, "Doomed"],
     ]);
-    expect(global[0].before).toEqual({ app_id: doomed, name: "Doomed, renamed", default_language: "en", created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(global[0].before).toEqual({
+      app_id: doomed, name: "Doomed, renamed", default_language: "en", backend_only_events: [],
+      // The limits in force: the defaults (src/apps/settings.ts), since the app set none.
+      rate_limits: { per_user_per_minute: 3_000, per_app_per_minute: 6_000_000 },
+      created_at: expect.any(String), updated_at: expect.any(String),
+    });
     expect(summary((await logOf(doomed)).items)).toEqual(["challenge-category create"]);
   });
 
@@ -152,6 +157,7 @@ describe("the audit log", () => {
       const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_scores WHERE member_id = 'cid'").first<{ n: number }>();
       expect(row!.n).toBe(1);
     }, { timeout: 20_000, interval: 200 });
+    // ann's accepted 50 is ahead of cid's 5.
     expect((await bot("DELETE", `/apps/${fair}/leaderboards/${board.leaderboard_id}/members/user/cid`)).status).toBe(204);
     expect((await bot("POST", `/apps/${fair}/users/dan/ban`, { reason: "spam" })).status).toBe(200);
     expect((await bot("POST", `/apps/${fair}/users/dan/ban`, { reason: "spam again", expires_at: "2099-01-01T00:00:00Z" })).status).toBe(200);
@@ -164,7 +170,7 @@ describe("the audit log", () => {
       ["ann", "accept-held-score"], ["bob", "dismiss-held-score"], ["cid", "remove-score"], ["dan", "ban"], ["dan", "ban"], ["dan", "unban"],
     ]);
     expect(players[0]).toMatchObject({ actor: { kind: "admin-token", name: "deploy-bot" }, before: { member_id: "ann", value: 50, reason: "above_max_value" }, after: null });
-    expect(players[2]).toMatchObject({ before: { leaderboard_id: board.leaderboard_id, score: 5, rank: 1 }, after: null });
+    expect(players[2]).toMatchObject({ before: { leaderboard_id: board.leaderboard_id, score: 5, rank: 2 }, after: null });
     expect(players[3]).toMatchObject({ before: null, after: { user_id: "dan", reason: "spam", expires_at: null } });
     expect(players[4]).toMatchObject({ before: { reason: "spam" }, after: { reason: "spam again", expires_at: "2099-01-01T00:00:00.000Z" } });
     expect(players[5]).toMatchObject({ before: { reason: "spam again" }, after: null });
