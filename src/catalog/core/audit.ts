@@ -8,6 +8,8 @@ import type { CatalogObject, CatalogPlan, Step } from "./plan";
  * the fields it changes, before and after; a deletion keeps the whole object as a document.
  */
 const RESOURCES: Record<CatalogObject, string> = {
+  // The admin API records an app's settings as the app's; the apply's entry is in the app's log, as "settings".
+  app_settings: "app",
   category: "challenge-category",
   challenge: "challenge",
   battle_pass: "battle-pass",
