@@ -4,6 +4,7 @@ import { deleteBanStatement, expiredBans, presentBan, readBan, upsertBanStatemen
 import { syncBannedMemberStatements } from "../leaderboards/banned-members";
 import { allShards } from "../realtime/shards";
 import { toIso } from "../shared/clock";
+import { badRequest } from "../shared/errors";
 import { logBackgroundFailure } from "../shared/log";
 import { userObjectName } from "../user/names";
 
@@ -28,6 +29,9 @@ const ownerOf = (env: Env, appId: number, userId: string) => env.USER.idFromName
 
 /** Bans or re-bans (a second ban replaces the reason and the expiry). Answers the ban. */
 export async function banPlayer(env: Env, appId: number, userId: string, input: BanInput, now: number, actor: Actor): Promise<BanRow> {
+  if (input.expiresAt !== null && input.expiresAt <= now) {
+    throw badRequest("Invalid body: expires_at must be in the future", [{ field: "expires_at", problem: "must be in the future" }]);
+  }
   const ban = { reason: input.reason, expiresAt: input.expiresAt, bannedAt: toIso(now) };
   const before = await readBan(env.DB, appId, userId);
   const after = presentBan({ app_id: appId, user_id: userId, reason: ban.reason, expires_at: ban.expiresAt, banned_at: ban.bannedAt });

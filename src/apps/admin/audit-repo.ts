@@ -61,10 +61,21 @@ export async function listAuditEntries(db: D1Database, appId: number | null, fil
   return { rows: rows.results as AuditRow[], total: (total.results[0] as { n: number }).n };
 }
 
-/** The kinds of objects a log has entries about (the console's resource filter), by index. */
+/**
+ * The kinds of objects a log has entries about (the console's resource filter). One index seek per
+ * kind (audit_log_by_resource), walking from each kind to the next, never a scan of the app's entries.
+ */
 export async function auditedResources(db: D1Database, appId: number | null): Promise<string[]> {
+  const app = appId === null ? "app_id IS NULL" : "app_id = ?1";
   const rows = await db
-    .prepare(`SELECT DISTINCT resource FROM audit_log WHERE ${appId === null ? "app_id IS NULL" : "app_id = ?"} ORDER BY resource`)
+    .prepare(
+      `WITH RECURSIVE kinds(resource) AS (
+         SELECT (SELECT MIN(resource) FROM audit_log WHERE ${app})
+         UNION ALL
+         SELECT (SELECT MIN(resource) FROM audit_log WHERE ${app} AND resource > kinds.resource) FROM kinds WHERE kinds.resource IS NOT NULL
+       )
+       SELECT resource FROM kinds WHERE resource IS NOT NULL`,
+    )
     .bind(...(appId === null ? [] : [appId]))
     .all<{ resource: string }>();
   return rows.results.map((r) => r.resource);

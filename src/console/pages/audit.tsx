@@ -1,4 +1,7 @@
 import { auditedResources, listAuditEntries, presentAuditEntry } from "../../apps/admin/audit-repo";
+import { AuditQuery } from "../../apps/admin/audit-schemas";
+import type { FieldProblem } from "../../shared/errors";
+import { problemsOfIssues } from "../core/form";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { actorLabel, fieldChanges, shownValue } from "../core/audit";
 import { consoleRouter, listQuery, type ConsoleContext } from "../http";
@@ -7,17 +10,36 @@ import { PageHeader, renderAppPage, renderPage } from "../ui/render";
 
 /** The audit log of an app, and of what is not one app's (apps, console users): read by every role. */
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 type Entry = ReturnType<typeof presentAuditEntry>;
+const AuditFilters = AuditQuery.pick({ resource: true, resource_id: true, actor: true, from: true, to: true });
+type Filters = Partial<Record<keyof typeof AuditFilters.shape, string>>;
+const FILTER_LABELS: Record<keyof Filters, string> = { resource: "Resource", resource_id: "Object id", actor: "Actor", from: "From", to: "To" };
 
-/** The filters of the query; a date that is not YYYY-MM-DD (what a date input sends) is left out, never an error. */
-function filtersOf(c: ConsoleContext) {
-  const text = (name: string, max: number) => (c.req.query(name) ?? "").trim().slice(0, max) || undefined;
-  const day = (name: string) => {
-    const value = c.req.query(name) ?? "";
-    return ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
-  };
-  return { resource: text("resource", 64), actor: text("actor", 100), from: day("from"), to: day("to") };
+/** The query's filters, checked with the admin API's own rules: a filter it would refuse is a problem shown on the page (400). */
+function filtersOf(c: ConsoleContext): { filters: Filters; problems: FieldProblem[] } {
+  const filters: Filters = {};
+  for (const name of Object.keys(FILTER_LABELS) as (keyof Filters)[]) {
+    const value = (c.req.query(name) ?? "").trim();
+    if (value) filters[name] = value;
+  }
+  const parsed = AuditFilters.safeParse(filters);
+  return { filters, problems: parsed.success ? [] : problemsOfIssues(parsed.error.issues, filters) };
+}
+
+function FilterProblems({ problems }: { problems: FieldProblem[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div class="form-errors" role="alert">
+      <p>The filters were not applied:</p>
+      <ul>
+        {problems.map((p) => (
+          <li>
+            {FILTER_LABELS[p.field as keyof Filters] ?? p.field}: {p.problem}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 function Changes({ entry }: { entry: Entry }) {
@@ -45,23 +67,28 @@ function Changes({ entry }: { entry: Entry }) {
 
 async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
   const list = listQuery(c, 50);
-  const filters = filtersOf(c);
+  const { filters, problems } = filtersOf(c);
   const appId = app?.app_id ?? null;
-  const [{ rows, total }, resources] = await Promise.all([listAuditEntries(c.env.DB, appId, filters, list), auditedResources(c.env.DB, appId)]);
+  const [{ rows, total }, resources] = await Promise.all([
+    problems.length > 0 ? { rows: [], total: 0 } : listAuditEntries(c.env.DB, appId, filters, list),
+    auditedResources(c.env.DB, appId),
+  ]);
   const entries = rows.map(presentAuditEntry);
-  const filtered = Object.values(filters).some((v) => v !== undefined);
-  return (
+  const filtered = Object.keys(filters).length > 0;
+  const body = (
     <>
       <form method="get" action={base} class="search filters-bar">
         <label for="audit-resource">Resource</label>
         <select id="audit-resource" name="resource">
           <option value="">any</option>
-          {resources.map((r) => (
+          {(filters.resource && !resources.includes(filters.resource) ? [...resources, filters.resource] : resources).map((r) => (
             <option value={r} selected={r === filters.resource}>
               {r}
             </option>
           ))}
         </select>
+        <label for="audit-resource-id">Object id</label>
+        <input id="audit-resource-id" name="resource_id" value={filters.resource_id ?? ""} placeholder="42, player id" />
         <label for="audit-actor">Actor</label>
         <input id="audit-actor" name="actor" value={filters.actor ?? ""} placeholder="email, X-Actor name, api-key" />
         <label for="audit-from">From</label>
@@ -72,6 +99,7 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
           Filter
         </button>
       </form>
+      <FilterProblems problems={problems} />
       <div id="list">
         {entries.length === 0 ? (
           <EmptyState>
@@ -106,23 +134,25 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
       </div>
     </>
   );
+  return { body, status: problems.length > 0 ? (400 as const) : (200 as const) };
 }
 
 const LEAD = "Who changed what, when and from where: configuration changes, API keys and actions on players. Secrets never appear.";
 
 export const auditPages = consoleRouter()
-  .get("/console/audit", async (c) =>
-    renderPage(
+  .get("/console/audit", async (c) => {
+    const { body, status } = await auditLog(c, null, "/console/audit");
+    return renderPage(
       c,
-      { title: "Audit log", section: "console-audit" },
+      { title: "Audit log", section: "console-audit", status },
       <>
         <PageHeader title="Audit log" lead="What is not one app's: apps created, renamed and deleted, and console users. An app's own log is on its page." />
-        {await auditLog(c, null, "/console/audit")}
+        {body}
       </>,
-    ),
-  )
+    );
+  })
   .get("/console/apps/:appId/audit", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const base = `/console/apps/${app.app_id}/audit`;
-    return renderAppPage(c, app, "audit", { title: "Audit log", lead: LEAD }, await auditLog(c, app, base));
+    const { body, status } = await auditLog(c, app, `/console/apps/${app.app_id}/audit`);
+    return renderAppPage(c, app, "audit", { title: "Audit log", lead: LEAD, status }, body);
   });
