@@ -14,6 +14,7 @@ export interface CatalogSnapshot {
   appId: number;
   /** The app's catalog_version when it was read: an apply refuses to run over a newer one. */
   version: number;
+  /** The app's fair-play settings, as its row holds them (a NULL rate limit: the default). */
   settings: AppSettingsColumns;
   categories: CategoryRow[];
   challenges: ChallengeRow[];
