@@ -21,6 +21,7 @@ export const APP_NAV: NavEntry[] = [
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
   { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
+  { section: "bans", label: "Bans", href: inApp("/bans") },
   { section: "events", label: "Event tester", href: inApp("/events") },
   { section: "audit", label: "Audit log", href: inApp("/audit") },
   { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
