@@ -117,7 +117,12 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                 </td>
                 <td>
                   {e.resource} <code>{e.resource_id ?? ""}</code> <StatusBadge status={e.action} />
-                  {e.outcome === "refused" && <StatusBadge status="refused" />}
+                  {e.outcome === "refused" && (
+                    <>
+                      {" "}
+                      <StatusBadge status="refused" />
+                    </>
+                  )}
                 </td>
                 <td>
                   {e.origin.channel}
