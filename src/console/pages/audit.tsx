@@ -3,7 +3,7 @@ import { AuditQuery } from "../../apps/admin/audit-schemas";
 import type { FieldProblem } from "../../shared/errors";
 import { problemsOfIssues } from "../core/form";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { actorLabel, fieldChanges, shownValue } from "../core/audit";
+import { actorLabel, fieldChanges, shortId, shownValue } from "../core/audit";
 import { consoleRouter, listQuery, type ConsoleContext } from "../http";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
 import { PageHeader, renderAppPage, renderPage } from "../ui/render";
@@ -78,23 +78,33 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
   const body = (
     <>
       <form method="get" action={base} class="search filters-bar">
-        <label for="audit-resource">Resource</label>
-        <select id="audit-resource" name="resource">
-          <option value="">any</option>
-          {(filters.resource && !resources.includes(filters.resource) ? [...resources, filters.resource] : resources).map((r) => (
-            <option value={r} selected={r === filters.resource}>
-              {r}
-            </option>
-          ))}
-        </select>
-        <label for="audit-resource-id">Object id</label>
-        <input id="audit-resource-id" name="resource_id" value={filters.resource_id ?? ""} placeholder="42, player id" />
-        <label for="audit-actor">Actor</label>
-        <input id="audit-actor" name="actor" value={filters.actor ?? ""} placeholder="email, X-Actor name, api-key" />
-        <label for="audit-from">From</label>
-        <input id="audit-from" name="from" type="date" value={filters.from ?? ""} />
-        <label for="audit-to">To</label>
-        <input id="audit-to" name="to" type="date" value={filters.to ?? ""} />
+        <div class="filter">
+          <label for="audit-resource">Resource</label>
+          <select id="audit-resource" name="resource">
+            <option value="">any</option>
+            {(filters.resource && !resources.includes(filters.resource) ? [...resources, filters.resource] : resources).map((r) => (
+              <option value={r} selected={r === filters.resource}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="filter">
+          <label for="audit-resource-id">Object id</label>
+          <input id="audit-resource-id" name="resource_id" value={filters.resource_id ?? ""} placeholder="42, player id" />
+        </div>
+        <div class="filter">
+          <label for="audit-actor">Actor</label>
+          <input id="audit-actor" name="actor" value={filters.actor ?? ""} placeholder="email, X-Actor, api-key" />
+        </div>
+        <div class="filter">
+          <label for="audit-from">From</label>
+          <input id="audit-from" name="from" type="date" value={filters.from ?? ""} />
+        </div>
+        <div class="filter">
+          <label for="audit-to">To</label>
+          <input id="audit-to" name="to" type="date" value={filters.to ?? ""} />
+        </div>
         <button type="submit" class="secondary">
           Filter
         </button>
@@ -109,14 +119,14 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
           <Table head={["When", "Who", "What", "From", "Changes"]}>
             {entries.map((e) => (
               <tr>
-                <td>
+                <td class="nowrap">
                   <Time iso={e.at} />
                 </td>
                 <td>
                   {actorLabel(e.actor)} <span class="muted">({e.actor.kind})</span>
                 </td>
                 <td>
-                  {e.resource} <code>{e.resource_id ?? ""}</code> <StatusBadge status={e.action} />
+                  {e.resource} <code title={e.resource_id ?? undefined}>{shortId(e.resource_id)}</code> <StatusBadge status={e.action} />
                   {e.outcome === "refused" && (
                     <>
                       {" "}

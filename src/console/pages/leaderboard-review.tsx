@@ -66,7 +66,7 @@ export function ReviewQueue(props: { app: AppRow; board: LeaderboardDef; queue: 
                 <Time iso={flag.flagged_at} />
               </td>
               {props.canChange && (
-                <td class="actions-cell">
+                <td class="actions">
                   <PostForm action={`${path}/flagged/${flag.flag_id}/accept`} class="inline" swap="innerHTML">
                     <button type="submit" class="small">
                       Accept

@@ -13,10 +13,10 @@ export const erasureInProgress = (view: PlayerView) => view.erasures.some((r) =>
 
 function Receipts({ view }: { view: PlayerView }) {
   return (
-    <Table caption="Erasures of this user id" head={["Erasure", "State", "Requested", "Completed"]} numeric={[0]}>
+    <Table caption="Erasures of this user id" head={["Erasure", "State", "Requested", "Completed"]}>
       {view.erasures.map((r) => (
         <tr>
-          <td class="num">{r.erasure_id}</td>
+          <td>{r.erasure_id}</td>
           <td>
             <StatusBadge status={r.status} /> {r.error && <span class="muted">{r.error}</span>}
           </td>

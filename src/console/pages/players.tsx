@@ -198,7 +198,7 @@ function EventsSection({ view }: { view: PlayerView }) {
 
 /** The player's page, section by section. */
 export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [
-  BanSection, ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection, PrivacySection,
+  ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection, BanSection, PrivacySection,
 ];
 
 function PlayerActions({ view }: { view: PlayerView }) {
@@ -336,7 +336,19 @@ function playerPage(c: ConsoleContext, view: PlayerView, status: ContentfulStatu
     {
       title: `Player ${view.userId}`,
       crumbs: [[playersPath(view.app), "Players"]],
-      lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
+      lead: (
+        <>
+          {view.info.username ? `Username ${view.info.username}.` : "No username stored."}
+          {view.ban && (
+            <>
+              {" "}
+              <a href="#ban" class="badge status-banned">
+                banned
+              </a>
+            </>
+          )}
+        </>
+      ),
       actions: <PlayerActions view={view} />,
       status,
     },
