@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { acceptNextDialog, ADMIN_TOKEN, admin, consoleUser, freshBrowserForEachTest, http, notice, screenshot, signIn, url } from "./support";
+import { acceptNextDialog, admin, consoleUser, freshBrowserForEachTest, http, notice, screenshot, signIn, url } from "./support";
 import { eventually, newStudioApp } from "../e2e/support";
 
 /** Fair play in the console: bans, a board's review queue and the removal of an entry, and the app's settings. */

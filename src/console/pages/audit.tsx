@@ -3,7 +3,7 @@ import { AuditQuery } from "../../apps/admin/audit-schemas";
 import type { FieldProblem } from "../../shared/errors";
 import { problemsOfIssues } from "../core/form";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { actorLabel, fieldChanges, shortId, shownValue } from "../core/audit";
+import { actorLabel, fieldChanges, shownResourceId, shownValue } from "../core/audit";
 import { consoleRouter, listQuery, type ConsoleContext } from "../http";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
 import { PageHeader, renderAppPage, renderPage } from "../ui/render";
@@ -126,7 +126,7 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                   {actorLabel(e.actor)} <span class="muted">({e.actor.kind})</span>
                 </td>
                 <td>
-                  {e.resource} <code title={e.resource_id ?? undefined}>{shortId(e.resource_id)}</code> <StatusBadge status={e.action} />
+                  {e.resource} <code title={e.resource_id ?? undefined}>{shownResourceId(e.resource_id)}</code> <StatusBadge status={e.action} />
                   {e.outcome === "refused" && (
                     <>
                       {" "}
