@@ -138,7 +138,7 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                   {e.origin.channel}
                   {e.origin.ip && <span class="muted"> · {e.origin.ip}</span>}
                 </td>
-                <td class="snippet">
+                <td class="snippet changes">
                   <Changes entry={e} />
                 </td>
               </tr>
