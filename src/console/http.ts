@@ -7,6 +7,7 @@ import { requestOrigin } from "../apps/actor";
 import type { AppEnv } from "../shared/http";
 import type { ConsoleSession } from "./auth/sessions";
 import { formValuesOf, type FormValues } from "./core/form";
+import { refusedTarget } from "./core/refusals";
 import { may, type Permission } from "./core/roles";
 
 /** What every console handler shares: its context, cookies, form bodies, notices and the role check. */
@@ -65,20 +66,12 @@ export function guard(c: ConsoleContext, permission: Permission): void {
 
 /**
  * An authenticated user tried what their role does not allow: the audit log keeps the attempt (who,
- * which page, from where). Requests without a session never get here: they cannot drive writes.
+ * what, from where). Requests without a session never get here: they cannot drive writes.
  */
 export async function recordRefusal(c: ConsoleContext, refused: PermissionRefused): Promise<void> {
-  const appId = /^\/console\/apps\/(\d{1,15})(\/|$)/.exec(c.req.path)?.[1] ?? null;
+  const target = refusedTarget(c.req.path, c.req.method);
   await recordAudit(c.env.DB, [
-    {
-      actor: consoleActor(c),
-      appId,
-      resource: "console-page",
-      resourceId: c.req.path,
-      action: c.req.method.toLowerCase(),
-      outcome: "refused",
-      after: { needed: refused.permission, role: c.get("session").role },
-    },
+    { actor: consoleActor(c), ...target, outcome: "refused", after: { needed: refused.permission, role: c.get("session").role } },
   ]);
 }
 
