@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { acceptNextDialog, admin, consoleUser, freshBrowserForEachTest, http, notice, screenshot, signIn, url } from "./support";
+import { acceptNextDialog, ADMIN_TOKEN, admin, consoleUser, freshBrowserForEachTest, http, notice, postFromPage, screenshot, signIn, url } from "./support";
 import { eventually, newStudioApp } from "../e2e/support";
 
 /** Fair play in the console: bans, a board's review queue and the removal of an entry, and the app's settings. */
@@ -167,5 +167,38 @@ describe("fair play in the console", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await expect.poll(noticeText).toBe("Settings saved.");
     expect(await admin(`/apps/${studio.appId}`)).toMatchObject({ name: "Fair play, renamed", rate_limits: { per_user_per_minute: 120 } });
+  });
+});
+
+describe("fair play for a viewer", () => {
+  it("shows bans and held submissions, without a way to decide them: forged decisions are refused", async () => {
+    const board = await http("POST", `/api/v1/admin/apps/${studio.appId}/leaderboards`, { token: ADMIN_TOKEN, body: { name: "Capped", event_name: "lap", max_value: 10 } });
+    const boardId = board.body.leaderboard_id;
+    await send("racer", "lap", 5);
+    await send("racer", "lap", 50);
+    const flagged = () => admin(`/apps/${studio.appId}/leaderboards/${boardId}/flagged`);
+    const flag = await eventually(async () => (await flagged()).items[0], 15_000, "a held lap");
+    await eventually(async () => ((await standing(boardId, "racer")).score === 5 ? true : undefined), 15_000, "racer on the board");
+    expect((await http("POST", `/api/v1/admin/apps/${studio.appId}/users/racer/ban`, { token: ADMIN_TOKEN, body: { reason: "wall hack" } })).status).toBe(200);
+
+    const viewer = await consoleUser("viewer");
+    await signInAs(viewer);
+    await page.goto(url(app(`/leaderboards/${boardId}`)));
+    expect((await cells(page.locator("#review tbody tr").first())).slice(0, 3)).toEqual(["racer", "50", "above max_value"]);
+    expect(await page.getByRole("button", { name: "Accept" }).count()).toBe(0);
+    expect(await page.getByLabel("Highest value").isDisabled()).toBe(true);
+    await page.goto(url(app("/bans")));
+    expect((await cells(page.getByRole("row", { name: /racer/ }))).slice(0, 2)).toEqual(["racer", "wall hack"]);
+    expect(await page.getByRole("button", { name: "Lift" }).count()).toBe(0);
+    await page.goto(url(app("/players/racer")));
+    expect(await page.getByRole("button", { name: "Lift ban" }).count()).toBe(0);
+    expect(await page.getByLabel("Reason").count()).toBe(0);
+
+    const boardPage = app(`/leaderboards/${boardId}`);
+    for (const path of [`${boardPage}/flagged/${flag.flag_id}/accept`, `${boardPage}/flagged/${flag.flag_id}/dismiss`, `${boardPage}/members/user/racer/remove`, app("/players/racer/unban"), app("/players/racer/ban")]) {
+      expect(await postFromPage(page, path, { reason: "x" }), path).toBe(403);
+    }
+    expect((await flagged()).total).toBe(1);
+    expect((await http("GET", `/api/v1/admin/apps/${studio.appId}/users/racer/ban`, { token: ADMIN_TOKEN })).status).toBe(200);
   });
 });

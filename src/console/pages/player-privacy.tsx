@@ -72,7 +72,11 @@ export function PrivacySection({ view }: { view: PlayerView }) {
         <a class="button secondary" href={`${playerPath(view.app, view.userId)}/export`} download={exportFileName(view.app, view.userId)} hx-boost="false">
           Download the player's data
         </a>{" "}
-        <span class="muted">Everything held about this player as JSON (an access request). Downloading it is recorded in the audit log.</span>
+        <span class="muted">
+          Everything held about this player as JSON (an access request). Downloading it is recorded in the{" "}
+          <a href={`/console/apps/${view.app.app_id}/audit?resource=player&resource_id=${encodeURIComponent(view.userId)}`}>audit log</a>, with every other action on
+          them.
+        </span>
       </p>
       {view.erasures.length > 0 && <Receipts view={view} />}
       {view.canChange && <EraseForm view={view} />}
