@@ -123,9 +123,9 @@ describe("privacy in the console", () => {
       (await rows.all()).map(async (row) => [await row.locator("td").nth(1).textContent(), (await row.locator("td").nth(2).textContent())!.replace(/\s+/g, " ").trim()]);
     const shown = async () => Promise.all(await whoAndWhat());
     expect((await shown()).slice(0, 3)).toEqual([
-      [`${editor.email} (console-user)`, expect.stringMatching(/^leaderboard \d+ create$/)],
-      [`${editor.email} (console-user)`, expect.stringMatching(/^player erased:\S+ erase$/)],
-      [`${editor.email} (console-user)`, expect.stringMatching(/^player erased:\S+ export$/)],
+      [`${editor.email} (console user)`, expect.stringMatching(/^leaderboard \d+ create$/)],
+      [`${editor.email} (console user)`, expect.stringMatching(/^player erased:\S+ erase$/)],
+      [`${editor.email} (console user)`, expect.stringMatching(/^player erased:\S+ export$/)],
     ]);
     await screenshot(page, "audit");
 
@@ -133,7 +133,7 @@ describe("privacy in the console", () => {
     await page.getByLabel("Resource").selectOption("leaderboard");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/resource=leaderboard/);
-    expect((await shown()).map(([who]) => who)).toEqual([`${editor.email} (console-user)`, "Admin token (admin-token)"]);
+    expect((await shown()).map(([who]) => who)).toEqual([`${editor.email} (console user)`, "Admin token"]);
     await page.getByLabel("Actor").fill("admin-token");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/actor=admin-token/);

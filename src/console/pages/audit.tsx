@@ -123,7 +123,9 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                   <Time iso={e.at} />
                 </td>
                 <td>
-                  {actorLabel(e.actor)} <span class="muted">({e.actor.kind})</span>
+                  {actorLabel(e.actor)}
+                  {/* Other kinds' labels name their kind already. */}
+                  {e.actor.kind === "console-user" && <span class="muted"> (console user)</span>}
                 </td>
                 <td>
                   {e.resource} <code title={e.resource_id ?? undefined}>{shownResourceId(e.resource_id)}</code> <StatusBadge status={e.action} />
