@@ -1,5 +1,4 @@
-import type { AppRow } from "../../apps/repo";
-import { requireApp } from "../../apps/repo";
+import { requireApp, type AppRow } from "../../apps/repo";
 import { dispatchChanges } from "../../fanout/dispatch";
 import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "../../leaderboards/catalog";
 import type { FlagReason } from "../../leaderboards/core/contributions";
