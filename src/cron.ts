@@ -7,6 +7,8 @@ import { dispatchChanges } from "./fanout/dispatch";
 import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
 import { logBackgroundFailure } from "./shared/log";
 import { pruneHolderReceipts } from "./catalog/holders-store";
+import { pruneAuditLog } from "./apps/admin/audit-repo";
+import { pruneErasures } from "./players/erasure";
 
 /** The cron's tasks by name: the names appear in the failure logs and in the status answer. */
 const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
@@ -15,6 +17,8 @@ const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
   "delivery-log-retention": (env, now) => pruneDeliveryLog(env.DB, now),
   "leaderboard-maintenance": runLeaderboardMaintenance,
   "holder-receipts-retention": (env, now) => pruneHolderReceipts(env.DB, now),
+  "audit-log-retention": (env) => pruneAuditLog(env, Date.now()),
+  "erasure-retention": pruneErasures,
   "ban-expiry": liftExpiredBans,
 };
 

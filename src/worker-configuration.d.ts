@@ -11,6 +11,7 @@ interface __BaseEnv_Env {
 	JWT_AUDIENCE: "open-gamification-clients";
 	ACCESS_TOKEN_TTL_SECONDS: "86400";
 	ANALYTICS_RETENTION_DAYS: "90";
+	AUDIT_LOG_RETENTION_DAYS: "365";
 	EVENTS_ARCHIVE_PRUNING: "cron";
 	MQTT_BROKER_SHARDS: "32";
 	WEBHOOK_RETRY_BASE_SECONDS: "60";
@@ -40,6 +41,8 @@ declare namespace Cloudflare {
 		JWT_AUDIENCE: "open-gamification-clients";
 		ACCESS_TOKEN_TTL_SECONDS: "86400";
 		ANALYTICS_RETENTION_DAYS: "90";
+		AUDIT_LOG_RETENTION_DAYS: "365";
+	AUDIT_LOG_RETENTION_DAYS: "365";
 		EVENTS_ARCHIVE_PRUNING: "cron";
 		MQTT_BROKER_SHARDS: "32";
 		WEBHOOK_RETRY_BASE_SECONDS: "60";
@@ -60,7 +63,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "LOG_SAMPLE_RATE" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "ANALYTICS_RETENTION_DAYS" | "EVENTS_ARCHIVE_PRUNING" | "MQTT_BROKER_SHARDS" | "WEBHOOK_RETRY_BASE_SECONDS" | "ENVIRONMENT" | "ADMIN_TOKEN" | "JWT_SIGNING_KEYS" | "TOPIC_SECRET" | "DEV_CLOCK" | "ALLOW_LOOPBACK_WEBHOOKS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "LOG_SAMPLE_RATE" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "ANALYTICS_RETENTION_DAYS" | "AUDIT_LOG_RETENTION_DAYS" | "EVENTS_ARCHIVE_PRUNING" | "MQTT_BROKER_SHARDS" | "WEBHOOK_RETRY_BASE_SECONDS" | "ENVIRONMENT" | "ADMIN_TOKEN" | "JWT_SIGNING_KEYS" | "TOPIC_SECRET" | "DEV_CLOCK" | "ALLOW_LOOPBACK_WEBHOOKS">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -54,7 +54,8 @@ export async function catalogCall({ url, token, appId, method, suffix = "", quer
   const target = `${url.replace(/\/+$/, "")}/api/v1/admin/apps/${encodeURIComponent(appId)}/catalog${suffix}${search.size ? `?${search}` : ""}`;
   const response = await fetch(target, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    // X-Actor: the service's audit log tells the CLI's applies from other uses of the admin token.
+    headers: { Authorization: `Bearer ${token}`, "X-Actor": "catalog CLI", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

@@ -3,7 +3,7 @@
  * the app's catalog_version (config-write.ts): this isolate drops its copy at once, other isolates notice within
  * REVALIDATE_MS through one tiny version read, so steady traffic costs no D1 read per event.
  */
-const REVALIDATE_MS = 1000;
+export const REVALIDATE_MS = 1000;
 
 interface Entry {
   version: number;

@@ -1,6 +1,7 @@
 import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from "jose";
 import { unauthorized } from "../shared/errors";
 import { signingKeys } from "./signing-keys";
+import { erasedAt, erasedSince, tokenIssuedAt } from "../apps/erasure-tombstones";
 
 type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS"> & { ENVIRONMENT?: string };
 
@@ -12,6 +13,11 @@ export interface AccessTokenClaims {
    * service mints itself (the `user_token` of webhook payloads) have none.
    */
   keyId?: string;
+}
+
+export interface VerifiedClaims extends AccessTokenClaims {
+  /** `iat`, in seconds (0 for a token without one: such a token is older than any erasure). */
+  issuedAt: number;
 }
 
 /** HS256, pinned: verification accepts no other algorithm, so `alg: none` and RS/HS confusion fail. */
@@ -38,7 +44,7 @@ function headerAlgorithm(token: string): unknown {
   }
 }
 
-export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: number): Promise<AccessTokenClaims> {
+export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: number): Promise<VerifiedClaims> {
   const keys = signingKeys(env);
   try {
     // Checked before jwtVerify too, so a foreign algorithm is refused without touching any key.
@@ -62,10 +68,24 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
       throw unauthorized("Access token lacks its app or user");
     }
     const keyId = typeof payload.key_id === "string" ? { keyId: payload.key_id } : {};
-    return { appId: payload.app_id, userId: payload.sub, ...keyId };
+    return { appId: payload.app_id, userId: payload.sub, issuedAt: typeof payload.iat === "number" ? payload.iat : 0, ...keyId };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized("Access token has expired");
     if (err instanceof joseErrors.JOSEError) throw unauthorized("Access token is invalid");
     throw err;
   }
 }
+
+/**
+ * What every check of a player's credential accepts (API routes, MQTT): a valid token, not issued
+ * before that player's data was erased (src/apps/erasure-tombstones.ts). Erasure refuses every
+ * token minted before it; a new token works at once.
+ */
+export async function verifyPlayerToken(env: TokenEnv & Pick<Env, "DB" | "TOPIC_SECRET">, token: string, nowMs: number): Promise<VerifiedClaims> {
+  const claims = await verifyAccessToken(env, token, nowMs);
+  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt))) throw erasedMeanwhile();
+  return claims;
+}
+
+/** The 401 of a token older than its player's erasure. */
+export const erasedMeanwhile = () => unauthorized("Access token was issued before this player's data was erased; mint a new one");

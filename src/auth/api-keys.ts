@@ -1,5 +1,7 @@
 import { randomToken, sha256Hex } from "../shared/crypto";
 import { toIso } from "../shared/clock";
+import { auditOf, type Actor } from "../apps/audit-log";
+import { writeConfigRow } from "../apps/config-write";
 
 /**
  * API keys: 43 random URL-safe characters behind a short prefix (well under the 64 characters by
@@ -32,6 +34,9 @@ export const presentApiKey = (row: ApiKeyRow) => ({
   end_tokens_on_revoke: row.end_tokens_on_revoke === 1,
 });
 
+/** Entries about keys never hold a key, only what the list shows (its hash would be redacted anyway). */
+export const apiKeyAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "api-key");
+
 export const API_KEY_COLUMNS = "key_id, app_id, name, key_prefix, created_at, revoked_at, end_tokens_on_revoke";
 
 export interface ApiKeySettings {
@@ -39,14 +44,15 @@ export interface ApiKeySettings {
   end_tokens_on_revoke: boolean;
 }
 
-export async function insertApiKey(db: D1Database, appId: number, settings: ApiKeySettings, nowMs: number) {
+export async function insertApiKey(db: D1Database, appId: number, settings: ApiKeySettings, nowMs: number, actor: Actor) {
   const key = generateApiKey();
-  const row = await db
+  const statement = db
     .prepare(
       `INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at, end_tokens_on_revoke) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
     )
-    .bind(appId, settings.name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs), settings.end_tokens_on_revoke ? 1 : 0)
-    .first<ApiKeyRow>();
+    .bind(appId, settings.name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs), settings.end_tokens_on_revoke ? 1 : 0);
+  const audit = apiKeyAudit(actor, appId).created({ ...settings, key_prefix: key.slice(0, 8) });
+  const row = await writeConfigRow<ApiKeyRow>(db, null, statement, audit);
   return { key, row: row! };
 }
 

@@ -7,6 +7,7 @@ import { timingSafeEqual } from "../shared/crypto";
 import { findActiveKey } from "./api-keys";
 import { signingKeys, signingKeysProblem } from "./signing-keys";
 import { trustedAccessToken } from "./trusted-token";
+import { ACTOR_HEADER, actorNameOf } from "../apps/actor";
 
 /** The SCILL SDK tells the two apart the same way: an API key is at most 64 characters. */
 const MAX_API_KEY_LENGTH = 64;
@@ -34,8 +35,8 @@ async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise
 
 async function callerFromAccessToken(c: Context<AppEnv>, credential: string): Promise<Caller> {
   if (looksLikeApiKey(credential)) throw unauthorized("This operation requires an access token, not an API key");
-  const { appId, userId } = await trustedAccessToken(c.env, credential, c.get("now"));
-  return { kind: "access-token", appId, userId };
+  const { appId, userId, issuedAt } = await trustedAccessToken(c.env, credential, c.get("now"));
+  return { kind: "access-token", appId, userId, issuedAt };
 }
 
 const withCaller = (resolve: (c: Context<AppEnv>, credential: string) => Promise<Caller>): MiddlewareHandler<AppEnv> =>
@@ -67,7 +68,7 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   assertAdminConfigured(c.env);
   const credential = bearerToken(c);
   if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
-  c.set("caller", { kind: "admin" });
+  c.set("caller", { kind: "admin", actorName: actorNameOf(c.req.header(ACTOR_HEADER)) });
   await next();
 });
 
@@ -90,6 +91,13 @@ export function callerApp(c: Context<AppEnv>, pathAppId?: string): string {
   }
   if (pathAppId !== undefined && pathAppId !== caller.appId) throw notFound(`App ${pathAppId} not found`);
   return caller.appId;
+}
+
+/** The access token of a route behind requireAccessToken. */
+export function callerToken(c: Context<AppEnv>): Extract<Caller, { kind: "access-token" }> {
+  const caller = c.get("caller");
+  if (caller.kind !== "access-token") throw new Error("route without requireAccessToken");
+  return caller;
 }
 
 /** The user of an access token; with an API key the user must come from the request itself. */

@@ -2,8 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../shared/http";
 import { bearerSecurity, errorResponses, forbiddenResponse, jsonBody, jsonResponse } from "../shared/openapi";
 import { toIso } from "../shared/clock";
-import { mintAccessToken } from "./access-tokens";
-import { callerApp, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
+import { erasedMeanwhile, mintAccessToken } from "./access-tokens";
+import { erasureSubject, tokenIssuedAt } from "../apps/erasure-tombstones";
+import { callerApp, callerToken, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
 import { readUserInfo, writeUserInfo } from "./user-info";
 import { appTrust, refuseBanned } from "./trust";
 import { UserIdSchema, UserInfoSchema } from "./schemas";
@@ -77,7 +78,9 @@ export const authRoutes = createRouter()
     async (c) => {
       const info = c.req.valid("json");
       const stored = { username: info.username ?? null, avatarImage: info.avatarImage ?? null };
-      await writeUserInfo(c.env.DB, callerApp(c), callerUser(c)!, stored, toIso(c.get("now")));
+      const caller = callerToken(c);
+      const guard = { subject: await erasureSubject(c.env, caller.appId, caller.userId), writtenAt: tokenIssuedAt(caller.issuedAt) };
+      if (!(await writeUserInfo(c.env.DB, caller.appId, caller.userId, stored, toIso(c.get("now")), guard))) throw erasedMeanwhile();
       return c.json(stored, 200);
     },
   );

@@ -1,11 +1,11 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
-import type { Staged, UserArea, UserObjectContext } from "../user/area";
+import type { ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
 import type { HolderDelta } from "../user/messages";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./core/changes";
 import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
-import { battlePassSchema, hasUnlockedPasses, readProgress, takeUncountedUnlocks, writeProgress } from "./user-store";
+import { battlePassSchema, countedUnlocks, hasUnlockedPasses, readProgress, takeUncountedUnlocks, writeProgress } from "./user-store";
 
 export type BattlePassAction =
   | { kind: "unlock"; purchase: Purchase }
@@ -80,6 +80,12 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     });
     if (action.kind === "unlock") this.unlocked = undefined;
     return outcome;
+  }
+
+  /** The passes the player unlocked leave their holder counts. */
+  onErase(player: ErasedUser, staged: Staged): void {
+    const deltas: HolderDelta[] = countedUnlocks(this.sql).map((id) => ({ object: "battle-pass", id, state: "unlocked", delta: -1 }));
+    if (deltas.length > 0) staged.background.push({ kind: "holders", appId: player.appId, deltas });
   }
 
   /**

@@ -70,6 +70,10 @@ export function takeUncountedUnlocks(sql: SqlStorage): string[] {
     .map((r) => r.battle_pass_id);
 }
 
+/** The passes whose unlock D1's holder counts include. */
+export const countedUnlocks = (sql: SqlStorage) =>
+  sql.exec<{ battle_pass_id: string }>("SELECT battle_pass_id FROM bp_unlocks WHERE holder_counted = 1").toArray().map((r) => r.battle_pass_id);
+
 /** Progress of every pass the user unlocked, by battle_pass_id. */
 export function readProgress(sql: SqlStorage, battlePassId?: string): Record<string, PassProgress> {
   const where = battlePassId === undefined ? "" : " WHERE battle_pass_id = ?";

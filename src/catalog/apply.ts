@@ -1,3 +1,4 @@
+import { updateSettingsStatement } from "../apps/admin/repo";
 import {
   deleteLevelChallengeStatement,
   deleteLevelStatement,
@@ -42,6 +43,8 @@ function statementOf(db: D1Database, appId: number, step: Step, now: number): D1
   const nowIso = toIso(now);
   const deleting = step.action === "delete";
   switch (step.object) {
+    case "app_settings":
+      return updateSettingsStatement(db, appId, step.doc!, nowIso);
     case "category":
       if (deleting) return deleteCategoryStatement(db, step.row!.category_id);
       return step.row ? updateCategoryStatement(db, step.row.category_id, step.doc!, nowIso) : insertCategoryStatement(db, appId, step.doc!, nowIso);

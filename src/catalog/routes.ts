@@ -4,6 +4,7 @@ import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonRespons
 import { CATALOG_SCHEMA_PATH, catalogJsonSchema } from "./json-schema";
 import { CatalogDocument, CatalogPlanAnswer } from "./schemas";
 import { applyCatalog, exportCatalog, previewCatalog } from "./service";
+import { requestActor } from "../apps/actor";
 
 const tags = ["Admin: catalog as code"];
 const security = bearerSecurity.admin;
@@ -52,7 +53,7 @@ export const catalogRoutes = createRouter()
       request: { params: AppParams, query: ApplyQuery, ...DOCUMENT_BODY },
       responses: { 200: jsonResponse(CatalogPlanAnswer, "What was applied"), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await applyCatalog(c.env, c.req.valid("param").appId, c.req.valid("json"), c.req.valid("query"), c.get("now")), 200),
+    async (c) => c.json(await applyCatalog(c.env, c.req.valid("param").appId, c.req.valid("json"), c.req.valid("query"), c.get("now"), requestActor(c)), 200),
   )
   .openapi(
     createRoute({

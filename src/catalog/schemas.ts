@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { AppInput, RateLimitsInput } from "../apps/admin/schemas";
 import { BattlePassFields, LevelChallengeInput, LevelFields, MAX_CHALLENGES_PER_LEVEL, passRule } from "../battlepasses/admin/schemas";
 import { CategoryInput, ChallengeFields, MAX_CHALLENGES_PER_CATEGORY, challengeRule } from "../challenges/admin/schemas";
 import { LeaderboardFields, boardRule } from "../leaderboards/admin/schemas";
@@ -75,10 +76,26 @@ export const CatalogWebhook = WebhookInput.omit({ secret_key: true })
   .strict()
   .openapi("CatalogWebhook");
 
+/**
+ * The app's fair-play settings, as the admin API's app input takes them: not its name or default
+ * language, which belong to one deployment's app while a document applies to any.
+ */
+export const CatalogSettings = z
+  .object({
+    backend_only_events: AppInput.shape.backend_only_events,
+    rate_limits: RateLimitsInput.strict().default({}).openapi("CatalogRateLimits"),
+  })
+  .strict()
+  .openapi("CatalogSettings", {
+    description:
+      "The app's fair-play settings (README, Fair play), replaced as a whole: an event list or a rate limit left out is the default again (none; the service's limit). A document without settings leaves the app's as they are.",
+  });
+
 export const CatalogDocument = z
   .object({
     $schema: z.string().optional().openapi({ description: "Where editors find this schema; ignored by the service" }),
     version: z.literal(CATALOG_FORMAT_VERSION).openapi({ description: "The document format's version" }),
+    settings: CatalogSettings.optional(),
     categories: z.array(CatalogCategory).max(1000).default([]),
     battle_passes: z.array(CatalogBattlePass).max(1000).default([]),
     leaderboards: z.array(CatalogLeaderboard).max(1000).default([]),
@@ -87,10 +104,11 @@ export const CatalogDocument = z
   .strict()
   .openapi("CatalogDocument", {
     description:
-      "An app's whole configuration: challenge categories with their challenges, battle passes with their levels and level challenges, leaderboards and webhook endpoints, identified by the studio's keys instead of ids.",
+      "An app's whole configuration: its fair-play settings, challenge categories with their challenges, battle passes with their levels and level challenges, leaderboards and webhook endpoints, identified by the studio's keys instead of ids.",
   });
 
 export type CatalogDocument = z.infer<typeof CatalogDocument>;
+export type CatalogSettings = z.infer<typeof CatalogSettings>;
 export type CatalogCategory = z.infer<typeof CatalogCategory>;
 export type CatalogChallenge = z.infer<typeof CatalogChallenge>;
 export type CatalogBattlePass = z.infer<typeof CatalogBattlePass>;
@@ -101,7 +119,7 @@ export type CatalogWebhook = z.infer<typeof CatalogWebhook>;
 
 // ---- answers of the plan and apply routes
 
-const CATALOG_OBJECTS = ["category", "challenge", "battle_pass", "level", "level_challenge", "leaderboard", "webhook"] as const;
+const CATALOG_OBJECTS = ["app_settings", "category", "challenge", "battle_pass", "level", "level_challenge", "leaderboard", "webhook"] as const;
 const Ref = z.string().openapi({ description: "The object by its keys", example: "battle_passes/season-1/levels/gold" });
 
 export const CatalogPlanAnswer = z

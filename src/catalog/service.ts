@@ -1,4 +1,6 @@
 import { writeConfig } from "../apps/config-write";
+import type { Actor } from "../apps/audit-log";
+import { planAuditEntries } from "./core/audit";
 import { requireApp } from "../apps/repo";
 import { ApiError, badRequest, conflict, type FieldProblem } from "../shared/errors";
 import { invalidInput } from "../shared/http";
@@ -22,8 +24,11 @@ export interface CatalogOptions {
   force?: boolean;
 }
 
-/** Most writes one apply makes: one batch stays within D1's limit of 1000 queries per Worker invocation. */
-export const MAX_APPLY_WRITES = 990;
+/**
+ * Most writes one apply makes: one batch, with the few statements of its audit entries, stays
+ * within D1's limit of 1000 queries per Worker invocation.
+ */
+export const MAX_APPLY_WRITES = 980;
 
 /** A document from anywhere (an uploaded file, parsed YAML): the one 400 of the API when it is not valid. */
 export function parseCatalogDocument(input: unknown): CatalogDocument {
@@ -63,7 +68,7 @@ export async function previewCatalog(env: Env, appId: string, doc: CatalogDocume
  * nothing at all. Refuses (409) blocked changes unless forced, and any configuration write that
  * came in between planning and writing.
  */
-export async function applyCatalog(env: Env, appId: string, doc: CatalogDocument, options: CatalogOptions, now: number) {
+export async function applyCatalog(env: Env, appId: string, doc: CatalogDocument, options: CatalogOptions, now: number, actor: Actor) {
   const { app, snapshot, planned } = await plan(env, appId, doc, options, now);
   if (planned.blocked.length > 0 && !options.force) {
     const errors = planned.blocked.map((b) => ({ field: b.ref, problem: b.problem }));
@@ -79,7 +84,8 @@ export async function applyCatalog(env: Env, appId: string, doc: CatalogDocument
   }
   if (statements.length > 0) {
     try {
-      await writeConfig(env.DB, app.app_id, [unchangedSinceStatement(env.DB, app.app_id, snapshot.version), ...statements]);
+      const audit = planAuditEntries(planned, actor, app.app_id, now);
+      await writeConfig(env.DB, app.app_id, [unchangedSinceStatement(env.DB, app.app_id, snapshot.version), ...statements], audit);
     } catch (err) {
       if (isChangedSinceFailure(err) || isUniqueViolation(err)) {
         throw conflict("The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.");

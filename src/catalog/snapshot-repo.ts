@@ -1,3 +1,4 @@
+import type { AppSettingsColumns } from "../apps/settings";
 import { LEVEL_ORDER, PASS_ORDER, type LevelRow, type PassRow } from "../battlepasses/catalog";
 import type { CategoryRow, ChallengeRow } from "../challenges/repo";
 import type { LeaderboardRow } from "../leaderboards/catalog";
@@ -10,7 +11,7 @@ import { holderReads, holdersOf } from "./holders-store";
 export async function readSnapshot(db: D1Database, appId: number): Promise<CatalogSnapshot> {
   const of = (sql: string) => db.prepare(sql).bind(appId);
   const results = await db.batch<unknown>([
-    of("SELECT catalog_version FROM apps WHERE app_id = ?"),
+    of("SELECT catalog_version, backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute FROM apps WHERE app_id = ?"),
     of("SELECT * FROM challenge_categories WHERE app_id = ? ORDER BY category_position, category_id"),
     of("SELECT * FROM challenges WHERE app_id = ? ORDER BY challenge_id"),
     of(`SELECT * FROM battle_passes WHERE app_id = ? ORDER BY ${PASS_ORDER}`),
@@ -23,9 +24,11 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
   const [app, categories, challenges, passes, levels, levelChallenges, leaderboards, webhooks, heldChallenges, heldPasses] = results.map((r) => r.results);
   // Deleted since the caller found it.
   if (app.length === 0) throw notFound(`App ${appId} not found`);
+  const { catalog_version, ...settings } = app[0] as AppSettingsColumns & { catalog_version: number };
   return {
     appId,
-    version: (app[0] as { catalog_version: number }).catalog_version,
+    version: catalog_version,
+    settings,
     categories: categories as CategoryRow[],
     challenges: challenges as ChallengeRow[],
     passes: passes as PassRow[],

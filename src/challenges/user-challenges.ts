@@ -1,6 +1,6 @@
 import { mintAccessToken } from "../auth/access-tokens";
 import type { BackgroundMessage } from "../user/messages";
-import type { Staged, UserArea, UserObjectContext } from "../user/area";
+import type { ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
@@ -124,6 +124,8 @@ const RECENT_TOKENS_MAX = 10_000;
 export class UserChallenges implements UserArea<ChallengeTouch> {
   static readonly schema = challengesSchema;
   private owner: Owner | null = null;
+  /** A new object's owner is written with its first state change, inside that change's transaction. */
+  private ownerUnsaved = false;
 
   constructor(private readonly context: UserObjectContext) {}
 
@@ -149,6 +151,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       })
       .catch((err: unknown) => {
         this.owner = null;
+        this.ownerUnsaved = false;
         throw err;
       });
   }
@@ -166,7 +169,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     if (!this.owner) {
       // A new object holds nothing yet: every instance it makes is counted as it changes.
       this.owner = { appId, userId, lastUserChallengeId: 0, holdersCounted: true };
-      writeOwner(this.sql, this.owner);
+      this.ownerUnsaved = true;
     }
     const catalog = await challengeCatalog(this.env.DB, appId);
     return {
@@ -184,11 +187,17 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   }
 
   /**
-   * An object older than the holder counts (D1 migration 0010) reports what it holds, once, in its
-   * first state change after; from then on each change reports its own +1/-1.
+   * Inside a state change's transaction: a new owner is written (never outside a transaction, so
+   * that an event dropped for its player's erasure leaves nothing behind), and an object older than
+   * the holder counts (D1 migration 0010) reports what it holds, once; from then on each change
+   * reports its own +1/-1.
    */
   private countHoldersOnce(touch: ChallengeTouch): void {
     const owner = this.owner!;
+    if (this.ownerUnsaved) {
+      writeOwner(this.sql, owner);
+      this.ownerUnsaved = false;
+    }
     if (owner.holdersCounted) return;
     for (const [challengeId, instance] of readAllInstances(this.sql)) touch.holders.move(challengeId, null, instance.type);
     owner.holdersCounted = true;
@@ -365,6 +374,17 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       is_claimed: i.isClaimed,
       period_start: isoOrNull(i.periodStart),
     }));
+  }
+
+  /** The player's held challenges leave the holder counts; the token minted for their notifications is forgotten. */
+  onErase(player: ErasedUser, staged: Staged): void {
+    recentTokens.delete(userObjectName(player.appId, player.userId));
+    const owner = (this.owner ??= readOwner(this.sql));
+    if (!owner?.holdersCounted) return;
+    const tally = new HolderTally();
+    for (const [challengeId, instance] of readAllInstances(this.sql)) tally.move(challengeId, instance.type, null);
+    const deltas = tally.deltas();
+    if (deltas.length > 0) staged.background.push({ kind: "holders", appId: player.appId, deltas });
   }
 
   /** Time-outs of users who may never come back: `lost` notifications without a touch. */

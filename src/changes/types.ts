@@ -1,11 +1,14 @@
 /** The five webhook types of the spec; the leaderboard one keeps the spec's spelling. */
-export const WEBHOOK_TYPES = [
+export const SPEC_WEBHOOK_TYPES = [
   "challenge-changed",
   "battlepass-challenge-changed",
   "battlepass-level-reward-claimed",
   "battlepass-expired",
   "leaderoard-updated",
 ] as const;
+
+/** Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed, src/players). */
+export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased"] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */
@@ -23,6 +26,8 @@ export interface Change {
   webhookType: WebhookType;
   payload: Record<string, unknown>;
   topic: TopicRef | null;
+  /** The player the payload names, or null: erasing a player deletes and cancels the deliveries that name them. */
+  userId: string | null;
   /** A URL that takes precedence over the app's endpoints for this type (per-level reward webhooks). */
   webhookUrl?: string;
 }

@@ -2,9 +2,12 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
 import { ApiError } from "../shared/errors";
+import { recordAudit, type Actor } from "../apps/audit-log";
+import { requestOrigin } from "../apps/actor";
 import type { AppEnv } from "../shared/http";
 import type { ConsoleSession } from "./auth/sessions";
 import { formValuesOf, type FormValues } from "./core/form";
+import { refusedTarget } from "./core/refusals";
 import { may, type Permission } from "./core/roles";
 
 /** What every console handler shares: its context, cookies, form bodies, notices and the role check. */
@@ -47,13 +50,37 @@ export async function readFormFile(c: Context, name: string): Promise<File | nul
   }
 }
 
+/** What a signed-in user's role does not allow: a 403 page, and an entry in the audit log (recordRefusal). */
+export class PermissionRefused extends ApiError {
+  constructor(readonly permission: Permission, role: string) {
+    const needed = permission === "administer" ? "an owner" : "an editor or an owner";
+    super(403, `Your role (${role}) may only read here; this needs ${needed}.`);
+  }
+}
+
 /** Refuses (403) what the signed-in role may not do; the page says which role it needs. */
 export function guard(c: ConsoleContext, permission: Permission): void {
   const { role } = c.get("session");
-  if (!may(role, permission)) {
-    const needed = permission === "administer" ? "an owner" : "an editor or an owner";
-    throw new ApiError(403, `Your role (${role}) may only read here; this needs ${needed}.`);
-  }
+  if (!may(role, permission)) throw new PermissionRefused(permission, role);
+}
+
+/**
+ * An authenticated user tried what their role does not allow: the audit log keeps the attempt (who,
+ * what, from where). Requests without a session never get here: they cannot drive writes.
+ */
+export async function recordRefusal(c: ConsoleContext, refused: PermissionRefused): Promise<void> {
+  const target = refusedTarget(c.req.path, c.req.method);
+  await recordAudit(c.env.DB, [
+    { actor: consoleActor(c), ...target, outcome: "refused", after: { needed: refused.permission, role: c.get("session").role } },
+  ]);
+}
+
+/** The signed-in user as the audit log names them, and where the request came from. */
+export function consoleActor(c: ConsoleContext): Actor {
+  const { consoleUserId, email } = c.get("session");
+  const origin = { channel: "console" as const, ...requestOrigin(c) };
+  if (consoleUserId === null) return { kind: "admin-token", id: null, name: null, ...origin };
+  return { kind: "console-user", id: String(consoleUserId), name: email, ...origin };
 }
 
 export const canChange = (c: ConsoleContext, permission: Permission = "configure") => may(c.get("session").role, permission);

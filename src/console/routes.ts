@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { consoleRouter, type ConsoleEnv } from "./http";
+import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "./http";
 import { requireSession, verifyCsrf } from "./auth/middleware";
 import { signInRoutes, signOutRoutes } from "./auth/sign-in";
 import { staticRoutes } from "./static";
@@ -10,13 +10,17 @@ import { keysPages } from "./pages/keys";
 import { challengesPages } from "./pages/challenges";
 import { battlePassPages } from "./pages/battle-passes";
 import { leaderboardPages } from "./pages/leaderboards";
+import { leaderboardReviewPages } from "./pages/leaderboard-review";
 import { webhookPages } from "./pages/webhooks";
 import { catalogPages } from "./pages/catalog";
 import { playerPages } from "./pages/players";
+import { banPages } from "./pages/bans";
 import { eventPages } from "./pages/events";
 import { userPages } from "./pages/users";
+import { auditPages } from "./pages/audit";
 import { statusPages } from "./pages/status";
 import { ApiError } from "../shared/errors";
+import { logError } from "../shared/log";
 
 /**
  * The admin console at /console: server-rendered pages over the same functions as the admin API.
@@ -46,7 +50,11 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
 });
 
 export const consoleRoutes = consoleRouter();
-consoleRoutes.onError(errorPage);
+consoleRoutes.onError(async (err, c) => {
+  // The refusal is answered even when its entry cannot be written (logged instead).
+  if (err instanceof PermissionRefused) await recordRefusal(c, err).catch((failure) => logError("recording a refused console action failed", failure, { path: c.req.path }));
+  return errorPage(err, c);
+});
 consoleRoutes.use("/console", securityHeaders);
 consoleRoutes.use("/console/*", securityHeaders);
 consoleRoutes.route("/", staticRoutes);
@@ -60,11 +68,14 @@ consoleRoutes.route("/", keysPages);
 consoleRoutes.route("/", challengesPages);
 consoleRoutes.route("/", battlePassPages);
 consoleRoutes.route("/", leaderboardPages);
+consoleRoutes.route("/", leaderboardReviewPages);
 consoleRoutes.route("/", webhookPages);
 consoleRoutes.route("/", catalogPages);
 consoleRoutes.route("/", playerPages);
+consoleRoutes.route("/", banPages);
 consoleRoutes.route("/", eventPages);
 consoleRoutes.route("/", userPages);
+consoleRoutes.route("/", auditPages);
 consoleRoutes.route("/", statusPages);
 consoleRoutes.all("/console/*", (c) => {
   throw new ApiError(404, `There is no console page at ${c.req.path}.`);

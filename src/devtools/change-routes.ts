@@ -47,6 +47,7 @@ export const devChangesAdmin = createRouter().openapi(
         webhookType: canonicalWebhookType(change.webhook_type),
         payload: change.payload,
         topic: null,
+        userId: null,
         webhookUrl: change.webhook_url,
       };
     });

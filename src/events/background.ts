@@ -14,7 +14,7 @@ import { recordUsage } from "./usage-store";
  */
 export async function recordEventAnalytics(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
   const now = await getNow(env);
-  const records = messages.map((m) => ({ id: m.id, event: m.body.event }));
+  const records = messages.map((m) => ({ id: m.id, event: m.body.event, userRef: m.body.userRef ?? null }));
   const firstDeliveries = messages.every((m) => m.attempts === 1);
   const fresh = firstDeliveries ? records : await uncountedEvents(env.DB, records, now);
   if (fresh.length === 0) return;

@@ -14,6 +14,8 @@ export const eventsSchema: AreaSchema = {
     "CREATE INDEX processed_events_by_time ON processed_events (processed_at)",
     // src/events/recent-events.ts
     "CREATE TABLE recent_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL)",
+    // src/events/archive-identity.ts
+    "CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)",
   ],
 };
 

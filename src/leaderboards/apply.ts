@@ -1,6 +1,7 @@
 import { readUserInfos } from "../auth/user-info";
 import type { Change, ChangeSink } from "../changes/types";
 import { getNow } from "../shared/clock";
+import { erasureSubject } from "../apps/erasure-tombstones";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
 import { leaderboardChange, type ScoreChange } from "./core/changes";
 import { contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
@@ -26,6 +27,15 @@ function chunksByEvent(contributions: Contribution[]): Contribution[][] {
   });
   if (current.length > 0) chunks.push(current);
   return chunks;
+}
+
+const playerKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;
+
+/** The erasure subject of every player of the batch (one HMAC each, no I/O). */
+async function playerSubjects(env: Env, events: QueuedEvent[]): Promise<Map<string, string>> {
+  const players = new Map(events.map(({ event }) => [playerKey(event.appId, event.userId), event] as const));
+  const subjects = await Promise.all([...players].map(async ([key, e]) => [key, await erasureSubject(env, e.appId, e.userId)] as const));
+  return new Map(subjects);
 }
 
 /** D1 wants exactly as many bindings as a statement numbers (?1 .. ?N). */
@@ -72,7 +82,8 @@ export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], de
   if (events.length === 0) return;
   const catalogs = new Map<string, AppLeaderboards>();
   for (const appId of new Set(events.map((e) => e.event.appId))) catalogs.set(appId, await appLeaderboards(env.DB, appId));
-  const contributions = contributionsOf(events, (appId) => catalogs.get(appId)?.boards ?? []);
+  const subjects = await playerSubjects(env, events);
+  const contributions = contributionsOf(events, (appId) => catalogs.get(appId)?.boards ?? [], (e) => subjects.get(playerKey(e.appId, e.userId))!);
   if (contributions.length === 0) return;
 
   const now = await getNow(env);

@@ -1,5 +1,6 @@
 import { toIso } from "../shared/clock";
 import { pageOffset, type Paging } from "../shared/paging";
+import { erasedSinceSql } from "../apps/erasure-tombstones";
 import type { MemberType } from "./catalog";
 import type { FlagReason } from "./core/contributions";
 
@@ -38,15 +39,37 @@ export const presentFlag = (row: FlagRow) => ({
 /**
  * Part of the applying transaction (apply.ts): ?1 the contributions, ?2 the transaction's claim.
  * Only contributions of events this transaction claimed are recorded, so a replayed batch flags
- * nothing twice.
+ * nothing twice; nor those of a player erased since the event was received (it would name them again).
  */
 export const RECORD_FLAGS_SQL = `
   INSERT INTO leaderboard_flags (app_id, leaderboard_id, member_type, member_id, value, reason, event_name, flagged_at)
   SELECT c.value ->> 'p', c.value ->> 'b', c.value ->> 't', c.value ->> 'i', c.value ->> 'v', c.value ->> 'h', c.value ->> 'n', c.value ->> 'a'
   FROM json_each(?1) AS c JOIN leaderboard_applied_events e ON e.dedup_key = c.value ->> 'k' AND e.claim = ?2
   WHERE c.value ->> 'h' IS NOT NULL
+    AND (c.value ->> 'e' IS NULL OR NOT ${erasedSinceSql("c.value ->> 'e'", "c.value ->> 'a'")})
     AND (SELECT COUNT(*) FROM leaderboard_flags f
          WHERE f.leaderboard_id = c.value ->> 'b' AND f.member_type = c.value ->> 't' AND f.member_id = c.value ->> 'i') < ${MAX_FLAGS_PER_MEMBER}`;
+
+/** Erasing a player: their held scores on every board of the app, by the member index of each board. */
+export const eraseMemberFlagsStatement = (db: D1Database, appId: number, userId: string) =>
+  db
+    .prepare(
+      `DELETE FROM leaderboard_flags WHERE leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?)
+         AND member_type = 'user' AND member_id = ?`,
+    )
+    .bind(appId, userId);
+
+/** A player's held scores on every board of the app, oldest first (the player export). */
+export async function playerFlags(db: D1Database, appId: number, userId: string, limit: number): Promise<FlagRow[]> {
+  const rows = await db
+    .prepare(
+      `SELECT * FROM leaderboard_flags WHERE leaderboard_id IN (SELECT leaderboard_id FROM leaderboards WHERE app_id = ?)
+         AND member_type = 'user' AND member_id = ? ORDER BY flag_id LIMIT ?`,
+    )
+    .bind(appId, userId, limit)
+    .all<FlagRow>();
+  return rows.results;
+}
 
 /** A page of a board's queue, oldest first. */
 export async function listFlags(db: D1Database, boardId: number, paging: Paging): Promise<{ rows: FlagRow[]; total: number }> {

@@ -1,6 +1,7 @@
 import { toDef, type LeaderboardRow } from "./catalog";
 import { currentSeason } from "./core/season";
 import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
+import { playerClaimPrefix } from "./core/contributions";
 import { pruneFlags } from "./flag-store";
 
 /** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
@@ -67,4 +68,25 @@ export async function deleteMemberScores(db: D1Database, boardIds: string[], mem
   const boards = JSON.stringify(boardIds.map(Number));
   const results = await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
   return results[results.length - 1].meta.changes;
+}
+
+/**
+ * Erasing a player: their rows, in every season, on each board of the app and on boards deleted
+ * but not yet purged (their app is no longer known; such rows are garbage either way), by primary
+ * key; and the replay claims of their events, one range of keys. A team's rows keep their scores:
+ * they name no one.
+ */
+export async function playerScoreStatements(db: D1Database, appId: number, userId: string, subject: string): Promise<D1PreparedStatement[]> {
+  const boards = await db
+    .prepare(
+      `SELECT leaderboard_id FROM leaderboards WHERE app_id = ?
+       UNION SELECT s.leaderboard_id FROM leaderboard_seasons s WHERE NOT EXISTS (SELECT 1 FROM leaderboards l WHERE l.leaderboard_id = s.leaderboard_id)`,
+    )
+    .bind(appId)
+    .all<{ leaderboard_id: number }>();
+  const boardIds = JSON.stringify(boards.results.map((b) => b.leaderboard_id));
+  const prefix = playerClaimPrefix(appId, subject);
+  // The keys just above the prefix: its last character (':') plus one.
+  const claims = db.prepare("DELETE FROM leaderboard_applied_events WHERE dedup_key >= ? AND dedup_key < ?").bind(prefix, `${prefix.slice(0, -1)};`);
+  return [...DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boardIds, "user", userId)), claims];
 }

@@ -1,4 +1,5 @@
 import { keySql, LEVELS, RADIX_BITS } from "./core/rank-key";
+import { erasedSinceSql } from "../apps/erasure-tombstones";
 
 /**
  * SQL of the rank index (tables in migrations/0004_leaderboards.sql).
@@ -104,7 +105,8 @@ const dropEmptyNodesSql = (keys: string) => `WITH ${LEVELS_CTE}, keys(b, s, t, k
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
  *    and rank (before any count moves) and the new score and key. Contributions held for review
  *    (`h`) are left out; those of a banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read
- *    in this same transaction, so that no event in flight when the ban came puts them back.
+ *    in this same transaction, so that no event in flight when the ban came puts them back. A player
+ *    erased after the event was received gets nothing (their team keeps its part).
  * 3-4. Move the counts of changed members from the old key to the new one.
  * 5-6. Write the scores and register the season for cron.
  * 7. Answer the changed visible members with old and new score and rank (the change hook's payload).
@@ -121,10 +123,11 @@ export const APPLY_SQL: readonly string[] = [
                   SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 'p' AND x.user_id = value ->> 'i')
                 THEN -(value ->> 's') ELSE value ->> 's' END AS s,
                 value ->> 't' AS t, value ->> 'i' AS i,
-                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o
+                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o, value ->> 'e' AS e
          FROM json_each(?1) WHERE value ->> 'h' IS NULL),
    fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest
-             FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2),
+             FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2
+             WHERE c.e IS NULL OR NOT ${erasedSinceSql("c.e", "c.a")}),
    folded AS (SELECT b, s, t, i, MAX(g) AS g, MAX(o) AS o, SUM(v) AS total, MAX(v) AS hi, MIN(v) AS lo,
                      MAX(CASE WHEN newest = 1 THEN v END) AS last_v, MAX(a) AS last_at
               FROM fresh GROUP BY b, s, t, i),

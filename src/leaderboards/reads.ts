@@ -78,3 +78,26 @@ export async function readAround(db: D1Database, appId: string, board: Leaderboa
   return { member, members };
 }
 
+
+/** One stored score of a member: every season the store still holds, the current one included. */
+export interface StoredScore {
+  boardId: string;
+  /** Start (ms) of the season. */
+  season: number;
+  score: number;
+  /** received_at (ms) of the newest event the score took. */
+  lastAt: number;
+}
+
+/** Every score row of a user on these boards, by primary key (the player's export). */
+export async function storedScores(db: D1Database, boardIds: string[], userId: string): Promise<StoredScore[]> {
+  if (boardIds.length === 0) return [];
+  const rows = await db
+    .prepare(
+      `SELECT leaderboard_id, season, score, last_at FROM leaderboard_scores
+       WHERE leaderboard_id IN (SELECT value FROM json_each(?)) AND member_type = 'user' AND member_id = ? ORDER BY leaderboard_id, season`,
+    )
+    .bind(JSON.stringify(boardIds.map(Number)), userId)
+    .all<{ leaderboard_id: number; season: number; score: number; last_at: number }>();
+  return rows.results.map((r) => ({ boardId: String(r.leaderboard_id), season: r.season, score: r.score, lastAt: r.last_at }));
+}

@@ -1,3 +1,4 @@
+import { auditStatements, PLAYER_RESOURCE, recordAudit, type Actor, type AuditEntry } from "../apps/audit-log";
 import type { ChangeSink } from "../changes/types";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
@@ -13,8 +14,13 @@ import { memberStanding, memberStatement } from "./store";
 
 /**
  * The operator's side of a board's fair play (the admin API and the console call these): the
- * review queue of held submissions, and removing one entry.
+ * review queue of held submissions, and removing one entry. Each decision is in the audit log, on
+ * the member (a player's entries are renamed when the player is erased).
  */
+
+function memberAudit(actor: Actor, appId: string, memberType: MemberType, memberId: string, action: string, before: unknown): AuditEntry {
+  return { actor, appId, resource: memberType === "user" ? PLAYER_RESOURCE : "team", resourceId: memberId, action, before, after: null };
+}
 
 async function requireBoardDef(db: D1Database, appId: string, boardId: string): Promise<LeaderboardDef> {
   const board = (await appLeaderboards(db, appId)).boards.find((b) => b.id === boardId);
@@ -42,7 +48,7 @@ export async function listFlagged(db: D1Database, appId: string, boardId: string
  * flag's own dedup key makes a repeated accept apply nothing twice. A banned player's value goes to
  * their hidden rows, as any event of theirs would. Answers the member's standing afterwards.
  */
-export async function acceptFlag(db: D1Database, appId: string, boardId: string, flagId: string, now: number, deliver: ChangeSink) {
+export async function acceptFlag(db: D1Database, appId: string, boardId: string, flagId: string, now: number, deliver: ChangeSink, actor: Actor) {
   const board = await requireBoardDef(db, appId, boardId);
   const flag = await requireFlag(db, board, flagId);
   const contribution: Contribution = {
@@ -57,27 +63,35 @@ export async function acceptFlag(db: D1Database, appId: string, boardId: string,
     q: 0,
     g: board.aggregation,
     o: board.ascending ? 1 : 0,
+    // Erasing a player deletes their flags (src/players/erasure-purge.ts): a flag still here names no erased player.
+    e: null,
   };
-  const changed = await applyChunk(db, [contribution], now, [deleteFlagStatement(db, flag.flag_id)]);
+  const audit = memberAudit(actor, appId, flag.member_type, flag.member_id, "accept-held-score", presentFlag(flag));
+  const changed = await applyChunk(db, [contribution], now, [deleteFlagStatement(db, flag.flag_id), ...auditStatements(db, [audit])]);
   await deliver(await toChanges(db, new Map([[appId, await appLeaderboards(db, appId)]]), changed));
   return { ...presentFlag(flag), member: await standing(db, board, flag.member_type, flag.member_id, now) };
 }
 
 /** Drops a held value: it never counts. */
-export async function dismissFlag(db: D1Database, appId: string, boardId: string, flagId: string): Promise<void> {
+export async function dismissFlag(db: D1Database, appId: string, boardId: string, flagId: string, actor: Actor): Promise<void> {
   const board = await requireBoardDef(db, appId, boardId);
   const flag = await requireFlag(db, board, flagId);
-  await deleteFlagStatement(db, flag.flag_id).run();
+  const audit = memberAudit(actor, appId, flag.member_type, flag.member_id, "dismiss-held-score", presentFlag(flag));
+  await db.batch([deleteFlagStatement(db, flag.flag_id), ...auditStatements(db, [audit])]);
 }
 
 /**
  * Removes one member's entry from one board (every season); everybody behind moves up. Nothing
  * stops the member's next event from counting again: a ban does that.
  */
-export async function removeEntry(db: D1Database, appId: string, boardId: string, memberType: MemberType, memberId: string): Promise<void> {
+export async function removeEntry(
+  db: D1Database, appId: string, boardId: string, memberType: MemberType, memberId: string, now: number, actor: Actor,
+): Promise<void> {
   const board = await requireBoardDef(db, appId, boardId);
+  const before = { leaderboard_id: board.id, ...(await standing(db, board, memberType, memberId, now)) };
   const removed = await deleteMemberScores(db, [board.id], memberType, memberId);
   if (removed === 0) throw notFound(`No ${memberType} ${memberId} on leaderboard ${board.id}`);
+  await recordAudit(db, [memberAudit(actor, appId, memberType, memberId, "remove-score", before)]);
 }
 
 /** The member's visible score and rank in the current season (rank -1 without one). */

@@ -35,6 +35,7 @@ import {
   MemberQueryV2,
   MemberTypeParam,
 } from "./schemas";
+import { requestActor } from "../apps/actor";
 
 /**
  * The leaderboard reads of the spec (v1) and SCILL's v2 shapes of the same data, the member's
@@ -278,7 +279,7 @@ for (const path of ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "/api/
       const { appId: pathAppId, leaderboardId } = c.req.valid("param");
       const appId = callerApp(c, pathAppId);
       const board = await requireBoard(c.env.DB, Number(appId), leaderboardId);
-      await restartBoard(c.env.DB, board, c.get("now"), toIso(c.get("now")));
+      await restartBoard(c.env.DB, board, c.get("now"), toIso(c.get("now")), requestActor(c));
       return c.json({ status: 200, message: "OK" }, 200);
     },
   );

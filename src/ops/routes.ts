@@ -25,7 +25,7 @@ const Status = z
     version: Version,
     d1: z.object({
       reachable: z.boolean(),
-      latest_migration: z.string().nullable().openapi({ example: "0010_catalog_keys.sql" }),
+      latest_migration: z.string().nullable().openapi({ example: "0012_privacy.sql" }),
       expected_migration: z.string().openapi({ description: "The newest migration this code was built with." }),
     }),
     schemas: z.object({

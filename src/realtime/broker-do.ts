@@ -157,6 +157,23 @@ export class MqttBroker extends DurableObject<Env> {
     return { delivered: sent, unheard };
   }
 
+  /**
+   * An erased player's topics, named by their object: every subscription to them here ends (MQTT
+   * has no server-side unsubscribe; the clients stay connected and simply receive nothing more).
+   * The owner asked, so it is not told. Answers how many subscriptions ended.
+   */
+  async dropTopics(topics: string[]): Promise<number> {
+    const gone = new Set(topics);
+    const index = this.subscriberIndex();
+    const holders = new Set(topics.flatMap((topic) => [...index.subscribers(topic)]));
+    let dropped = 0;
+    for (const conn of holders) {
+      dropped += conn.dropSubscriptions(gone);
+      index.update(conn);
+    }
+    return dropped;
+  }
+
   private async drain(conn: Connection): Promise<void> {
     try {
       while (!conn.closed) {

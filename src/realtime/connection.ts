@@ -52,6 +52,15 @@ export class Connection {
     return this.session.subs.find((s) => s.topic === topic);
   }
 
+  /** Ends the subscriptions to `topics`, with their messages still waiting; answers how many ended. */
+  dropSubscriptions(topics: ReadonlySet<string>): number {
+    const before = this.session.subs.length;
+    this.session.subs = this.session.subs.filter((s) => !topics.has(s.topic));
+    this.waiting = this.waiting.filter((w) => !topics.has(w.sub.topic));
+    this.save();
+    return before - this.session.subs.length;
+  }
+
   /**
    * Sends one message at the subscription's QoS. A QoS 1 message waits when the window is full;
    * beyond the queue's limit it is dropped (clients reload state through the REST API anyway).

@@ -88,6 +88,15 @@ export class TopicWatchers {
     }
   }
 
+  /** The topics with subscribers, by broker object: where an erasure ends the subscriptions. */
+  byBroker(): Map<string, string[]> {
+    const byBroker = new Map<string, string[]>();
+    for (const [topic, brokers] of this.topics()) {
+      for (const broker of brokers.keys()) byBroker.set(broker, [...(byBroker.get(broker) ?? []), topic]);
+    }
+    return byBroker;
+  }
+
   private forget(topic: string, broker: string): void {
     this.sql.exec("DELETE FROM rt_watchers WHERE topic = ? AND broker = ?", topic, broker);
     const brokers = this.topics().get(topic);

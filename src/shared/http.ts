@@ -3,9 +3,10 @@ import { badRequest, type FieldProblem } from "./errors";
 
 /** Who is calling: set by the credential middlewares of src/auth. */
 export type Caller =
-  | { kind: "admin" }
+  /** `actorName`: who uses the admin token, from the optional X-Actor header (the audit log's "who"). */
+  | { kind: "admin"; actorName: string | null }
   | { kind: "api-key"; appId: string; keyId: string }
-  | { kind: "access-token"; appId: string; userId: string };
+  | { kind: "access-token"; appId: string; userId: string; issuedAt: number };
 
 export type AppEnv = {
   Bindings: Env;

@@ -44,6 +44,17 @@ export interface UserArea<Prepared = unknown> {
   nextTimerAt?(): number | null;
   /** The object's alarm fired: apply what is due (through `context.transact`). */
   onAlarm?(): Promise<void>;
+  /**
+   * Synchronous, inside the erasure's transaction, before every table of the object is emptied
+   * (src/players/user-erasure.ts): reports what the player's leaving takes back from the app's
+   * totals (holder counts) and forgets what the area keeps of them outside its tables.
+   */
+  onErase?(player: ErasedUser, staged: Staged): void;
+}
+
+export interface ErasedUser {
+  appId: string;
+  userId: string;
 }
 
 /** An area as the object registers it: its tables, and how it is made for one object. */

@@ -16,6 +16,8 @@ export type BackgroundMessage =
   | {
       kind: "event";
       event: UserEvent;
+      /** How the archive names the player (src/events/archive-identity.ts); absent in messages of versions before 0.3.0. */
+      userRef?: string;
       /**
        * Leaderboards whose max_events_per_minute this event went past for its player, as the
        * player's object counted them (exactly, in order): the event is flagged there for review

@@ -5,15 +5,20 @@ import { decide } from "./core/outcome";
 import { webhookUrlProblem } from "../rules/webhook-url";
 import { attemptDelivery } from "./deliver";
 import { deadLetteredStatement, type LoggedOutcome, recordOutcomeStatements } from "./deliveries-repo";
-import { disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
+import { disabledEntry, disableEndpointStatement, endpointForDelivery } from "./endpoints-repo";
 import { type DeliveryMessage, isDeliveryMessage } from "./messages";
 import { logLine } from "../shared/log";
+import { erasedSince, erasureSubject, playerTombstone } from "../apps/erasure-tombstones";
+
+const GONE = "The receiver answered 410 Gone";
 
 /** What to tell the queue about one message once its outcome is in the log. */
 type Settle = { ack: true } | { ack: false; delaySeconds: number };
 
 interface Processed {
   message: DeliveryMessage;
+  /** The erasure subject of the player the message names: its log rows are written unless that player was erased since. */
+  subject: string | null;
   outcome: LoggedOutcome;
   settle: Settle;
   /** The app whose endpoint this 410 disabled: its catalog version is bumped. */
@@ -45,30 +50,48 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   }) as Message<DeliveryMessage>[];
   if (valid.length === 0) return;
 
-  const processed = await Promise.all(valid.map((msg) => processMessage(env, msg, clock)));
+  const outcomes = await Promise.all(valid.map((msg) => processUnlessErased(env, msg, clock)));
+  const processed = outcomes.filter((p): p is Processed => p !== null);
   // Disabling an endpoint changes the app's configuration, so the batch moves those apps' catalog versions.
   const disabledApps = [...new Set(processed.flatMap((p) => p.disabledAppId ?? []))];
+  const disabled = processed.filter((p) => p.disabledAppId !== undefined);
   await writeConfig(
     env.DB,
     disabledApps,
     processed.flatMap((p) => [
-      ...recordOutcomeStatements(env.DB, p.message, p.outcome),
-      ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, "The receiver answered 410 Gone", p.outcome.at)] : []),
+      ...recordOutcomeStatements(env.DB, p.message, p.outcome, p.subject),
+      ...(p.disabledAppId ? [disableEndpointStatement(env.DB, p.message.webhookId, GONE, p.outcome.at)] : []),
     ]),
+    disabled.map((p) => disabledEntry(p.message.appId, p.message.webhookId, GONE)),
   );
   valid.forEach((msg, i) => {
-    const { settle } = processed[i];
+    const settle = outcomes[i]?.settle ?? { ack: true };
     if (settle.ack) msg.ack();
     else msg.retry({ delaySeconds: settle.delaySeconds });
   });
 }
 
-async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock): Promise<Processed> {
+/**
+ * A message that names a player erased after it was queued is cancelled: not sent, and nothing
+ * logged (the erasure deleted the delivery's row). Answers null for such a message.
+ */
+async function processUnlessErased(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock): Promise<Processed | null> {
+  const { appId, userId, createdAt } = msg.body;
+  const player = userId ? await playerTombstone(env, appId, userId) : null;
+  if (player && erasedSince(player.erasedAt, createdAt)) {
+    logLine("info", "webhook delivery cancelled: its player was erased", { source: "queue", app_id: appId, message_id: msg.body.messageId });
+    return null;
+  }
+  return processMessage(env, msg, clock, player?.subject ?? null);
+}
+
+async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock, subject: string | null): Promise<Processed> {
   const message = msg.body;
   const now = clock.now();
   const at = toIso(now);
   const refuse = (error: string): Processed => ({
     message,
+    subject,
     outcome: { status: "failed", at, error, nextAttemptAt: null },
     settle: { ack: true },
   });
@@ -86,10 +109,11 @@ async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: Se
 
   switch (decision.kind) {
     case "succeeded":
-      return { message, outcome: { status: "succeeded", at, attempt, error: null, nextAttemptAt: null }, settle: { ack: true } };
+      return { message, subject, outcome: { status: "succeeded", at, attempt, error: null, nextAttemptAt: null }, settle: { ack: true } };
     case "gone":
       return {
         message,
+        subject,
         outcome: { status: "failed", at, attempt, error: result.error, nextAttemptAt: null },
         settle: { ack: true },
         // A per-level URL that is gone does not speak for the endpoint whose secret it borrows.
@@ -101,6 +125,7 @@ async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: Se
       const nextAttemptAt = last ? null : toIso(now + decision.delaySeconds * 1000);
       return {
         message,
+        subject,
         outcome: { status: "pending", at, attempt, error: result.error, nextAttemptAt },
         settle: { ack: false, delaySeconds: decision.delaySeconds },
       };
@@ -108,10 +133,13 @@ async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: Se
   }
 }
 
-/** Messages whose every attempt failed: the delivery is logged as failed for good. */
+/** Messages whose every attempt failed: the delivery is logged as failed for good (unless its player was erased since). */
 async function recordDeadLettered(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const at = toIso(await getNow(env));
   const messages = batch.messages.map((msg) => msg.body).filter(isDeliveryMessage);
-  if (messages.length > 0) await env.DB.batch(messages.map((m) => deadLetteredStatement(env.DB, m, at)));
+  const statements = await Promise.all(
+    messages.map(async (m) => deadLetteredStatement(env.DB, m, at, m.userId ? (await erasureSubject(env, m.appId, m.userId)) : null)),
+  );
+  if (statements.length > 0) await env.DB.batch(statements);
   batch.ackAll();
 }

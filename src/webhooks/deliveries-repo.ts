@@ -3,6 +3,7 @@ import { parseId } from "../shared/ids";
 import { type Paging, pageOffset } from "../shared/paging";
 import type { WebhookType } from "../changes/types";
 import type { DeliveryMessage } from "./messages";
+import { erasedSinceSql } from "../apps/erasure-tombstones";
 
 /** The delivery log is kept at least this long after a delivery last changed. */
 export const DELIVERY_LOG_RETENTION_DAYS = 30;
@@ -29,6 +30,8 @@ export interface DeliveryRow {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The player the payload names (migrations/0012_privacy.sql). */
+  user_id: string | null;
 }
 
 export interface AttemptRow {
@@ -55,15 +58,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /**
  * Records one processing of a message: creates the delivery on first sight, counts the attempt
  * and appends it to the attempt log. A succeeded delivery never falls back (a duplicate from the
- * queue's at-least-once delivery may fail after the first copy got through).
+ * queue's at-least-once delivery may fail after the first copy got through). Nothing is recorded
+ * for a player erased since the change (`subject`: their erasure subject), whose rows the erasure
+ * deleted while the call was under way.
  */
-export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: LoggedOutcome): D1PreparedStatement[] {
+export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: LoggedOutcome, subject: string | null): D1PreparedStatement[] {
   const counted = o.attempt ? 1 : 0;
   const upsert = db
     .prepare(
       `INSERT INTO webhook_deliveries (message_id, app_id, webhook_id, webhook_type, override_url, url, payload, status,
-         attempt_count, last_status_code, last_error, last_attempt_at, next_attempt_at, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+         attempt_count, last_status_code, last_error, last_attempt_at, next_attempt_at, created_at, updated_at, user_id)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16 WHERE NOT ${erasedSinceSql("?17", "?18")}
        ON CONFLICT (message_id) DO UPDATE SET
          status = CASE WHEN webhook_deliveries.status = 'succeeded' THEN 'succeeded' ELSE excluded.status END,
          attempt_count = webhook_deliveries.attempt_count + ?9,
@@ -77,6 +82,7 @@ export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: L
     .bind(
       m.messageId, Number(m.appId), Number(m.webhookId), m.webhookType, m.overrideUrl, o.attempt?.url ?? null, m.body, o.status,
       counted, o.attempt?.statusCode ?? null, o.error, o.attempt ? o.at : null, o.nextAttemptAt, iso(m.createdAt), o.at,
+      m.userId ?? null, subject, m.createdAt,
     );
   if (!o.attempt) return [upsert];
   const attempt = db
@@ -88,19 +94,19 @@ export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: L
   return [upsert, attempt];
 }
 
-/** A message the queue dead-lettered after its last attempt: the delivery has failed for good. */
-export function deadLetteredStatement(db: D1Database, m: DeliveryMessage, at: string): D1PreparedStatement {
+/** A message the queue dead-lettered after its last attempt: the delivery has failed for good (see recordOutcomeStatements for `subject`). */
+export function deadLetteredStatement(db: D1Database, m: DeliveryMessage, at: string, subject: string | null): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO webhook_deliveries (message_id, app_id, webhook_id, webhook_type, override_url, payload, status, last_error, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'failed', ?7, ?8, ?9)
+      `INSERT INTO webhook_deliveries (message_id, app_id, webhook_id, webhook_type, override_url, payload, status, last_error, created_at, updated_at, user_id)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'failed', ?7, ?8, ?9, ?10 WHERE NOT ${erasedSinceSql("?11", "?12")}
        ON CONFLICT (message_id) DO UPDATE SET
          status = CASE WHEN webhook_deliveries.status = 'succeeded' THEN 'succeeded' ELSE 'failed' END,
          next_attempt_at = NULL,
          updated_at = excluded.updated_at`,
     )
     .bind(m.messageId, Number(m.appId), Number(m.webhookId), m.webhookType, m.overrideUrl, m.body,
-      "Dead-lettered before any attempt was logged", iso(m.createdAt), at);
+      "Dead-lettered before any attempt was logged", iso(m.createdAt), at, m.userId ?? null, subject, m.createdAt);
 }
 
 /** A delivery queued from the admin API (test call): visible in the log before the first attempt. */
@@ -142,6 +148,7 @@ export const messageOf = (row: DeliveryRow): DeliveryMessage => ({
   overrideUrl: row.override_url,
   body: row.payload,
   createdAt: Date.parse(row.created_at),
+  userId: row.user_id,
 });
 
 export interface DeliveryFilter {
@@ -149,6 +156,8 @@ export interface DeliveryFilter {
   webhook_id?: string;
   webhook_type?: WebhookType;
   message_id?: string;
+  /** The deliveries that name this player. */
+  user_id?: string;
 }
 
 export async function listDeliveries(db: D1Database, appId: number, filter: DeliveryFilter, paging: Paging) {
@@ -158,6 +167,7 @@ export async function listDeliveries(db: D1Database, appId: number, filter: Deli
   if (filter.webhook_id) where.push("webhook_id = ?"), args.push(parseId(filter.webhook_id) ?? -1);
   if (filter.webhook_type) where.push("webhook_type = ?"), args.push(filter.webhook_type);
   if (filter.message_id) where.push("message_id = ?"), args.push(filter.message_id);
+  if (filter.user_id) where.push("user_id = ?"), args.push(filter.user_id);
   const clause = where.join(" AND ");
   const [rows, total] = await db.batch<DeliveryRow | { n: number }>([
     db.prepare(`SELECT * FROM webhook_deliveries WHERE ${clause} ORDER BY delivery_id DESC LIMIT ? OFFSET ?`)
@@ -203,6 +213,17 @@ export const presentDelivery = (row: DeliveryRow) => ({
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
+
+/**
+ * Erasing a player: the deliveries that name them, with their attempts (by index, never a scan of
+ * the log). Pending ones are cancelled with them: the consumer sends nothing for an erased player.
+ */
+export const eraseDeliveriesStatements = (db: D1Database, appId: number, userId: string): D1PreparedStatement[] => [
+  db
+    .prepare("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE app_id = ? AND user_id = ?)")
+    .bind(appId, userId),
+  db.prepare("DELETE FROM webhook_deliveries WHERE app_id = ? AND user_id = ?").bind(appId, userId),
+];
 
 /** Removes deliveries (and their attempts) that have not changed for the retention period. */
 export async function pruneDeliveryLog(db: D1Database, now: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { WebhookType } from "../changes/types";
 import { cachedCatalog } from "../apps/catalog-cache";
 import { writeConfig, writeConfigRow } from "../apps/config-write";
+import { auditOf, systemActor, type Actor } from "../apps/audit-log";
 import { notFound } from "../shared/errors";
 import { parseId } from "../shared/ids";
 import { conflictOnDuplicate, keyClash } from "../shared/statements";
@@ -117,23 +118,33 @@ export function deleteEndpointStatement(db: D1Database, webhookId: number): D1Pr
   return db.prepare("DELETE FROM webhooks WHERE webhook_id = ?").bind(webhookId);
 }
 
-export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+/** Entries about endpoints: their secret is redacted by the log (src/apps/core/audit-values.ts). */
+const endpointAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "webhook");
+
+export async function insertEndpoint(db: D1Database, appId: number, input: EndpointInput, nowIso: string, actor: Actor): Promise<EndpointRow> {
   const statement = insertEndpointStatement(db, appId, input, nowIso);
-  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, appId, statement)))!;
+  const audit = endpointAudit(actor, appId).created(input);
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, appId, statement, audit)))!;
 }
 
-export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string): Promise<EndpointRow> {
+export async function replaceEndpoint(db: D1Database, row: EndpointRow, input: EndpointInput, nowIso: string, actor: Actor): Promise<EndpointRow> {
   const statement = replaceEndpointStatement(db, row.webhook_id, input, nowIso);
-  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement)))!;
+  const audit = endpointAudit(actor, row.app_id).updated(row.webhook_id, presentEndpoint(row), input);
+  return (await conflictOnDuplicate(keyClash("webhook", input.key), () => writeConfigRow<EndpointRow>(db, row.app_id, statement, audit)))!;
 }
 
-export async function deleteEndpoint(db: D1Database, row: EndpointRow): Promise<void> {
-  await writeConfig(db, row.app_id, [deleteEndpointStatement(db, row.webhook_id)]);
+export async function deleteEndpoint(db: D1Database, row: EndpointRow, actor: Actor): Promise<void> {
+  const audit = endpointAudit(actor, row.app_id).deleted(row.webhook_id, presentEndpoint(row));
+  await writeConfig(db, row.app_id, [deleteEndpointStatement(db, row.webhook_id)], [audit]);
 }
 
-/** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone (run it with writeConfig). */
+/** The statement that stops all further calls to an endpoint whose receiver answered 410 Gone (run it with writeConfig and `disabledEntry`). */
 export function disableEndpointStatement(db: D1Database, webhookId: string, reason: string, nowIso: string): D1PreparedStatement {
   return db
     .prepare("UPDATE webhooks SET disabled_at = COALESCE(disabled_at, ?), disabled_reason = ?, updated_at = ? WHERE webhook_id = ?")
     .bind(nowIso, reason, nowIso, Number(webhookId));
 }
+
+/** The audit entry of an endpoint the delivery consumer disabled. */
+export const disabledEntry = (appId: string, webhookId: string, reason: string) =>
+  auditOf(systemActor("webhook delivery"), appId, "webhook").updated(webhookId, { enabled: true }, { enabled: false, disabled_reason: reason }, "disable");

@@ -33,6 +33,7 @@ export async function enqueueWebhooks(env: Env, changes: Change[]): Promise<void
       overrideUrl: target.overrideUrl,
       body: bodies.get(change)!,
       createdAt,
+      userId: change.userId,
     };
   });
   await sendAll(env.WEBHOOKS, messages);

@@ -14,6 +14,8 @@ export interface DeliveryMessage {
   body: string;
   /** When the change happened (service clock, ms). */
   createdAt: number;
+  /** The player the body names (Change.userId); absent in messages queued before version 0.3.0. */
+  userId?: string | null;
 }
 
 export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -28,6 +30,7 @@ export function isDeliveryMessage(value: unknown): value is DeliveryMessage {
     typeof m.messageId === "string" && isDigits(m.appId) && isDigits(m.webhookId) &&
     (WEBHOOK_TYPES as readonly unknown[]).includes(m.webhookType) &&
     (m.overrideUrl === null || typeof m.overrideUrl === "string") &&
-    typeof m.body === "string" && typeof m.createdAt === "number"
+    typeof m.body === "string" && typeof m.createdAt === "number" &&
+    (m.userId === undefined || m.userId === null || typeof m.userId === "string")
   );
 }

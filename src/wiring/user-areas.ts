@@ -7,6 +7,7 @@ import { watchersSchema } from "../realtime/watchers";
 import { UserBattlePasses } from "../battlepasses/user-progress";
 import { UserChallenges } from "../challenges/user-challenges";
 import { outboxSchema } from "./outbox";
+import { erasureSchema } from "../players/user-erasure";
 
 /**
  * The areas of the user's object, in the order an event applies to them (a battle pass counts the
@@ -30,5 +31,6 @@ export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
   eventRateSchema,
   outboxSchema,
   watchersSchema,
+  erasureSchema,
   ...Object.values(AREAS).map((Area) => Area.schema),
 ];

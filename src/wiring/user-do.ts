@@ -1,10 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type UserArea } from "../user/area";
+import { Staged, type ErasedUser, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
-import { readClock } from "../shared/clock";
+import { getNow, readClock, toIso } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
+import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
 import { UserEventRate } from "../events/user-rate";
 import type { BackgroundMessage } from "../user/messages";
 import { appEndpoints } from "../webhooks/endpoints-repo";
@@ -14,13 +15,18 @@ import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
-import { logBackgroundFailure } from "../shared/log";
+import { describeError, logBackgroundFailure, logLine } from "../shared/log";
+import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
+import { UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
+import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
+import { markCompleted, markFailed, markRunning } from "../players/erasure-receipts";
+import { userErasedChange } from "../players/core/erasure-notification";
 import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
 import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
-/** The background message of an applied event, with what the areas noted about it. */
-function eventMessage(event: UserEvent, staged: Staged): BackgroundMessage {
-  return staged.paceExceeded.length > 0 ? { kind: "event", event, paceExceeded: [...staged.paceExceeded] } : { kind: "event", event };
+/** The background message of an applied event, with how the archive names the player and what the areas noted. */
+function eventMessage(event: UserEvent, userRef: string, staged: Staged): BackgroundMessage {
+  return staged.paceExceeded.length > 0 ? { kind: "event", event, userRef, paceExceeded: [...staged.paceExceeded] } : { kind: "event", event, userRef };
 }
 
 /**
@@ -30,23 +36,31 @@ function eventMessage(event: UserEvent, staged: Staged): BackgroundMessage {
  * report in the same transaction and hands it on after; areas plug in through src/user/area.ts.
  */
 export class UserDO extends DurableObject<Env> {
-  private readonly outbox: Outbox;
-  private readonly watchers: TopicWatchers;
-  private readonly rate: UserEventRate;
-  private readonly area: UserAreas;
+  private outbox!: Outbox;
+  private watchers!: TopicWatchers;
+  private rate!: UserEventRate;
+  private area!: UserAreas;
   /** Every area, in the order an event applies to them. */
-  private readonly areas: UserArea[];
+  private areas!: UserArea[];
+  /** The player's erasure: requests, its time, completions to report (src/players/user-erasure.ts). */
+  private readonly erasure: UserErasure;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.watchers = new TopicWatchers(ctx.storage.sql);
-    this.rate = new UserEventRate(ctx.storage.sql);
-    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
-    this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
-    this.areas = Object.values(this.area);
+    this.erasure = new UserErasure(ctx.storage.sql);
+    this.open();
     ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
+  }
+
+  /** The object's parts over its storage, none holding anything yet; made again when an erasure emptied it. */
+  private open(): void {
+    this.watchers = new TopicWatchers(this.ctx.storage.sql);
+    this.rate = new UserEventRate(this.ctx.storage.sql);
+    this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
+    this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work) => this.transact(work) });
+    this.areas = Object.values(this.area);
   }
 
   /**
@@ -80,6 +94,8 @@ export class UserDO extends DurableObject<Env> {
     const clock = timers.length > 0 ? await readClock(this.env) : null;
     const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
     if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
+    const erasure = this.erasure.nextAt(wallNow, OUTBOX_RETRY_MS);
+    if (erasure !== null) times.push(Math.max(erasure, wallNow));
     if (times.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...times));
   }
@@ -89,7 +105,8 @@ export class UserDO extends DurableObject<Env> {
    * applies inside it, between the idempotency check and the record of the event id, so that a
    * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
    * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
-   * (actions, time-outs) stage everything, and their flush finds no receiver for it.
+   * (actions, time-outs) stage everything, and their flush finds no receiver for it. An event
+   * received before the player's erasure belongs to the erased player: it is dropped.
    *
    * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
    * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
@@ -97,6 +114,7 @@ export class UserDO extends DurableObject<Env> {
    */
   async applyEvent(event: UserEvent, perMinute: number): Promise<ApplyEventResult> {
     const sql = this.ctx.storage.sql;
+    if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) return this.droppedForErasure(event);
     // A retry of an applied event is answered as a duplicate (OK) even past the limit.
     const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
     const early = retried ? null : this.rate.refusal(event.receivedAt, perMinute);
@@ -104,26 +122,38 @@ export class UserDO extends DurableObject<Env> {
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     const endpoints = await appEndpoints(this.env.DB, event.appId);
+    let erased = false;
     try {
       // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
-      return await this.transact(
+      const result = await this.transact(
         (staged): ApplyEventResult => {
+          // Checked in the transaction: the erasure may have run while the areas prepared.
+          if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
+            erased = true;
+            return { duplicate: false };
+          }
           if (event.eventId !== null && wasProcessed(sql, event.eventId)) return { duplicate: true };
           const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
           if (retryAfterMs !== null) return { limited: { retryAfterMs } };
           this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
-          staged.background.unshift(eventMessage(event, staged));
+          staged.background.unshift(eventMessage(event, archiveUserRef(sql), staged));
           if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
           recordRecentEvent(sql, event);
           return { duplicate: false };
         },
         (change) => hasReceiver(change, endpoints, this.watchers.any),
       );
+      return erased ? this.droppedForErasure(event) : result;
     } catch (err) {
       // The transaction rolled back what it counted.
       this.rate.forget();
       throw err;
     }
+  }
+
+  private droppedForErasure(event: UserEvent): ApplyEventResult {
+    logLine("info", "event received before its player's erasure dropped", { app_id: event.appId, event_name: event.eventName });
+    return { duplicate: false };
   }
 
   /** From a broker: these topics of the user gained their first subscriber there, or lost their last. */
@@ -139,6 +169,11 @@ export class UserDO extends DurableObject<Env> {
   /** The last events applied, newest first (the console's player page, the player export). */
   async recentEvents(limit: number) {
     return readRecentEvents(this.ctx.storage.sql, limit);
+  }
+
+  /** How the raw event archive names the player, or null before their first event (the player export). */
+  async archiveUserRef() {
+    return knownArchiveUserRef(this.ctx.storage.sql);
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
@@ -174,9 +209,77 @@ export class UserDO extends DurableObject<Env> {
     return this.area.challenges.state();
   }
 
-  /** Retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
+  /** From the Worker (src/players/erasure.ts): the player is erased by the alarm once ERASURE_DELAY_MS has passed. */
+  async requestErasure(request: ErasureRequest): Promise<void> {
+    this.erasure.request(request, Date.now());
+    await this.reschedule();
+  }
+
+  /** The erasures whose time has come, then the receipts and notifications of those done. */
+  private async eraseWhenDue(): Promise<void> {
+    const due = this.erasure.due(Date.now());
+    if (due.length > 0) await this.erase(due);
+    try {
+      await this.reportErasures();
+    } catch (err) {
+      logBackgroundFailure("alarm", "reporting a completed erasure failed; retried later", err, { object: this.ctx.id.toString() });
+    }
+  }
+
+  /**
+   * Erases the player: their rows in D1 and their MQTT subscriptions, then every table of this
+   * object in one transaction, while no other call of the object runs. Each step can run again; a
+   * failed attempt is retried by the alarm, later each time, and its receipt fails after the last.
+   */
+  private async erase(requests: PendingErasure[]): Promise<void> {
+    const ids = requests.map((r) => r.erasureId);
+    const { appId, userId, lastError } = requests[0];
+    // blockConcurrencyWhile resets the object when its callback throws: failures come back as values.
+    const failure = await this.ctx.blockConcurrencyWhile(async () => {
+      try {
+        const erasedAt = await getNow(this.env);
+        await markRunning(this.env.DB, ids, toIso(erasedAt), lastError);
+        const subject = await erasureSubject(this.env, appId, userId);
+        const player = { appId: Number(appId), userId, subject };
+        await purgePlayerRows(this.env.DB, player, erasedAt, erasedAt + tombstoneRetentionMs(this.env));
+        await dropPlayerTopics(this.env, this.ctx.id.toString(), this.watchers.byBroker());
+        this.ctx.storage.transactionSync(() => this.wipe({ appId, userId }, erasedAt));
+        return null;
+      } catch (err) {
+        return err;
+      }
+    });
+    if (failure === null) return this.deliver();
+    logBackgroundFailure("alarm", "erasing a player failed; retried later", failure, { object: this.ctx.id.toString(), erasure_ids: ids });
+    const { message } = describeError(failure);
+    if (!this.erasure.failed(ids, message, Date.now())) await markFailed(this.env.DB, ids, toIso(await getNow(this.env)), message);
+  }
+
+  /** Inside the erasure's transaction: what leaving takes from the app's totals is staged on the emptied object. */
+  private wipe(player: ErasedUser, erasedAt: number): void {
+    const staged = new Staged();
+    for (const area of this.areas) area.onErase?.(player, staged);
+    this.erasure.wipe(erasedAt);
+    this.open();
+    this.outbox.stage([], staged.background);
+  }
+
+  /** Receipts to `completed`, then the `user-erased` notifications, staged with the end of the object's record of them. */
+  private async reportErasures(): Promise<void> {
+    const done = this.erasure.completions();
+    if (done.length === 0) return;
+    const ids = done.map((d) => d.erasureId);
+    await markCompleted(this.env.DB, ids, toIso(Math.max(...done.map((d) => d.completedAt))));
+    await this.transact((staged) => {
+      staged.changes.push(...done.map(userErasedChange));
+      this.erasure.reported(ids);
+    });
+  }
+
+  /** Erases the player when due; retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
   override async alarm() {
     try {
+      await this.eraseWhenDue();
       await this.deliver();
       for (const area of this.areas) await area.onAlarm?.();
       await this.reschedule();

@@ -70,6 +70,8 @@ beforeAll(async () => {
   }, 20_000, "a webhook delivery");
   ids.delivery = deliveries[0].delivery_id;
   ids.webhook = deliveries[0].webhook_id;
+  const ban = await http("POST", `/api/v1/admin${app}/users/zed/ban`, { token: ADMIN_TOKEN, body: { reason: "chargeback fraud", expires_at: new Date(now + 7 * 86_400_000).toISOString() } });
+  expect(ban.status).toBe(200);
   const user = await create("/console-users", { email: "nina@studio.test", display_name: "Nina Live-Ops", role: "editor", password: "a long enough password" });
   ids.user = user.console_user_id;
 
@@ -111,10 +113,13 @@ const pages = (): [string, string][] => {
     ["players", `${app}/players?search=a`],
     ["player", `${app}/players/gus`],
     ["events", `${app}/events?user_id=gus&event_name=collect-item`],
+    ["app-bans", `${app}/bans`],
+    ["app-audit", `${app}/audit`],
     ["keys", `${app}/keys`],
     ["settings", `${app}/settings`],
     ["users", "/console/users"],
     ["user", `/console/users/${ids.user}`],
+    ["console-audit", "/console/audit"],
     ["status", "/console/status"],
   ];
 };

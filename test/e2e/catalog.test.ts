@@ -146,8 +146,10 @@ describe("a catalog promoted to another deployment", () => {
     const staging = deployment(baseUrl());
     const production = deployment(second.url);
     const source = await staging.newApp("Staging");
-    // Configured both ways: the demo catalog, then a board and an endpoint through the admin API (keyed by id).
+    // Configured both ways: the demo catalog, then fair-play settings, a board and an endpoint through the admin API (keyed by id).
     expect((await cli(["apply", "--app", source.appId, "--url", staging.url, DEMO])).code).toBe(0);
+    const settings = { backend_only_events: ["grant-coins"], rate_limits: { per_user_per_minute: 600 } };
+    await staging.http("PUT", `/api/v1/admin/apps/${source.appId}`, { body: { name: "Staging", ...settings } });
     await staging.http("POST", `/api/v1/admin/apps/${source.appId}/leaderboards`, { body: { name: "Gems", event_name: "collect-item", filters: [{ field: "item_type", op: "eq", value: "gem" }] } });
     await staging.http("POST", `/api/v1/admin/apps/${source.appId}/webhooks`, { body: { webhook_type: "battlepass-expired", url: "https://game.example.com/expired" } });
 
@@ -156,10 +158,11 @@ describe("a catalog promoted to another deployment", () => {
     const target = await production.newApp("Production");
     const promoted = await cli(["apply", "--app", target.appId, "--url", production.url, file]);
     expect(promoted.code).toBe(0);
-    expect(promoted.stdout).toContain("Applied: 18 created, 0 updated, 0 deleted.");
-    expect(await production.http("GET", `/api/v1/admin/apps/${target.appId}/catalog`)).toEqual(
-      await staging.http("GET", `/api/v1/admin/apps/${source.appId}/catalog`),
-    );
+    // The production app's settings exist already: they are updated.
+    expect(promoted.stdout).toContain("Applied: 18 created, 1 updated, 0 deleted.");
+    const promotedCatalog = await production.http("GET", `/api/v1/admin/apps/${target.appId}/catalog`);
+    expect(promotedCatalog).toEqual(await staging.http("GET", `/api/v1/admin/apps/${source.appId}/catalog`));
+    expect(promotedCatalog.settings).toEqual(settings);
 
     const [fromStaging, fromProduction] = await Promise.all([play(staging, source), play(production, target)]);
     expect(fromProduction).toEqual(fromStaging);

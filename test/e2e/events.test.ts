@@ -112,12 +112,16 @@ describe("event intake, as a studio uses it", () => {
       const text = gunzipSync(Buffer.from(await download.arrayBuffer())).toString("utf8");
       lines.push(...text.trimEnd().split("\n").map((line) => JSON.parse(line)));
     }
-    // Two users' events may arrive in separate background batches, hence files: compared by user.
-    lines.sort((a, b) => String(a.user_id).localeCompare(String(b.user_id)));
-    expect(lines.map(({ user_id, event_name, meta_data, event_id, app_id }) => ({ user_id, event_name, meta_data, event_id, app_id }))).toEqual([
-      { ...sent[0], app_id: studio.appId },
-      { ...sent[1], event_id: null, app_id: studio.appId },
-    ]);
+    // Two users' events may arrive in separate background batches, hence files: compared by event.
+    // The archive names players by a pseudonym kept in their object (user_ref), never by user id.
+    lines.sort((a, b) => String(a.event_name).localeCompare(String(b.event_name)));
+    expect(lines.map(({ user_id, user_ref, event_name, meta_data, event_id, app_id }) => ({ user_id, user_ref, event_name, meta_data, event_id, app_id }))).toEqual(
+      [
+        { ...sent[1], user_id: undefined, user_ref: expect.stringMatching(/^[0-9a-f]{32}$/), event_id: null, app_id: studio.appId },
+        { ...sent[0], user_id: undefined, user_ref: expect.stringMatching(/^[0-9a-f]{32}$/), app_id: studio.appId },
+      ],
+    );
+    expect(lines[0].user_ref).not.toBe(lines[1].user_ref);
   });
 
   it("refuses a float with the field named, through the SDK", async () => {

@@ -2,8 +2,12 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { onTestFinished, vi } from "vitest";
 import worker from "../../src/index";
 import { TEST_SECRETS } from "../support/secrets";
+import { systemActor } from "../../src/apps/audit-log";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
+
+/** Who a test acts as when it calls a service function directly (the audit log's "who"). */
+export const TEST_ACTOR = systemActor("test");
 
 export interface CallOptions {
   token?: string;

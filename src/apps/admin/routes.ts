@@ -4,6 +4,7 @@ import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { toIso } from "../../shared/clock";
 import { presentApp, requireApp } from "../repo";
+import { requestActor } from "../actor";
 import { createApp, deleteApp, listApps, updateApp } from "./repo";
 import { App, AppInput } from "./schemas";
 
@@ -19,7 +20,7 @@ export const appsAdmin = createRouter()
       responses: { 201: jsonResponse(App, "The new app"), ...errorResponses },
     }),
     async (c) => {
-      const row = await createApp(c.env.DB, c.req.valid("json"), toIso(c.get("now")));
+      const row = await createApp(c.env.DB, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentApp(row), 201);
     },
   )
@@ -51,7 +52,7 @@ export const appsAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const row = await updateApp(c.env.DB, app, c.req.valid("json"), toIso(c.get("now")));
+      const row = await updateApp(c.env.DB, app, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentApp(row), 200);
     },
   )
@@ -64,7 +65,7 @@ export const appsAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      await deleteApp(c.env.DB, app);
+      await deleteApp(c.env.DB, app, requestActor(c));
       return c.body(null, 204);
     },
   );

@@ -8,7 +8,7 @@ const PerMinute = (what: string, fallback: number) =>
     example: fallback,
   });
 
-const RateLimitsInput = z
+export const RateLimitsInput = z
   .object({
     per_user_per_minute: PerMinute("Events one player may send in any 60 seconds (a batch of 500 counts 500; exact)", DEFAULT_RATE_LIMITS.perUserPerMinute),
     per_app_per_minute: PerMinute("Events the whole app may send in a minute (approximate: see the README, Fair play)", DEFAULT_RATE_LIMITS.perAppPerMinute),
@@ -31,6 +31,8 @@ export const AppInput = z
   })
   .openapi("AppInput");
 export type AppInput = z.infer<typeof AppInput>;
+/** The fair-play settings of an input: what a catalog document holds of an app (src/catalog). */
+export type AppSettingsInput = Pick<AppInput, "backend_only_events" | "rate_limits">;
 
 export const App = z
   .object({

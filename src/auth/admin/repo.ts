@@ -1,8 +1,9 @@
 import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
+import type { Actor } from "../../apps/audit-log";
 import { writeConfigRow } from "../../apps/config-write";
-import { API_KEY_COLUMNS as COLUMNS, type ApiKeyRow, type ApiKeySettings } from "../api-keys";
+import { API_KEY_COLUMNS as COLUMNS, apiKeyAudit, presentApiKey, type ApiKeyRow, type ApiKeySettings } from "../api-keys";
 
 /**
  * D1 reads and writes of the admin API for API keys (creating one is in ../api-keys.ts, with the
@@ -25,15 +26,17 @@ export async function listApiKeys(db: D1Database, appId: number, paging: Paging)
   return { rows: rows.results as ApiKeyRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function updateApiKey(db: D1Database, key: ApiKeyRow, settings: ApiKeySettings): Promise<ApiKeyRow> {
+export async function updateApiKey(db: D1Database, key: ApiKeyRow, settings: ApiKeySettings, actor: Actor): Promise<ApiKeyRow> {
   const statement = db
     .prepare(`UPDATE api_keys SET name = ?, end_tokens_on_revoke = ? WHERE key_id = ? RETURNING ${COLUMNS}`)
     .bind(settings.name, settings.end_tokens_on_revoke ? 1 : 0, key.key_id);
-  return (await writeConfigRow<ApiKeyRow>(db, key.app_id, statement))!;
+  const audit = apiKeyAudit(actor, key.app_id).updated(key.key_id, presentApiKey(key), settings);
+  return (await writeConfigRow<ApiKeyRow>(db, key.app_id, statement, audit))!;
 }
 
 /** Revoking twice keeps the first time. */
-export async function revokeApiKey(db: D1Database, key: ApiKeyRow, nowIso: string): Promise<ApiKeyRow> {
+export async function revokeApiKey(db: D1Database, key: ApiKeyRow, nowIso: string, actor: Actor): Promise<ApiKeyRow> {
   const statement = db.prepare(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING ${COLUMNS}`).bind(nowIso, key.key_id);
-  return (await writeConfigRow<ApiKeyRow>(db, key.app_id, statement))!;
+  const audit = apiKeyAudit(actor, key.app_id).updated(key.key_id, presentApiKey(key), { revoked_at: key.revoked_at ?? nowIso }, "revoke");
+  return (await writeConfigRow<ApiKeyRow>(db, key.app_id, statement, audit))!;
 }

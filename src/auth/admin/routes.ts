@@ -7,6 +7,7 @@ import { insertApiKey, presentApiKey } from "../api-keys";
 import { requireApp } from "../../apps/repo";
 import { listApiKeys, requireApiKey, revokeApiKey, updateApiKey } from "./repo";
 import { ApiKey, ApiKeyInput, CreatedApiKey } from "./schemas";
+import { requestActor } from "../../apps/actor";
 
 const AppParams = z.object({ appId: pathId("appId") });
 const KeyParams = AppParams.extend({ keyId: pathId("keyId") });
@@ -21,7 +22,7 @@ export const apiKeysAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const { key, row } = await insertApiKey(c.env.DB, app.app_id, c.req.valid("json"), c.get("now"));
+      const { key, row } = await insertApiKey(c.env.DB, app.app_id, c.req.valid("json"), c.get("now"), requestActor(c));
       return c.json({ ...presentApiKey(row), key }, 201);
     },
   )
@@ -60,7 +61,7 @@ export const apiKeysAdmin = createRouter()
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const key = await requireApiKey(c.env.DB, app.app_id, keyId);
-      return c.json(presentApiKey(await updateApiKey(c.env.DB, key, c.req.valid("json"))), 200);
+      return c.json(presentApiKey(await updateApiKey(c.env.DB, key, c.req.valid("json"), requestActor(c))), 200);
     },
   )
   .openapi(
@@ -75,6 +76,6 @@ export const apiKeysAdmin = createRouter()
       const { appId, keyId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const key = await requireApiKey(c.env.DB, app.app_id, keyId);
-      return c.json(presentApiKey(await revokeApiKey(c.env.DB, key, toIso(c.get("now")))), 200);
+      return c.json(presentApiKey(await revokeApiKey(c.env.DB, key, toIso(c.get("now")), requestActor(c))), 200);
     },
   );

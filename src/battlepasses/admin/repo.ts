@@ -1,4 +1,5 @@
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
+import { auditOf, type Actor } from "../../apps/audit-log";
 import { badRequest, notFound, type FieldProblem } from "../../shared/errors";
 import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
 import { parseId } from "../../shared/ids";
@@ -146,14 +147,19 @@ export function deletePassStatement(db: D1Database, battlePassId: number): D1Pre
   return db.prepare("DELETE FROM battle_passes WHERE battle_pass_id = ?").bind(battlePassId);
 }
 
-export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): Promise<PassRow> {
+const passAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "battle-pass");
+const levelAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "battle-pass-level");
+
+export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
   const statement = insertPassStatement(db, appId, input, nowIso);
-  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, appId, statement)))!;
+  const audit = passAudit(actor, appId).created(input);
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, appId, statement, audit)))!;
 }
 
-export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string): Promise<PassRow> {
+export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
   const statement = updatePassStatement(db, pass.battle_pass_id, input, nowIso);
-  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement)))!;
+  const audit = passAudit(actor, pass.app_id).updated(pass.battle_pass_id, presentPassAdmin(pass), input);
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement, audit)))!;
 }
 
 export async function requirePass(db: D1Database, appId: number, battlePassId: string): Promise<PassRow> {
@@ -173,8 +179,9 @@ export async function listPasses(db: D1Database, appId: number, paging: Paging, 
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function deletePass(db: D1Database, pass: PassRow): Promise<void> {
-  await writeConfig(db, pass.app_id, [deletePassStatement(db, pass.battle_pass_id)]);
+export async function deletePass(db: D1Database, pass: PassRow, actor: Actor): Promise<void> {
+  const audit = passAudit(actor, pass.app_id).deleted(pass.battle_pass_id, presentPassAdmin(pass));
+  await writeConfig(db, pass.app_id, [deletePassStatement(db, pass.battle_pass_id)], [audit]);
 }
 
 // ---- levels and their challenges
@@ -276,7 +283,7 @@ export function deleteLevelStatement(db: D1Database, levelId: number): D1Prepare
   return db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(levelId);
 }
 
-export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInput, nowIso: string): Promise<number> {
+export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInput, nowIso: string, actor: Actor): Promise<number> {
   if (input.challenges.some((c) => c.challenge_id !== undefined)) {
     throw badRequest("A new level has no challenges yet: leave challenge_id out", [{ field: "challenges", problem: "challenge_id on create" }]);
   }
@@ -286,7 +293,7 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
     writeConfig(db, pass.app_id, [
       insertLevelStatement(db, pass.app_id, boundId(pass.battle_pass_id), input, nowIso),
       ...input.challenges.map((c, i) => insertLevelChallengeStatement(db, pass.app_id, newLevel, c, i)),
-    ]),
+    ], [levelAudit(actor, pass.app_id).created({ battle_pass_id: String(pass.battle_pass_id), ...input }, newLevel)]),
   );
   return (results[0].results[0] as { level_id: number }).level_id;
 }
@@ -295,7 +302,7 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
  * Replaces a level. Challenges named by challenge_id are updated in place (users keep their
  * progress in them), new ones are added, and those left out are deleted.
  */
-export async function updateLevel(db: D1Database, level: LevelRow, existing: CatalogChallenge[], input: LevelInput, nowIso: string) {
+export async function updateLevel(db: D1Database, level: LevelRow, existing: CatalogChallenge[], input: LevelInput, nowIso: string, actor: Actor) {
   const known = new Set(existing.map((c) => c.challengeId));
   const unknown = input.challenges.findIndex((c) => c.challenge_id !== undefined && !known.has(c.challenge_id));
   if (unknown >= 0) {
@@ -314,7 +321,7 @@ export async function updateLevel(db: D1Database, level: LevelRow, existing: Cat
           ? insertLevelChallengeStatement(db, level.app_id, boundId(level.level_id), c, i)
           : updateLevelChallengeStatement(db, Number(c.challenge_id), c, i),
       ),
-    ]),
+    ], [levelAudit(actor, level.app_id).updated(level.level_id, presentLevelAdmin(level, existing), input)]),
   );
 }
 
@@ -345,8 +352,9 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
   };
 }
 
-export async function deleteLevel(db: D1Database, level: LevelRow): Promise<void> {
-  await writeConfig(db, level.app_id, [deleteLevelStatement(db, level.level_id)]);
+export async function deleteLevel(db: D1Database, level: { row: LevelRow; challenges: CatalogChallenge[] }, actor: Actor): Promise<void> {
+  const audit = levelAudit(actor, level.row.app_id).deleted(level.row.level_id, presentLevelAdmin(level.row, level.challenges));
+  await writeConfig(db, level.row.app_id, [deleteLevelStatement(db, level.row.level_id)], [audit]);
 }
 
 /** The pass's level ids in level order. */
@@ -362,7 +370,7 @@ export async function levelIdsInOrder(db: D1Database, pass: PassRow): Promise<st
  * Puts the pass's levels in the order of `levelIds`, which must name each of its levels once:
  * their level_priority becomes 0, 1, 2, ... in one batch. Users keep their progress.
  */
-export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: string[], nowIso: string): Promise<void> {
+export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: string[], nowIso: string, actor: Actor): Promise<void> {
   const current = await levelIdsInOrder(db, pass);
   const known = new Set(current);
   const problem =
@@ -376,5 +384,6 @@ export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: str
     levelIds.map((id, position) =>
       db.prepare("UPDATE battle_pass_levels SET level_priority = ?, updated_at = ? WHERE level_id = ?").bind(position, nowIso, Number(id)),
     ),
+    [passAudit(actor, pass.app_id).updated(pass.battle_pass_id, { level_ids: current }, { level_ids: levelIds }, "reorder-levels")],
   );
 }

@@ -22,6 +22,7 @@ import {
   updatePass,
 } from "./repo";
 import { BattlePassAdmin, BattlePassInput, LevelAdmin, LevelInput, LevelOrder } from "./schemas";
+import { requestActor } from "../../apps/actor";
 
 const tags = ["Admin: battle passes"];
 const security = bearerSecurity.admin;
@@ -45,7 +46,7 @@ export const battlePassesAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const row = await insertPass(c.env.DB, app.app_id, c.req.valid("json"), toIso(c.get("now")));
+      const row = await insertPass(c.env.DB, app.app_id, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentPassAdmin(row), 201);
     },
   )
@@ -85,7 +86,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      const row = await updatePass(c.env.DB, pass, c.req.valid("json"), toIso(c.get("now")));
+      const row = await updatePass(c.env.DB, pass, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentPassAdmin(row), 200);
     },
   )
@@ -99,7 +100,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      await deletePass(c.env.DB, pass);
+      await deletePass(c.env.DB, pass, requestActor(c));
       return c.body(null, 204);
     },
   )
@@ -115,7 +116,7 @@ export const battlePassesAdmin = createRouter()
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
+      const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")), requestActor(c));
       const level = await requireLevel(c.env.DB, pass, String(levelId));
       return c.json(presentLevelAdmin(level.row, level.challenges), 201);
     },
@@ -157,7 +158,7 @@ export const battlePassesAdmin = createRouter()
       const input = c.req.valid("json");
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
       const { pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
-      await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
+      await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")), requestActor(c));
       const updated = await requireLevel(c.env.DB, pass, String(level.row.level_id));
       return c.json(presentLevelAdmin(updated.row, updated.challenges), 200);
     },
@@ -170,7 +171,7 @@ export const battlePassesAdmin = createRouter()
     }),
     async (c) => {
       const { level } = await levelOf(c.env.DB, c.req.valid("param"));
-      await deleteLevel(c.env.DB, level.row);
+      await deleteLevel(c.env.DB, level, requestActor(c));
       return c.body(null, 204);
     },
   )
@@ -185,7 +186,7 @@ export const battlePassesAdmin = createRouter()
       const params = c.req.valid("param");
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
-      await setLevelOrder(c.env.DB, pass, c.req.valid("json").level_ids, toIso(c.get("now")));
+      await setLevelOrder(c.env.DB, pass, c.req.valid("json").level_ids, toIso(c.get("now")), requestActor(c));
       return c.json({ level_ids: await levelIdsInOrder(c.env.DB, pass) }, 200);
     },
   );

@@ -44,6 +44,7 @@ export function challengeChanges(
       new_battle_pass_challenge: challengeState(pass, userId, change.level, change.new),
     },
     topic: userTopic(pass, userId),
+    userId,
   }));
 }
 
@@ -67,6 +68,7 @@ export function rewardClaimedChange(pass: CatalogPass, userId: string, levelId: 
       },
     },
     topic: userTopic(pass, userId),
+    userId,
     ...(level.rewardWebhookUrl ? { webhookUrl: level.rewardWebhookUrl } : {}),
   };
 }
@@ -95,5 +97,6 @@ export function expiredChange(pass: PassStateSource): Change {
     webhookType: "battlepass-expired",
     payload: { webhook_type: "battlepass-expired", old_battle_pass: state(pass.enabled), new_battle_pass: state(false) },
     topic: null,
+    userId: null,
   };
 }

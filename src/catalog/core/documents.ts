@@ -1,3 +1,5 @@
+import { settingsColumns } from "../../apps/admin/repo";
+import { backendOnlyEventsOf, type AppSettingsColumns } from "../../apps/settings";
 import { levelChallengeColumns, levelColumns, passColumns, presentChallengeAdmin, presentLevelAdmin, presentPassAdmin } from "../../battlepasses/admin/repo";
 import { BattlePassFields, LevelChallengeInput, LevelFields } from "../../battlepasses/admin/schemas";
 import { toCatalogChallenge, type LevelRow, type PassRow } from "../../battlepasses/catalog";
@@ -19,6 +21,7 @@ import {
   type CatalogLeaderboard,
   type CatalogLevel,
   type CatalogLevelChallenge,
+  type CatalogSettings,
   type CatalogWebhook,
   type SecretRef,
 } from "../schemas";
@@ -48,6 +51,14 @@ function pick(source: Record<string, unknown>, fields: string[]): Record<string,
 
 /** Where the CLI looks for a webhook's secret: WEBHOOK_SECRET_ and the key in capitals. */
 export const secretVariable = (key: string): SecretRef => ({ env: `WEBHOOK_SECRET_${key.toUpperCase().replaceAll("-", "_")}` });
+
+/** A rate limit the app never set is left out: it stays the service's default wherever the document goes. */
+export function settingsDoc(row: AppSettingsColumns): CatalogSettings {
+  const rateLimits: CatalogSettings["rate_limits"] = {};
+  if (row.rate_limit_per_user_per_minute !== null) rateLimits.per_user_per_minute = row.rate_limit_per_user_per_minute;
+  if (row.rate_limit_per_app_per_minute !== null) rateLimits.per_app_per_minute = row.rate_limit_per_app_per_minute;
+  return { backend_only_events: backendOnlyEventsOf(row), rate_limits: rateLimits };
+}
 
 export const categoryDoc = (row: CategoryRow, challenges: CatalogChallenge[]) =>
   ({ ...pick(presentCategoryRow(row), CATEGORY_FIELDS), challenges }) as CatalogCategory;
@@ -96,6 +107,7 @@ export function exportDocument(s: CatalogSnapshot, now: number): CatalogDocument
   const levelChallengesBy = byId(s.levelChallenges, (c) => c.level_id);
   return {
     version: CATALOG_FORMAT_VERSION,
+    settings: settingsDoc(s.settings),
     categories: s.categories.map((row) => categoryDoc(row, (challengesBy.get(row.category_id) ?? []).map(challengeDoc))),
     battle_passes: s.passes.map((pass) =>
       passDoc(
@@ -111,6 +123,8 @@ export function exportDocument(s: CatalogSnapshot, now: number): CatalogDocument
 // ---- what a document object looks like once applied: the area's columns, read back by the area's presenter
 
 const TIMES = { created_at: "", updated_at: "" };
+
+export const canonicalSettings = (doc: CatalogSettings): CatalogSettings => settingsDoc(settingsColumns(doc));
 
 export const canonicalCategory = (doc: CatalogCategory): CatalogCategory =>
   categoryDoc({ category_id: 0, app_id: 0, ...TIMES, ...categoryColumns(doc) } as CategoryRow, doc.challenges);

@@ -14,6 +14,7 @@ import type {
   CatalogLeaderboard,
   CatalogLevel,
   CatalogLevelChallenge,
+  CatalogSettings,
   CatalogWebhook,
 } from "../schemas";
 import {
@@ -24,12 +25,14 @@ import {
   canonicalLevel,
   canonicalLevelChallenge,
   canonicalPass,
+  canonicalSettings,
   canonicalWebhook,
   categoryDoc,
   challengeDoc,
   levelChallengeDoc,
   levelDoc,
   passDoc,
+  settingsDoc,
   webhookDoc,
 } from "./documents";
 import type { CatalogSnapshot, LevelChallengeRow } from "./snapshot";
@@ -42,7 +45,7 @@ import type { CatalogSnapshot, LevelChallengeRow } from "./snapshot";
  * blocked: applying it needs `force`.
  */
 
-export type CatalogObject = "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
+export type CatalogObject = "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
 export type Action = "create" | "update" | "delete";
 
 export interface FieldChange {
@@ -61,6 +64,7 @@ interface StepBase {
 
 export type Step = StepBase &
   (
+    | { object: "app_settings"; doc?: CatalogSettings }
     | { object: "category"; doc?: CatalogCategory; row?: CategoryRow }
     | { object: "challenge"; doc?: CatalogChallenge; categorySlug?: string; row?: ChallengeRow }
     | { object: "battle_pass"; doc?: CatalogBattlePass; row?: PassRow }
@@ -132,6 +136,7 @@ const usersWord = (n: number, one: string, many: string) => `${n} ${n === 1 ? on
 
 export function planCatalog(doc: CatalogDocument, snapshot: CatalogSnapshot, options: PlanOptions): CatalogPlan {
   const planner = new Planner(snapshot, options);
+  planner.settings(doc.settings);
   planner.categories(doc.categories);
   planner.battlePasses(doc.battle_passes);
   planner.leaderboards(doc.leaderboards);
@@ -169,6 +174,14 @@ class Planner {
 
   private block(object: CatalogObject, ref: string, problem: string): void {
     this.plan.blocked.push({ object, ref, problem });
+  }
+
+  /**
+   * The app's settings, which always exist: updated when the document's differ. A document without
+   * them leaves the app's alone, even with prune (they are not an object the document could leave out).
+   */
+  settings(wanted: CatalogSettings | undefined): void {
+    if (wanted) this.upsert({ object: "app_settings", ref: "settings", doc: wanted }, settingsDoc(this.s.settings), canonicalSettings(wanted));
   }
 
   /** Categories with their challenges; challenge keys are unique in the app, whatever their category. */

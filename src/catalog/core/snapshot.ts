@@ -1,3 +1,4 @@
+import type { AppSettingsColumns } from "../../apps/settings";
 import type { ChallengeRow as LevelChallengeRow, LevelRow, PassRow } from "../../battlepasses/catalog";
 import type { CategoryRow, ChallengeRow } from "../../challenges/repo";
 import type { LeaderboardRow } from "../../leaderboards/catalog";
@@ -13,6 +14,8 @@ export interface CatalogSnapshot {
   appId: number;
   /** The app's catalog_version when it was read: an apply refuses to run over a newer one. */
   version: number;
+  /** The app's fair-play settings, as its row holds them (a NULL rate limit: the default). */
+  settings: AppSettingsColumns;
   categories: CategoryRow[];
   challenges: ChallengeRow[];
   passes: PassRow[];

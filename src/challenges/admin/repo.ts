@@ -2,8 +2,9 @@ import { badRequest, conflict, notFound, type FieldProblem } from "../../shared/
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
+import { auditOf, type Actor } from "../../apps/audit-log";
 import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
-import type { CategoryRow, ChallengeRow } from "../repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
 import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
 
 /**
@@ -13,6 +14,8 @@ import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } 
  */
 
 const bool = (v: boolean) => (v ? 1 : 0);
+const categoryAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "challenge-category");
+const challengeAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "challenge");
 const json = (v: unknown) => JSON.stringify(v);
 
 const CATEGORY_COLUMNS = ["category_slug", "category_name", "category_position", "is_daily_category", "daily_challenge_count"] as const;
@@ -63,9 +66,10 @@ export function deleteCategoryStatement(db: D1Database, categoryId: number): D1P
     .bind(categoryId, categoryId);
 }
 
-export async function createCategory(db: D1Database, appId: number, input: CategoryInput, now: string): Promise<CategoryRow> {
+export async function createCategory(db: D1Database, appId: number, input: CategoryInput, now: string, actor: Actor): Promise<CategoryRow> {
   const statement = insertCategoryStatement(db, appId, input, now);
-  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, appId, statement)))!;
+  const audit = categoryAudit(actor, appId).created(input);
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, appId, statement, audit)))!;
 }
 
 export async function listCategories(db: D1Database, appId: number, paging: Paging) {
@@ -88,14 +92,16 @@ export async function requireCategory(db: D1Database, appId: number, categoryId:
   return row;
 }
 
-export async function replaceCategory(db: D1Database, row: CategoryRow, input: CategoryInput, now: string): Promise<CategoryRow> {
+export async function replaceCategory(db: D1Database, row: CategoryRow, input: CategoryInput, now: string, actor: Actor): Promise<CategoryRow> {
   const statement = updateCategoryStatement(db, row.category_id, input, now);
-  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, row.app_id, statement)))!;
+  const audit = categoryAudit(actor, row.app_id).updated(row.category_id, presentCategoryRow(row), input);
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, row.app_id, statement, audit)))!;
 }
 
 /** Refused while the category holds challenges (deleteCategoryStatement). */
-export async function deleteCategory(db: D1Database, row: CategoryRow): Promise<void> {
-  const deleted = await writeConfigRow(db, row.app_id, deleteCategoryStatement(db, row.category_id));
+export async function deleteCategory(db: D1Database, row: CategoryRow, actor: Actor): Promise<void> {
+  const audit = categoryAudit(actor, row.app_id).deleted(row.category_id, presentCategoryRow(row));
+  const deleted = await writeConfigRow(db, row.app_id, deleteCategoryStatement(db, row.category_id), audit);
   if (!deleted) {
     const count = await countInCategory(db, row.category_id);
     throw conflict(`Challenge category ${row.category_id} still holds ${count} challenges; delete or move them first`);
@@ -221,10 +227,11 @@ async function requireInputCategory(db: D1Database, appId: number, categoryId: s
   return row.category_id;
 }
 
-export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string): Promise<ChallengeRow> {
+export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, appId, input.category_id);
+  const audit = challengeAudit(actor, appId).created(input);
   const row = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
-    writeConfigRow<ChallengeRow>(db, appId, insertChallengeStatement(db, appId, boundId(categoryId), input, now)),
+    writeConfigRow<ChallengeRow>(db, appId, insertChallengeStatement(db, appId, boundId(categoryId), input, now), audit),
   );
   if (!row) throw categoryFull(categoryId);
   return row;
@@ -255,15 +262,17 @@ export async function requireChallenge(db: D1Database, appId: number, challengeI
 }
 
 /** Moving a challenge to another category counts against that category's limit. */
-export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string): Promise<ChallengeRow> {
+export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, row.app_id, input.category_id);
+  const audit = challengeAudit(actor, row.app_id).updated(row.challenge_id, presentChallengeRow(row), input);
   const updated = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
-    writeConfigRow<ChallengeRow>(db, row.app_id, updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now)),
+    writeConfigRow<ChallengeRow>(db, row.app_id, updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now), audit),
   );
   if (!updated) throw categoryFull(categoryId);
   return updated;
 }
 
-export async function deleteChallenge(db: D1Database, row: ChallengeRow): Promise<void> {
-  await writeConfig(db, row.app_id, [deleteChallengeStatement(db, row.challenge_id)]);
+export async function deleteChallenge(db: D1Database, row: ChallengeRow, actor: Actor): Promise<void> {
+  const audit = challengeAudit(actor, row.app_id).deleted(row.challenge_id, presentChallengeRow(row));
+  await writeConfig(db, row.app_id, [deleteChallengeStatement(db, row.challenge_id)], [audit]);
 }

@@ -19,6 +19,7 @@ import {
 } from "./repo";
 import { presentCategoryRow, presentChallengeRow } from "../repo";
 import { CategoryAdmin, CategoryInput, ChallengeAdmin, ChallengeInput } from "./schemas";
+import { requestActor } from "../../apps/actor";
 
 const security = bearerSecurity.admin;
 const categoryTags = ["Admin: challenge categories"];
@@ -43,7 +44,7 @@ export const challengesAdmin = createRouter()
     }),
     async (c) => {
       const appId = await appNumber(c.env.DB, c.req.valid("param").appId);
-      const row = await createCategory(c.env.DB, appId, c.req.valid("json"), toIso(c.get("now")));
+      const row = await createCategory(c.env.DB, appId, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentCategoryRow(row), 201);
     },
   )
@@ -81,7 +82,7 @@ export const challengesAdmin = createRouter()
     async (c) => {
       const { appId, categoryId } = c.req.valid("param");
       const row = await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId);
-      return c.json(presentCategoryRow(await replaceCategory(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")))), 200);
+      return c.json(presentCategoryRow(await replaceCategory(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c))), 200);
     },
   )
   .openapi(
@@ -93,7 +94,7 @@ export const challengesAdmin = createRouter()
     }),
     async (c) => {
       const { appId, categoryId } = c.req.valid("param");
-      await deleteCategory(c.env.DB, await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId));
+      await deleteCategory(c.env.DB, await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId), requestActor(c));
       return c.body(null, 204);
     },
   )
@@ -105,7 +106,7 @@ export const challengesAdmin = createRouter()
     }),
     async (c) => {
       const appId = await appNumber(c.env.DB, c.req.valid("param").appId);
-      const row = await createChallenge(c.env.DB, appId, c.req.valid("json"), toIso(c.get("now")));
+      const row = await createChallenge(c.env.DB, appId, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentChallengeRow(row), 201);
     },
   )
@@ -145,7 +146,7 @@ export const challengesAdmin = createRouter()
     async (c) => {
       const { appId, challengeId } = c.req.valid("param");
       const row = await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId);
-      return c.json(presentChallengeRow(await replaceChallenge(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")))), 200);
+      return c.json(presentChallengeRow(await replaceChallenge(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c))), 200);
     },
   )
   .openapi(
@@ -156,7 +157,7 @@ export const challengesAdmin = createRouter()
     }),
     async (c) => {
       const { appId, challengeId } = c.req.valid("param");
-      await deleteChallenge(c.env.DB, await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId));
+      await deleteChallenge(c.env.DB, await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId), requestActor(c));
       return c.body(null, 204);
     },
   );

@@ -28,6 +28,7 @@ export function challengeChange(ctx: ChangeContext, transition: Transition): Cha
     appId: ctx.appId,
     webhookType: "challenge-changed",
     topic: { kind: "user-challenges", appId: ctx.appId, userId: ctx.userId },
+    userId: ctx.userId,
     payload: {
       webhook_type: "challenge-changed",
       category_position: entry.categoryIndex,

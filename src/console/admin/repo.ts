@@ -5,6 +5,8 @@ import type { ConsoleRole } from "../core/roles";
 import type { FailureRecord } from "../core/sign-in-lock";
 import { revokeUserSessionsStatement } from "../auth/sessions";
 import type { ConsoleUserInput, ConsoleUserUpdate } from "./schemas";
+import { auditOf, type Actor } from "../../apps/audit-log";
+import { writeConfig, writeConfigRow } from "../../apps/config-write";
 
 /** D1 access to console users, shared by the admin API and the console's Users page. */
 
@@ -36,16 +38,18 @@ const emailTaken = (email: string) =>
   new ApiError(409, `A console user with the email ${email} already exists`, [{ field: "email", problem: "is already a console user" }]);
 const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
-export async function insertConsoleUser(db: D1Database, input: ConsoleUserInput, passwordHash: string, nowIso: string): Promise<ConsoleUserRow> {
+/** Console users are in the log of what is not one app's; their passwords are redacted by the log. */
+const userAudit = (actor: Actor) => auditOf(actor, null, "console-user");
+
+export async function insertConsoleUser(db: D1Database, input: ConsoleUserInput, passwordHash: string, nowIso: string, actor: Actor): Promise<ConsoleUserRow> {
   try {
-    const row = await db
+    const statement = db
       .prepare(
         `INSERT INTO console_users (email, display_name, role, password_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
       )
-      .bind(input.email, input.display_name, input.role, passwordHash, nowIso, nowIso)
-      .first<ConsoleUserRow>();
-    return row!;
+      .bind(input.email, input.display_name, input.role, passwordHash, nowIso, nowIso);
+    return (await writeConfigRow<ConsoleUserRow>(db, null, statement, userAudit(actor).created(input)))!;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(input.email);
     throw err;
@@ -88,11 +92,12 @@ export async function countActiveSessions(db: D1Database, consoleUserId: number,
  * revokes the user's sessions in the same batch: nobody keeps rights they just lost.
  */
 export async function updateConsoleUser(
-  db: D1Database, row: ConsoleUserRow, input: ConsoleUserUpdate, passwordHash: string | null, now: number, nowIso: string,
+  db: D1Database, row: ConsoleUserRow, input: ConsoleUserUpdate, passwordHash: string | null, now: number, nowIso: string, actor: Actor,
 ): Promise<ConsoleUserRow> {
   const signOut = passwordHash !== null || input.role !== row.role;
+  const audit = userAudit(actor).updated(row.console_user_id, presentConsoleUser(row), input);
   try {
-    const [updated] = await db.batch<ConsoleUserRow>([
+    const [updated] = await writeConfig(db, [], [
       db
         .prepare(
           `UPDATE console_users SET email = ?, display_name = ?, role = ?, password_hash = COALESCE(?, password_hash),
@@ -101,8 +106,8 @@ export async function updateConsoleUser(
         )
         .bind(input.email, input.display_name, input.role, passwordHash, passwordHash, nowIso, row.console_user_id),
       ...(signOut ? [revokeUserSessionsStatement(db, row.console_user_id, now)] : []),
-    ]);
-    return updated.results[0];
+    ], [audit]);
+    return updated.results[0] as ConsoleUserRow;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(input.email);
     throw err;
@@ -110,8 +115,9 @@ export async function updateConsoleUser(
 }
 
 /** Deletes the user; their sessions go with them (foreign key). */
-export async function deleteConsoleUser(db: D1Database, row: ConsoleUserRow): Promise<void> {
-  await db.prepare("DELETE FROM console_users WHERE console_user_id = ?").bind(row.console_user_id).run();
+export async function deleteConsoleUser(db: D1Database, row: ConsoleUserRow, actor: Actor): Promise<void> {
+  const statement = db.prepare("DELETE FROM console_users WHERE console_user_id = ?").bind(row.console_user_id);
+  await writeConfig(db, [], [statement], [userAudit(actor).deleted(row.console_user_id, presentConsoleUser(row))]);
 }
 
 export async function findConsoleUserByEmail(db: D1Database, email: string): Promise<ConsoleUserRow | null> {

@@ -6,6 +6,7 @@ import { revokeUserSessions } from "../auth/sessions";
 import { countActiveSessions, deleteConsoleUser, listConsoleUsers, presentConsoleUser, requireConsoleUser } from "./repo";
 import { ConsoleUser, ConsoleUserInput, ConsoleUserUpdate } from "./schemas";
 import { createConsoleUser, replaceConsoleUser } from "./service";
+import { requestActor } from "../../apps/actor";
 
 const tags = ["Admin: console users"];
 const security = bearerSecurity.admin;
@@ -27,7 +28,7 @@ export const consoleUsersAdmin = createRouter()
       request: jsonBody(ConsoleUserInput),
       responses: { 201: jsonResponse(ConsoleUser, "The new console user"), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await createConsoleUser(c.env.DB, c.req.valid("json"), Date.now()), 201),
+    async (c) => c.json(await createConsoleUser(c.env.DB, c.req.valid("json"), Date.now(), requestActor(c)), 201),
   )
   .openapi(
     createRoute({
@@ -61,7 +62,7 @@ export const consoleUsersAdmin = createRouter()
     }),
     async (c) => {
       const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      return c.json(await replaceConsoleUser(c.env.DB, row, c.req.valid("json"), Date.now()), 200);
+      return c.json(await replaceConsoleUser(c.env.DB, row, c.req.valid("json"), Date.now(), requestActor(c)), 200);
     },
   )
   .openapi(
@@ -83,7 +84,7 @@ export const consoleUsersAdmin = createRouter()
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      await deleteConsoleUser(c.env.DB, await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId));
+      await deleteConsoleUser(c.env.DB, await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId), requestActor(c));
       return c.body(null, 204);
     },
   );

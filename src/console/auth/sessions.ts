@@ -15,6 +15,8 @@ export interface ConsoleSession {
   role: ConsoleRole;
   /** What the corner of every page shows. */
   label: string;
+  /** The console user's sign-in name (the audit log's "who"); null with the admin token. */
+  email: string | null;
   csrfToken: string;
   expiresAt: number;
 }
@@ -61,6 +63,7 @@ export async function findSession(db: D1Database, token: string, now: number): P
     consoleUserId: row.console_user_id,
     role: isAdminToken ? "owner" : row.role!,
     label: isAdminToken ? ADMIN_TOKEN_LABEL : row.display_name || row.email!,
+    email: row.email,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
   };

@@ -6,6 +6,8 @@ import { readWallClock } from "./challenges";
 
 /** The leaderboard form: values ⇄ the admin API's LeaderboardInput. */
 
+const numberToForm = (n: number | null) => (n === null ? "" : String(n));
+
 export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLanguage: string): FormValues {
   return {
     key: b.key,
@@ -18,6 +20,10 @@ export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLa
     period_range: b.period_range ?? "never",
     period_range_reset_at_time: b.period_range_reset_at_time ?? "00:00:00",
     period_range_time_zone: b.period_range_time_zone ?? "UTC",
+    authoritative: flag(b.authoritative),
+    min_value: numberToForm(b.min_value),
+    max_value: numberToForm(b.max_value),
+    max_events_per_minute: numberToForm(b.max_events_per_minute),
   };
 }
 
@@ -35,6 +41,11 @@ export function decodeLeaderboard(submitted: FormValues): Decoded {
     period_range: form.optionalText("period_range"),
     period_range_reset_at_time: readWallClock(form, "period_range_reset_at_time"),
     period_range_time_zone: form.optionalText("period_range_time_zone"),
+    authoritative: form.checked("authoritative"),
+    // Empty: no bound, no pace (the API's null).
+    min_value: form.integer("min_value") ?? null,
+    max_value: form.integer("max_value") ?? null,
+    max_events_per_minute: form.integer("max_events_per_minute") ?? null,
   };
   return { input, problems: form.problems, values };
 }

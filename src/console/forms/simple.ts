@@ -1,6 +1,6 @@
 import { FormReader, type Decoded, type FormValues } from "../core/form";
 
-/** Forms whose inputs are flat texts: apps, API keys, webhook endpoints, console users. */
+/** Forms whose inputs are flat texts: API keys, webhook endpoints, console users. */
 
 const decodeTexts = (names: readonly string[], optional: readonly string[] = []) => (values: FormValues): Decoded => {
   const form = new FormReader(values);
@@ -8,7 +8,6 @@ const decodeTexts = (names: readonly string[], optional: readonly string[] = [])
   return { input, problems: form.problems, values };
 };
 
-export const decodeApp = decodeTexts(["name", "default_language"], ["default_language"]);
 export const decodeApiKey = decodeTexts(["name"]);
 /** An empty secret lets the API generate one; an empty key keeps the current one (or derives one from the id). */
 export const decodeWebhook = decodeTexts(["key", "webhook_type", "url", "secret_key"], ["key", "secret_key"]);

@@ -4,10 +4,11 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { serviceStatus } from "../../ops/status";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
-import { decodeApp } from "../forms/simple";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { appToForm, decodeApp } from "../forms/apps";
+import { DEFAULT_RATE_LIMITS } from "../../apps/settings";
 import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
+import { emptyForm, FormErrors, PostForm, TextArea, TextField, type FormState } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
 import { ServiceWarnings, StatusSummary } from "./status-panel";
@@ -16,13 +17,53 @@ import { ServiceWarnings, StatusSummary } from "./status-panel";
 
 const LANGUAGE_HELP = "Language code (en, de-AT) of texts given as plain strings, and the fallback when a request asks for a missing language.";
 
-function AppForm(props: { form: FormState; action: string; submit: string }) {
+const perMinute = (n: number) => `Empty: the service's default, ${n.toLocaleString("en-US")}.`;
+
+/** The app's fair-play settings (README, "Fair play"): what only the backend may send, and intake's rate limits. */
+function FairPlayFields({ form }: { form: FormState }) {
+  return (
+    <fieldset class="form-section">
+      <legend>Fair play</legend>
+      <TextArea
+        form={form}
+        name="backend_only_events"
+        label="Backend-only events"
+        rows={3}
+        help="Event names a game client may not send, one a line: an access token's event of one of these is refused (403); the studio's backend sends them with an API key."
+      />
+      <div class="grid two">
+        <TextField
+          form={form}
+          name="rate_limits.per_user_per_minute"
+          label="Events per player a minute"
+          type="number"
+          min="1"
+          help={`In any 60 seconds, whatever the credential (exact); past it intake answers 429. ${perMinute(DEFAULT_RATE_LIMITS.perUserPerMinute)}`}
+        />
+        <TextField
+          form={form}
+          name="rate_limits.per_app_per_minute"
+          label="Events of the whole app a minute"
+          type="number"
+          min="1"
+          help={`Approximate (about a second of traffic over). ${perMinute(DEFAULT_RATE_LIMITS.perAppPerMinute)}`}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+const APP_FIELDS = ["name", "default_language", "backend_only_events", "rate_limits"];
+
+/** Creating an app asks for its name and language; its settings page adds the fair-play settings. */
+function AppForm(props: { form: FormState; action: string; submit: string; fairPlay?: boolean }) {
   return (
     <PostForm action={props.action}>
-      <FormErrors errors={props.form.errors} fields={["name", "default_language"]} />
+      <FormErrors errors={props.form.errors} fields={APP_FIELDS} />
       <fieldset disabled={props.form.readOnly}>
         <TextField form={props.form} name="name" label="Name" required help="Shown in the console only." />
         <TextField form={props.form} name="default_language" label="Default language" placeholder="en" help={LANGUAGE_HELP} />
+        {props.fairPlay && <FairPlayFields form={props.form} />}
         {!props.form.readOnly && <button type="submit">{props.submit}</button>}
       </fieldset>
     </PostForm>
@@ -86,7 +127,7 @@ function settingsPage(c: ConsoleContext, app: AppRow, form: FormState, status: C
       <PageHeader title="Settings" crumbs={[[`/console/apps/${app.app_id}`, app.name]]} lead={`App id ${app.app_id}: the id in the API's paths and in access tokens.`} />
       <section class="panel">
         <h2>App</h2>
-        <AppForm form={{ ...form, readOnly: !owner }} action={`/console/apps/${app.app_id}/settings`} submit="Save" />
+        <AppForm form={{ ...form, readOnly: !owner }} action={`/console/apps/${app.app_id}/settings`} submit="Save" fairPlay />
       </section>
       {owner && (
         <section class="panel danger-zone">
@@ -115,7 +156,7 @@ function settingsPage(c: ConsoleContext, app: AppRow, form: FormState, status: C
   );
 }
 
-const appFormOf = (app: AppRow): FormState => emptyForm({ name: app.name, default_language: app.default_language });
+const appFormOf = (app: AppRow): FormState => emptyForm(appToForm(app));
 
 export const appsPages = consoleRouter()
   .get("/console", (c) => appsPage(c, emptyForm({ default_language: "en" })))
@@ -125,7 +166,7 @@ export const appsPages = consoleRouter()
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {
-        const app = await createApp(c.env.DB, input, toIso(c.get("now")));
+        const app = await createApp(c.env.DB, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `/console/apps/${app.app_id}`, `App ${app.name} created. Next: create an API key for your game.`);
       },
       render: (form, status) => appsPage(c, form, status),
@@ -142,7 +183,7 @@ export const appsPages = consoleRouter()
       decode: decodeApp,
       schema: AppInput,
       save: async (input) => {
-        await updateApp(c.env.DB, app, input, toIso(c.get("now")));
+        await updateApp(c.env.DB, app, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `/console/apps/${app.app_id}/settings`, "Settings saved.");
       },
       render: (form, status) => settingsPage(c, app, form, status),
@@ -155,6 +196,6 @@ export const appsPages = consoleRouter()
     if (typed !== app.name) {
       return settingsPage(c, app, appFormOf(app), 400, typed ? `“${typed}” is not this app's name.` : "Type the app's name to confirm.");
     }
-    await deleteApp(c.env.DB, app);
+    await deleteApp(c.env.DB, app, consoleActor(c));
     return redirectWithNotice(c, "/console", `App ${app.name} deleted.`);
   });

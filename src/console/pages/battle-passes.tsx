@@ -10,7 +10,7 @@ import { BattlePassInput, LevelInput } from "../../battlepasses/admin/schemas";
 import { parseLocalized, type LevelRow, type PassRow } from "../../battlepasses/catalog";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
@@ -186,7 +186,7 @@ export const battlePassPages = consoleRouter()
       schema: BattlePassInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        const row = await insertPass(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        const row = await insertPass(c.env.DB, app.app_id, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `${passesBase(app)}/${row.battle_pass_id}/levels`, `Battle pass ${row.battle_pass_id} created. Next: add its levels.`);
       },
       render: (form, status) => passPage(c, app, null, form, status),
@@ -204,7 +204,7 @@ export const battlePassPages = consoleRouter()
       schema: BattlePassInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        await updatePass(c.env.DB, pass, input, toIso(c.get("now")));
+        await updatePass(c.env.DB, pass, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, "Battle pass saved.");
       },
       render: (form, status) => passPage(c, app, pass, form, status),
@@ -213,7 +213,7 @@ export const battlePassPages = consoleRouter()
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/delete", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
-    await deletePass(c.env.DB, pass);
+    await deletePass(c.env.DB, pass, consoleActor(c));
     return redirectWithNotice(c, passesBase(app), `Battle pass ${pass.battle_pass_id} deleted.`);
   })
 
@@ -236,7 +236,7 @@ export const battlePassPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         checkRewardWebhookUrl(c.env, input.reward_webhook_url);
-        const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")));
+        const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${levelId} added.`);
       },
       render: (form, status) => levelPage(c, app, pass, null, form, status),
@@ -257,7 +257,7 @@ export const battlePassPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         checkRewardWebhookUrl(c.env, input.reward_webhook_url);
-        await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")));
+        await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `${await levelTitle(c, pass, level.row.level_id)} saved.`);
       },
       render: (form, status) => levelPage(c, app, pass, level.row, form, status),
@@ -267,7 +267,7 @@ export const battlePassPages = consoleRouter()
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
-    await deleteLevel(c.env.DB, level.row);
+    await deleteLevel(c.env.DB, level, consoleActor(c));
     return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${level.row.level_id} deleted.`);
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/move", async (c) => {
@@ -280,7 +280,7 @@ export const battlePassPages = consoleRouter()
     const base = `${passesBase(app)}/${pass.battle_pass_id}/levels`;
     if (to < 0 || to >= order.length) return redirectWithNotice(c, base, "That level is already at that end.", "error");
     [order[from], order[to]] = [order[to], order[from]];
-    await setLevelOrder(c.env.DB, pass, order, toIso(c.get("now")));
+    await setLevelOrder(c.env.DB, pass, order, toIso(c.get("now")), consoleActor(c));
     return redirectWithNotice(c, base, `Level ${levelId} is now level ${to + 1}.`);
   });
 

@@ -1,4 +1,4 @@
-import type { presentPlan } from "../../catalog/core/plan";
+import type { CatalogObject, presentPlan } from "../../catalog/core/plan";
 import { counted } from "../core/plural";
 import { StatusBadge } from "../ui/lists";
 
@@ -10,7 +10,8 @@ import { StatusBadge } from "../ui/lists";
 
 export type PlanAnswer = ReturnType<typeof presentPlan>;
 
-const OBJECT_NAMES: Record<string, string> = {
+const OBJECT_NAMES: Record<CatalogObject, string> = {
+  app_settings: "app settings",
   category: "category",
   challenge: "challenge",
   battle_pass: "battle pass",

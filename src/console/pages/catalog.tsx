@@ -8,7 +8,7 @@ import { ApiError } from "../../shared/errors";
 import { formatCatalog, readCatalogText, TEXT_FIELD, type CatalogFormat, type DocumentProblem } from "../core/catalog-text";
 import { errorsOf, FormReader, type FieldErrors } from "../core/form";
 import { counted } from "../core/plural";
-import { canChange, consoleRouter, guard, readForm, readFormFile, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, readForm, readFormFile, redirectWithNotice, type ConsoleContext } from "../http";
 import { CheckboxField, emptyForm, FormErrors, PostForm, TextArea, type FormState } from "../ui/forms";
 import { renderAppPage } from "../ui/render";
 import { changeCount, PlanDetails, planCounts, type PlanAnswer } from "./catalog-plan";
@@ -240,7 +240,7 @@ export const catalogPages = consoleRouter()
       return catalogPage(c, app, { form: { values, errors: changed }, preview: planned.preview }, 409);
     }
     try {
-      const applied = await applyCatalog(c.env, String(app.app_id), planned.doc, options, c.get("now"));
+      const applied = await applyCatalog(c.env, String(app.app_id), planned.doc, options, c.get("now"), consoleActor(c));
       return redirectWithNotice(c, catalogBase(app), `Catalog applied: ${planCounts(applied, true)}.`);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 409) throw err;

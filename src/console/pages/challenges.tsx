@@ -7,7 +7,7 @@ import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "../forms/challenges";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
@@ -186,7 +186,7 @@ export const challengesPages = consoleRouter()
       schema: CategoryInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        const row = await createCategory(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        const row = await createCategory(c.env.DB, app.app_id, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, challengesBase(app), `Category ${row.category_slug} created.`);
       },
       render: (form, status) => categoryPage(c, app, null, form, status),
@@ -206,7 +206,7 @@ export const challengesPages = consoleRouter()
       schema: CategoryInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        await replaceCategory(c.env.DB, row, input, toIso(c.get("now")));
+        await replaceCategory(c.env.DB, row, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Category ${input.category_slug} saved.`);
       },
       render: (form, status) => categoryPage(c, app, row, form, status),
@@ -217,7 +217,7 @@ export const challengesPages = consoleRouter()
     const app = await appOf(c);
     const row = await requireCategory(c.env.DB, app.app_id, c.req.param("categoryId"));
     try {
-      await deleteCategory(c.env.DB, row);
+      await deleteCategory(c.env.DB, row, consoleActor(c));
     } catch (err) {
       // A category that still holds challenges stays: say so on the category's page.
       if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, `${challengesBase(app)}/categories/${row.category_id}`, err.message, "error");
@@ -243,7 +243,7 @@ export const challengesPages = consoleRouter()
       schema: ChallengeInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        const row = await createChallenge(c.env.DB, app.app_id, input, toIso(c.get("now")));
+        const row = await createChallenge(c.env.DB, app.app_id, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `${challengesBase(app)}/${row.challenge_id}`, `Challenge ${row.challenge_id} created.`);
       },
       render: (form, status) => challengePage(c, app, null, form, status),
@@ -263,7 +263,7 @@ export const challengesPages = consoleRouter()
       schema: ChallengeInput,
       defaultLanguage: app.default_language,
       save: async (input) => {
-        await replaceChallenge(c.env.DB, row, input, toIso(c.get("now")));
+        await replaceChallenge(c.env.DB, row, input, toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Challenge ${row.challenge_id} saved.`);
       },
       render: (form, status) => challengePage(c, app, row, form, status),
@@ -273,6 +273,6 @@ export const challengesPages = consoleRouter()
     guard(c, "configure");
     const app = await appOf(c);
     const row = await requireChallenge(c.env.DB, app.app_id, c.req.param("challengeId"));
-    await deleteChallenge(c.env.DB, row);
+    await deleteChallenge(c.env.DB, row, consoleActor(c));
     return redirectWithNotice(c, challengesBase(app), `Challenge ${row.challenge_id} deleted.`);
   });

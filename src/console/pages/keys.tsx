@@ -4,7 +4,7 @@ import { listApiKeys, requireApiKey, revokeApiKey } from "../../auth/admin/repo"
 import { requireApp, type AppRow } from "../../apps/repo";
 import { insertApiKey } from "../../auth/api-keys";
 import { toIso } from "../../shared/clock";
-import { consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeApiKey } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
@@ -98,7 +98,7 @@ export const keysPages = consoleRouter()
       decode: decodeApiKey,
       schema: ApiKeyInput,
       save: async (input) => {
-        const { key, row } = await insertApiKey(c.env.DB, app.app_id, input, c.get("now"));
+        const { key, row } = await insertApiKey(c.env.DB, app.app_id, input, c.get("now"), consoleActor(c));
         return keysPage(c, app, emptyForm(), { name: row.name, key }, 201);
       },
       render: (form, status) => keysPage(c, app, form, null, status),
@@ -108,6 +108,6 @@ export const keysPages = consoleRouter()
     guard(c, "administer");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const key = await requireApiKey(c.env.DB, app.app_id, c.req.param("keyId"));
-    await revokeApiKey(c.env.DB, key, toIso(c.get("now")));
+    await revokeApiKey(c.env.DB, key, toIso(c.get("now")), consoleActor(c));
     return redirectWithNotice(c, `/console/apps/${app.app_id}/keys`, `Key ${key.name || key.key_prefix} revoked.`);
   });

@@ -3,7 +3,7 @@ import { CheckboxField, FormErrors, LocalizedField, PostForm, SelectField, TextF
 import { EventCatalogData, EventNameField, FiltersField, PERIOD_OPTIONS, TimeZoneField, ValueFieldField } from "../ui/counter-fields";
 import { KeyField } from "../ui/key-field";
 
-const FIELDS = ["key", "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone"];
+const FIELDS = ["key", "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone", "authoritative", "min_value", "max_value", "max_events_per_minute"];
 
 const AGGREGATION_TEXT: Record<string, string> = {
   sum: "sum: adds every event's value",
@@ -11,6 +11,33 @@ const AGGREGATION_TEXT: Record<string, string> = {
   min: "min: keeps the lowest value",
   last: "last: keeps the newest value",
 };
+
+/** What keeps the board fair (README, "Fair play"): who may write it, and which submissions wait for review. */
+function FairPlayFields({ form }: { form: FormState }) {
+  return (
+    <fieldset class="form-section">
+      <legend>Fair play</legend>
+      <CheckboxField
+        form={form}
+        name="authoritative"
+        label="Only the studio's backend writes scores"
+        help="Only events sent with an API key change this board; a game client's event still counts for challenges and battle passes."
+      />
+      <div class="grid three">
+        <TextField form={form} name="min_value" label="Lowest value" type="number" help="Of one event, not of the score. Empty: none. Below it the event is held for review." />
+        <TextField form={form} name="max_value" label="Highest value" type="number" help="Of one event. Empty: none. Above it the event is held for review." />
+        <TextField
+          form={form}
+          name="max_events_per_minute"
+          label="Events per player a minute"
+          type="number"
+          min="1"
+          help="Past it, a player's events on this board are held for review. Empty: no limit."
+        />
+      </div>
+    </fieldset>
+  );
+}
 
 export function LeaderboardForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
   const { form } = props;
@@ -35,6 +62,7 @@ export function LeaderboardForm(props: { form: FormState; action: string; defaul
           <TextField form={form} name="period_range_reset_at_time" label="Reset time" placeholder="00:00:00" help="HH:MM:SS, 24-hour clock, in the time zone." />
           <TimeZoneField form={form} name="period_range_time_zone" />
         </div>
+        <FairPlayFields form={form} />
         {!form.readOnly && <button type="submit">{props.submit}</button>}
       </fieldset>
     </PostForm>

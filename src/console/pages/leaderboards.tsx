@@ -9,13 +9,14 @@ import { readAround, readBoardPages } from "../../leaderboards/reads";
 import { LeaderboardInput } from "../../leaderboards/admin/schemas";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
 import { EmptyState, listHref, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { LeaderboardForm } from "./leaderboard-forms";
+import { readReviewQueue, RemoveEntryButton, ReviewQueue } from "./leaderboard-review";
 
 /** Leaderboards: their configuration and their live standings (users and teams, paged, a member and the members around). */
 
@@ -80,9 +81,10 @@ async function boardsPage(c: ConsoleContext, app: AppRow) {
   );
 }
 
-function StandingRows(props: { rows: MemberRow[]; p: Presentation; app: AppRow; highlight?: string }) {
+/** The rows of the standings; with `removeFrom` (an editor's view), each has a button removing its entry from that board. */
+function StandingRows(props: { rows: MemberRow[]; p: Presentation; app: AppRow; highlight?: string; removeFrom?: string }) {
   return (
-    <Table head={["Rank", "Member", "Name", "Score"]} numeric={[0, 3]}>
+    <Table head={["Rank", "Member", "Name", "Score", ...(props.removeFrom ? [""] : [])]} numeric={[0, 3]}>
       {props.rows.map((row) => {
         const info = row.memberType === "user" ? props.p.infos.get(row.memberId) : undefined;
         return (
@@ -93,6 +95,11 @@ function StandingRows(props: { rows: MemberRow[]; p: Presentation; app: AppRow; 
             </td>
             <td>{info?.username ?? <span class="muted">—</span>}</td>
             <td class="num">{formatScore(row.score)}</td>
+            {props.removeFrom && (
+              <td>
+                <RemoveEntryButton app={props.app} boardId={props.removeFrom} type={row.memberType} id={row.memberId} />
+              </td>
+            )}
           </tr>
         );
       })}
@@ -125,8 +132,9 @@ async function readStandings(c: ConsoleContext, app: AppRow, board: LeaderboardD
   return { type, member, list, p, rows: pageOfBoard.rows[type], total: pageOfBoard.counts[type], found: null };
 }
 
-function Standings(props: { app: AppRow; board: LeaderboardDef; view: StandingsView; now: number }) {
+function Standings(props: { app: AppRow; board: LeaderboardDef; view: StandingsView; now: number; canChange: boolean }) {
   const { app, board, view } = props;
+  const removeFrom = props.canChange ? board.id : undefined;
   const { type, member, list, p } = view;
   const base = `${boardsBase(app)}/${board.id}`;
   const what = type === "user" ? "user" : "team";
@@ -173,7 +181,7 @@ function Standings(props: { app: AppRow; board: LeaderboardDef; view: StandingsV
             {member} ranks <strong>{view.found.rank}</strong> with <strong>{formatScore(view.found.score)}</strong>. The {AROUND_RANGE} members before
             and after:
           </p>
-          <StandingRows rows={view.rows} p={p} app={app} highlight={member} />
+          <StandingRows rows={view.rows} p={p} app={app} highlight={member} removeFrom={removeFrom} />
         </>
       )}
       {!member && (view.rows.length === 0 ? (
@@ -181,7 +189,7 @@ function Standings(props: { app: AppRow; board: LeaderboardDef; view: StandingsV
           <p>No {what}s on this board yet this season. Scores come from {board.eventName} events; send one from the event tester.</p>
         </EmptyState>
       ) : (
-        <StandingRows rows={view.rows} p={p} app={app} />
+        <StandingRows rows={view.rows} p={p} app={app} removeFrom={removeFrom} />
       ))}
       {!member && <Pager base={base} list={{ ...list, total: view.total }} extra={{ type: type === "team" ? "team" : undefined }} />}
     </section>
@@ -191,11 +199,12 @@ function Standings(props: { app: AppRow; board: LeaderboardDef; view: StandingsV
 async function boardPage(c: ConsoleContext, app: AppRow, row: LeaderboardRow, form: FormState, status: ContentfulStatusCode = 200) {
   const board = toDef(row);
   const path = `${boardsBase(app)}/${board.id}`;
-  const view = await readStandings(c, app, board);
+  const [view, queue] = await Promise.all([readStandings(c, app, board), readReviewQueue(c.env.DB, app, board)]);
   return page(
     c, app, boardName(board, app),
     <>
-      <Standings app={app} board={board} view={view} now={c.get("now")} />
+      <Standings app={app} board={board} view={view} now={c.get("now")} canChange={canChange(c)} />
+      <ReviewQueue app={app} board={board} queue={queue} canChange={canChange(c)} />
       <section class="panel">
         <h2>Configuration</h2>
         <LeaderboardForm form={form} action={path} defaultLanguage={app.default_language} submit="Save" isNew={false} />
@@ -224,7 +233,7 @@ export const leaderboardPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
-        const row = await insertBoard(c.env.DB, app.app_id, input, now, toIso(now));
+        const row = await insertBoard(c.env.DB, app.app_id, input, now, toIso(now), consoleActor(c));
         return redirectWithNotice(c, `${boardsBase(app)}/${row.leaderboard_id}`, `Leaderboard ${row.leaderboard_id} created.`);
       },
       render: (form, status) => newBoardPage(c, app, form, status),
@@ -246,7 +255,7 @@ export const leaderboardPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const now = c.get("now");
-        await updateBoard(c.env.DB, row, input, now, toIso(now));
+        await updateBoard(c.env.DB, row, input, now, toIso(now), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Leaderboard ${row.leaderboard_id} saved.`);
       },
       render: (form, status) => boardPage(c, app, row, form, status),
@@ -256,6 +265,6 @@ export const leaderboardPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const row = await requireBoard(c.env.DB, app.app_id, c.req.param("boardId"));
-    await deleteBoard(c.env.DB, row);
+    await deleteBoard(c.env.DB, row, c.get("now"), consoleActor(c));
     return redirectWithNotice(c, boardsBase(app), `Leaderboard ${row.leaderboard_id} deleted.`);
   });

@@ -1,20 +1,33 @@
 import type { Child } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { readUserState } from "../../players/admin/state";
-import { readUserInfo, type UserInfo } from "../../auth/user-info";
+import { BanInput } from "../../players/admin/schemas";
+import { readUserInfo } from "../../auth/user-info";
 import { searchUserInfos } from "../../auth/user-info-search";
+import { banOf, isInForce, readBan } from "../../auth/bans";
 import { challengeCatalog } from "../../challenges/catalog";
-import type { ChallengeCatalog } from "../../challenges/core/model";
-import type { RecentEvent } from "../../events/recent-events";
 import { appLeaderboards } from "../../leaderboards/catalog";
-import type { MemberRow, Presentation } from "../../leaderboards/core/present";
+import type { Presentation } from "../../leaderboards/core/present";
 import { readMemberRows } from "../../leaderboards/reads";
+import { erasureSubject } from "../../apps/erasure-tombstones";
+import { receiptsOf } from "../../players/erasure-receipts";
+import { requestErasure } from "../../players/erasure";
+import { exportPlayer } from "../../players/export";
+import { banPlayer, liftBan } from "../../players/bans";
+import { resetPlayerChallenges } from "../../players/challenge-reset";
+import { badRequest, notFound } from "../../shared/errors";
 import { localize } from "../../shared/localize";
 import { userObject } from "../../user/names";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import { decodeBan } from "../forms/bans";
+import { submitForm } from "../forms/submit";
 import { PostForm } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
+import { BanSection } from "./player-ban";
+import { erasureInProgress, exportFileName, PrivacySection } from "./player-privacy";
+import { playerPath, playersPath, type PlayerView } from "./player-view";
 
 /**
  * Players: find one, then everything about them in one place. Each section of a player's page is
@@ -23,33 +36,24 @@ import { renderAppPage } from "../ui/render";
 
 const RECENT_EVENTS = 20;
 const MAX_USER_ID = 256;
-const playersBase = (app: AppRow) => `/console/apps/${app.app_id}/players`;
-
-export interface PlayerView {
-  app: AppRow;
-  userId: string;
-  info: UserInfo;
-  state: Awaited<ReturnType<typeof readUserState>>;
-  catalog: ChallengeCatalog;
-  boards: { name: string; id: string; row: MemberRow }[];
-  events: RecentEvent[];
-  canChange: boolean;
-}
 
 async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
   const appId = String(app.app_id);
   const now = c.get("now");
-  const [info, state, catalog, leaderboards, events] = await Promise.all([
+  const [info, state, catalog, leaderboards, events, ban, erasures] = await Promise.all([
     readUserInfo(c.env.DB, appId, userId),
     readUserState(c.env, appId, userId, now),
     challengeCatalog(c.env.DB, appId),
     appLeaderboards(c.env.DB, appId),
     userObject(c.env, appId, userId).recentEvents(RECENT_EVENTS),
+    readBan(c.env.DB, app.app_id, userId),
+    erasureSubject(c.env, appId, userId).then((subject) => receiptsOf(c.env.DB, app.app_id, subject)),
   ]);
   const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
   const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
   const boards = leaderboards.boards.map((board, i) => ({ id: board.id, name: localize(board.name, undefined, app.default_language), row: rows[i] }));
-  return { app, userId, info, state, catalog, boards, events, canChange: canChange(c) };
+  const inForce = ban && isInForce(banOf(ban), now) ? ban : null;
+  return { app, userId, info, state, catalog, boards, events, ban: inForce, erasures, canChange: canChange(c) };
 }
 
 function ChallengesSection({ view }: { view: PlayerView }) {
@@ -193,10 +197,12 @@ function EventsSection({ view }: { view: PlayerView }) {
 }
 
 /** The player's page, section by section. */
-export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection];
+export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [
+  ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection, BanSection, PrivacySection,
+];
 
 function PlayerActions({ view }: { view: PlayerView }) {
-  const base = `${playersBase(view.app)}/${encodeURIComponent(view.userId)}`;
+  const base = playerPath(view.app, view.userId);
   return (
     <>
       <a class="button secondary" href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>
@@ -213,29 +219,30 @@ function PlayerActions({ view }: { view: PlayerView }) {
   );
 }
 
-/** A path's user id: any text the API takes (1 to 256 characters). */
+/** A path's user id: any text the API takes (1 to 256 characters); a longer one is no player's (never cut to another's id). */
 function userIdOf(c: ConsoleContext): string {
   const userId = c.req.param("userId") ?? "";
-  return userId.length <= MAX_USER_ID ? userId : userId.slice(0, MAX_USER_ID);
+  if (userId.length > MAX_USER_ID) throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
+  return userId;
 }
 
 export const playerPages = consoleRouter()
   .get("/console/apps/:appId/players", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const exact = (c.req.query("user_id") ?? "").trim();
-    if (exact) return c.redirect(`${playersBase(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
+    if (exact) return c.redirect(`${playersPath(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
     const list = listQuery(c);
     const found = list.search ? await searchUserInfos(c.env.DB, app.app_id, list.search, list) : null;
     return renderAppPage(
       c, app, "players",
       { title: "Players", lead: "Look a player up by their user id: their challenges, battle passes, leaderboard positions and recent events." },
       <>
-        <form method="get" action={playersBase(app)} class="search">
+        <form method="get" action={playersPath(app)} class="search">
           <label for="user-id">User id</label>
           <input id="user-id" name="user_id" required maxlength={MAX_USER_ID} placeholder="player-42" />
           <button type="submit">Open player</button>
         </form>
-        <SearchForm action={playersBase(app)} value={list.search} label="Search by id or username" placeholder="part of an id or name" />
+        <SearchForm action={playersPath(app)} value={list.search} label="Search by id or username" placeholder="part of an id or name" />
         <div id="list">
           {found && found.rows.length === 0 && (
             <EmptyState>
@@ -248,7 +255,7 @@ export const playerPages = consoleRouter()
                 {found.rows.map((u) => (
                   <tr>
                     <td>
-                      <a href={`${playersBase(app)}/${encodeURIComponent(u.user_id)}`}>{u.user_id}</a>
+                      <a href={`${playersPath(app)}/${encodeURIComponent(u.user_id)}`}>{u.user_id}</a>
                     </td>
                     <td>{u.username ?? "—"}</td>
                     <td>
@@ -257,7 +264,7 @@ export const playerPages = consoleRouter()
                   </tr>
                 ))}
               </Table>
-              <Pager base={playersBase(app)} list={{ ...list, total: found.total }} />
+              <Pager base={playersPath(app)} list={{ ...list, total: found.total }} />
             </>
           )}
         </div>
@@ -266,26 +273,89 @@ export const playerPages = consoleRouter()
   })
   .get("/console/apps/:appId/players/:userId", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const view = await readPlayer(c, app, userIdOf(c));
-    return renderAppPage(
-      c, app, "players",
-      {
-        title: `Player ${view.userId}`,
-        crumbs: [[playersBase(app), "Players"]],
-        lead: view.info.username ? `Username ${view.info.username}` : "No username stored.",
-        actions: <PlayerActions view={view} />,
-      },
-      <>
-        {PLAYER_SECTIONS.map((Section) => (
-          <Section view={view} />
-        ))}
-      </>,
-    );
+    return playerPage(c, await readPlayer(c, app, userIdOf(c)));
+  })
+  .get("/console/apps/:appId/players/:userId/export", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const document = await exportPlayer(c.env, app, userId, c.get("now"), consoleActor(c));
+    c.header("Content-Disposition", `attachment; filename="${exportFileName(app, userId)}"`);
+    return c.json(document, 200);
   })
   .post("/console/apps/:appId/players/:userId/reset-challenges", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const userId = userIdOf(c);
-    await userObject(c.env, String(app.app_id), userId).resetChallenges(String(app.app_id), userId, c.get("now"));
-    return redirectWithNotice(c, `${playersBase(app)}/${encodeURIComponent(userId)}`, `Challenges of ${userId} reset.`);
+    await resetPlayerChallenges(c.env, app.app_id, userId, c.get("now"), consoleActor(c));
+    return redirectWithNotice(c, playerPath(app, userId), `Challenges of ${userId} reset.`);
+  })
+  .post("/console/apps/:appId/players/:userId/erase", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const typed = (await readForm(c)).confirm_user_id ?? "";
+    // Spaces typed around the id are forgiven, unless the id itself has them.
+    if (typed !== userId && typed.trim() !== userId) {
+      const eraseError = typed.trim() ? `“${typed.trim()}” is not this player's id.` : "Type the player's id to confirm.";
+      return playerPage(c, { ...(await readPlayer(c, app, userId)), eraseError }, 400);
+    }
+    const receipt = await requestErasure(c.env, app.app_id, userId, consoleActor(c), c.get("now"));
+    return redirectWithNotice(c, playerPath(app, userId), `Erasure ${receipt.erasure_id} of ${userId} started: it completes within seconds.`);
+  })
+  .post("/console/apps/:appId/players/:userId/ban", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    return submitForm(c, {
+      decode: decodeBan,
+      schema: BanInput,
+      save: async (input) => {
+        const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
+        await banPlayer(c.env, app.app_id, userId, { reason: input.reason, expiresAt }, c.get("now"), consoleActor(c));
+        return redirectWithNotice(c, playerPath(app, userId), `${userId} is banned ${expiresAt === null ? "until the ban is lifted" : `until ${new Date(expiresAt).toISOString()}`}.`);
+      },
+      render: async (banForm, status) => playerPage(c, { ...(await readPlayer(c, app, userId)), banForm }, status),
+    });
+  })
+  .post("/console/apps/:appId/players/:userId/unban", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    if (!(await liftBan(c.env, app.app_id, userId, consoleActor(c)))) throw notFound(`Player ${userId} is not banned.`);
+    // The Bans page lifts through here too and goes back to its list.
+    const back = (await readForm(c)).back === "bans" ? `/console/apps/${app.app_id}/bans` : playerPath(app, userId);
+    return redirectWithNotice(c, back, `The ban of ${userId} is lifted.`);
   });
+
+/** The page; while an erasure is on its way its sections refresh themselves until the receipt says done. */
+function playerPage(c: ConsoleContext, view: PlayerView, status: ContentfulStatusCode = 200) {
+  const path = playerPath(view.app, view.userId);
+  const refresh = erasureInProgress(view) ? { "hx-get": path, "hx-trigger": "every 2s", "hx-select": "#player-sections", "hx-swap": "outerHTML" } : {};
+  return renderAppPage(
+    c, view.app, "players",
+    {
+      title: `Player ${view.userId}`,
+      crumbs: [[playersPath(view.app), "Players"]],
+      lead: (
+        <>
+          {view.info.username ? `Username ${view.info.username}.` : "No username stored."}
+          {view.ban && (
+            <>
+              {" "}
+              <a href="#ban" class="badge status-banned">
+                banned
+              </a>
+            </>
+          )}
+        </>
+      ),
+      actions: <PlayerActions view={view} />,
+      status,
+    },
+    <div id="player-sections" {...refresh}>
+      {PLAYER_SECTIONS.map((Section) => (
+        <Section view={view} />
+      ))}
+    </div>,
+  );
+}

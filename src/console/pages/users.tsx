@@ -4,7 +4,7 @@ import { ConsoleUserInput, ConsoleUserUpdate, MIN_PASSWORD_LENGTH } from "../adm
 import { createConsoleUser, replaceConsoleUser } from "../admin/service";
 import { revokeUserSessions } from "../auth/sessions";
 import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../core/roles";
-import { consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeConsoleUser } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
@@ -121,7 +121,7 @@ export const userPages = consoleRouter()
       decode: decodeConsoleUser,
       schema: ConsoleUserInput,
       save: async (input) => {
-        const user = await createConsoleUser(c.env.DB, input, Date.now());
+        const user = await createConsoleUser(c.env.DB, input, Date.now(), consoleActor(c));
         return redirectWithNotice(c, BASE, `${user.email} can now sign in as ${user.role}.`);
       },
       render: (form, status) => usersPage(c, form, status),
@@ -139,7 +139,7 @@ export const userPages = consoleRouter()
       decode: decodeConsoleUser,
       schema: ConsoleUserUpdate,
       save: async (input) => {
-        const saved = await replaceConsoleUser(c.env.DB, user, input, Date.now());
+        const saved = await replaceConsoleUser(c.env.DB, user, input, Date.now(), consoleActor(c));
         const signedOut = input.password !== undefined || input.role !== user.role;
         return redirectWithNotice(c, c.req.path, `${saved.email} saved${signedOut ? " and signed out everywhere" : ""}.`);
       },
@@ -155,6 +155,6 @@ export const userPages = consoleRouter()
   .post(`${BASE}/:userId{[0-9]+}/delete`, async (c) => {
     guard(c, "administer");
     const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
-    await deleteConsoleUser(c.env.DB, user);
+    await deleteConsoleUser(c.env.DB, user, consoleActor(c));
     return redirectWithNotice(c, BASE, `${user.email} deleted.`);
   });

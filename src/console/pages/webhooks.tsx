@@ -1,14 +1,14 @@
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { WEBHOOK_TYPES } from "../../changes/types";
+import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin/actions";
 import { attemptsOf, DELIVERY_STATUSES, listDeliveries, requireDelivery, type DeliveryStatus } from "../../webhooks/deliveries-repo";
 import { deleteEndpoint, insertEndpoint, listEndpoints, replaceEndpoint, requireEndpoint, type EndpointRow } from "../../webhooks/endpoints-repo";
 import { WebhookInput } from "../../webhooks/admin/schemas";
-import { canChange, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
@@ -18,12 +18,13 @@ import { renderAppPage } from "../ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
 
-const TYPE_HELP: Record<string, string> = {
+const TYPE_HELP: Record<WebhookType, string> = {
   "challenge-changed": "a personal challenge of a player changed",
   "battlepass-challenge-changed": "a battle pass challenge of a player changed",
   "battlepass-level-reward-claimed": "a player claimed a level's reward",
   "battlepass-expired": "a battle pass ended (once per pass)",
   "leaderoard-updated": "a leaderboard ranking changed (the spec's spelling)",
+  "user-erased": "a player's erasure completed (beyond the spec; names the erasure, not the player)",
 };
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;
@@ -287,7 +288,7 @@ export const webhookPages = consoleRouter()
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
-        const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, input), toIso(c.get("now")));
+        const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, input), toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, `${hooksBase(app)}/${row.webhook_id}`, `Endpoint ${row.webhook_id} added. Send a test call to check it.`);
       },
       render: (form, status) => endpointsPage(c, app, form, status),
@@ -306,7 +307,7 @@ export const webhookPages = consoleRouter()
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
-        await replaceEndpoint(c.env.DB, endpoint, endpointInput(c.env, input), toIso(c.get("now")));
+        await replaceEndpoint(c.env.DB, endpoint, endpointInput(c.env, input), toIso(c.get("now")), consoleActor(c));
         return redirectWithNotice(c, c.req.path, `Endpoint ${endpoint.webhook_id} saved.`);
       },
       render: (form, status) => endpointPage(c, app, endpoint, form, status),
@@ -329,7 +330,7 @@ export const webhookPages = consoleRouter()
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const endpoint = await requireEndpoint(c.env.DB, app.app_id, c.req.param("webhookId"));
-    await deleteEndpoint(c.env.DB, endpoint);
+    await deleteEndpoint(c.env.DB, endpoint, consoleActor(c));
     return redirectWithNotice(c, hooksBase(app), `Endpoint ${endpoint.webhook_id} deleted.`);
   })
   .get("/console/apps/:appId/webhooks/deliveries", async (c) => deliveriesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))

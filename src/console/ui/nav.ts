@@ -21,7 +21,9 @@ export const APP_NAV: NavEntry[] = [
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
   { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
+  { section: "bans", label: "Bans", href: inApp("/bans") },
   { section: "events", label: "Event tester", href: inApp("/events") },
+  { section: "audit", label: "Audit log", href: inApp("/audit") },
   { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
   { section: "settings", label: "Settings", href: inApp("/settings") },
 ];
@@ -29,5 +31,6 @@ export const APP_NAV: NavEntry[] = [
 export const CONSOLE_NAV: { section: string; label: string; href: string; permission?: Permission }[] = [
   { section: "apps", label: "All apps", href: "/console" },
   { section: "users", label: "Console users", href: "/console/users", permission: "administer" },
+  { section: "console-audit", label: "Audit log", href: "/console/audit" },
   { section: "status", label: "Service status", href: "/console/status" },
 ];

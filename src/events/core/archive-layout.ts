@@ -13,8 +13,8 @@ import type { EventRecord } from "./event-record";
 export const HOUR_MS = 3_600_000;
 export const ARCHIVE_ROOT = "events/";
 export const ARCHIVE_SUFFIX = ".ndjson.gz";
-/** Version of the line format below, kept in each object's metadata. */
-export const ARCHIVE_FORMAT = "1";
+/** Version of the line format below, kept in each object's metadata (2: `user_ref` instead of `user_id`). */
+export const ARCHIVE_FORMAT = "2";
 
 export const hourStart = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 export const hourEnd = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
@@ -53,14 +53,15 @@ export function parseArchiveKey(key: string): ArchiveKey | null {
 /**
  * One line of an archive object: the event as the API received it, in the API's field names, with
  * `id` (unique per accepted event; a reader can drop repeats by it) and `received_at` as an ISO
- * date-time that readers parse as a timestamp. A per-user pseudonym or a rewrite for erasure
- * changes only what this function writes for `user_id`: the layout does not depend on it.
+ * date-time that readers parse as a timestamp. The player is named by `user_ref`, a pseudonym kept
+ * in their object (src/events/archive-identity.ts), never by their user id: erasing the player
+ * deletes the pseudonym, which leaves their archived lines linked to no one.
  */
-export function archiveLine({ id, event }: EventRecord): string {
+export function archiveLine({ id, event, userRef }: EventRecord): string {
   return JSON.stringify({
     id,
     app_id: event.appId,
-    user_id: event.userId,
+    user_ref: userRef,
     team_id: event.teamId,
     event_name: event.eventName,
     event_type: event.eventType,

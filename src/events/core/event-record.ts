@@ -4,4 +4,6 @@ import type { UserEvent } from "../../user/event";
 export interface EventRecord {
   id: string;
   event: UserEvent;
+  /** How the archive names the player (src/events/archive-identity.ts); null for a message of an earlier version. */
+  userRef: string | null;
 }

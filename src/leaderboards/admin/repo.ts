@@ -2,7 +2,9 @@ import { notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { conflictOnDuplicate, keyClash, named } from "../../shared/statements";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
-import type { LeaderboardRow } from "../catalog";
+import { auditOf, type Actor } from "../../apps/audit-log";
+import { toDef, type LeaderboardRow } from "../catalog";
+import { presentAdmin } from "../core/present";
 import type { LeaderboardInput } from "./schemas";
 
 /**
@@ -73,20 +75,27 @@ export function deleteBoardStatement(db: D1Database, leaderboardId: number): D1P
   return db.prepare("DELETE FROM leaderboards WHERE leaderboard_id = ?").bind(leaderboardId);
 }
 
-export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string) {
+const boardAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "leaderboard");
+/** A board as the admin API shows it. */
+export const presentBoardRow = (row: LeaderboardRow, now: number) => presentAdmin(toDef(row), now);
+
+export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
   const statement = insertBoardStatement(db, appId, input, now, nowIso);
-  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement)))!;
+  const audit = boardAudit(actor, appId).created(input);
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement, audit)))!;
 }
 
-export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string) {
+export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
   const statement = updateBoardStatement(db, current, input, now, nowIso);
-  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement)))!;
+  const audit = boardAudit(actor, current.app_id).updated(current.leaderboard_id, presentBoardRow(current, now), input);
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement, audit)))!;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */
-export async function restartBoard(db: D1Database, board: LeaderboardRow, now: number, nowIso: string): Promise<void> {
+export async function restartBoard(db: D1Database, board: LeaderboardRow, now: number, nowIso: string, actor: Actor): Promise<void> {
   const statement = db.prepare("UPDATE leaderboards SET season_origin = ?, updated_at = ? WHERE leaderboard_id = ?").bind(now, nowIso, board.leaderboard_id);
-  await writeConfig(db, board.app_id, [statement]);
+  const audit = boardAudit(actor, board.app_id).updated(board.leaderboard_id, presentBoardRow(board, now), { season_started_at: nowIso }, "reset");
+  await writeConfig(db, board.app_id, [statement], [audit]);
 }
 
 export async function requireBoard(db: D1Database, appId: number, boardId: string): Promise<LeaderboardRow> {
@@ -109,6 +118,7 @@ export async function listBoards(db: D1Database, appId: number, limit: number, o
   return { rows: rows.results as LeaderboardRow[], total: (total.results[0] as { n: number }).n };
 }
 
-export async function deleteBoard(db: D1Database, board: LeaderboardRow): Promise<void> {
-  await writeConfig(db, board.app_id, [deleteBoardStatement(db, board.leaderboard_id)]);
+export async function deleteBoard(db: D1Database, board: LeaderboardRow, now: number, actor: Actor): Promise<void> {
+  const audit = boardAudit(actor, board.app_id).deleted(board.leaderboard_id, presentBoardRow(board, now));
+  await writeConfig(db, board.app_id, [deleteBoardStatement(db, board.leaderboard_id)], [audit]);
 }

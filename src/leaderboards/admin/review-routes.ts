@@ -5,6 +5,7 @@ import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { acceptFlag, dismissFlag, listFlagged } from "../review";
+import { requestActor } from "../../apps/actor";
 import { AcceptedSubmission, FlaggedSubmission } from "./schemas";
 
 const tags = ["Admin: leaderboards"];
@@ -45,7 +46,7 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
       async (c) => {
         const { appId, leaderboardId, flagId } = c.req.valid("param");
         const app = await requireApp(c.env.DB, appId);
-        const accepted = await acceptFlag(c.env.DB, String(app.app_id), leaderboardId, flagId, c.get("now"), sinkOf(c.env));
+        const accepted = await acceptFlag(c.env.DB, String(app.app_id), leaderboardId, flagId, c.get("now"), sinkOf(c.env), requestActor(c));
         return c.json(accepted, 200);
       },
     )
@@ -58,7 +59,7 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
       async (c) => {
         const { appId, leaderboardId, flagId } = c.req.valid("param");
         const app = await requireApp(c.env.DB, appId);
-        await dismissFlag(c.env.DB, String(app.app_id), leaderboardId, flagId);
+        await dismissFlag(c.env.DB, String(app.app_id), leaderboardId, flagId, requestActor(c));
         return c.body(null, 204);
       },
     );

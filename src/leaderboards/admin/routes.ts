@@ -4,10 +4,9 @@ import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
-import { deleteBoard, insertBoard, listBoards, requireBoard, updateBoard } from "./repo";
-import { toDef, type LeaderboardRow } from "../catalog";
-import { presentAdmin } from "../core/present";
+import { deleteBoard, insertBoard, listBoards, presentBoardRow, requireBoard, updateBoard } from "./repo";
 import { LeaderboardAdmin, LeaderboardInput } from "./schemas";
+import { requestActor } from "../../apps/actor";
 import { MemberTypeParam } from "../schemas";
 import { removeEntry } from "../review";
 
@@ -21,7 +20,7 @@ const EntryParams = BoardParams.extend({
   memberId: z.string().min(1).max(256).openapi({ param: { name: "memberId", in: "path" }, example: "player-42" }),
 });
 
-const present = (row: LeaderboardRow, now: number) => presentAdmin(toDef(row), now);
+const present = presentBoardRow;
 
 export const leaderboardsAdmin = createRouter()
   .openapi(
@@ -34,7 +33,7 @@ export const leaderboardsAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const now = c.get("now");
-      const row = await insertBoard(c.env.DB, app.app_id, c.req.valid("json"), now, toIso(now));
+      const row = await insertBoard(c.env.DB, app.app_id, c.req.valid("json"), now, toIso(now), requestActor(c));
       return c.json(present(row, now), 201);
     },
   )
@@ -76,7 +75,7 @@ export const leaderboardsAdmin = createRouter()
       const app = await requireApp(c.env.DB, appId);
       const current = await requireBoard(c.env.DB, app.app_id, leaderboardId);
       const now = c.get("now");
-      const row = await updateBoard(c.env.DB, current, c.req.valid("json"), now, toIso(now));
+      const row = await updateBoard(c.env.DB, current, c.req.valid("json"), now, toIso(now), requestActor(c));
       return c.json(present(row, now), 200);
     },
   )
@@ -91,7 +90,7 @@ export const leaderboardsAdmin = createRouter()
       const { appId, leaderboardId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const board = await requireBoard(c.env.DB, app.app_id, leaderboardId);
-      await deleteBoard(c.env.DB, board);
+      await deleteBoard(c.env.DB, board, c.get("now"), requestActor(c));
       return c.body(null, 204);
     },
   )
@@ -108,7 +107,7 @@ export const leaderboardsAdmin = createRouter()
     async (c) => {
       const { appId, leaderboardId, memberType, memberId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      await removeEntry(c.env.DB, String(app.app_id), leaderboardId, memberType, memberId);
+      await removeEntry(c.env.DB, String(app.app_id), leaderboardId, memberType, memberId, c.get("now"), requestActor(c));
       return c.body(null, 204);
     },
   );

@@ -29,6 +29,7 @@ export function leaderboardChange(board: LeaderboardDef, defaultLanguage: string
     appId: board.appId,
     webhookType: "leaderoard-updated",
     topic: { kind: "leaderboard", appId: board.appId, leaderboardId: board.id },
+    userId: change.memberType === "user" ? change.memberId : null,
     payload: {
       webhook_type: "leaderoard-updated",
       leaderboard_data: {

@@ -43,14 +43,25 @@ export interface Contribution {
   h?: FlagReason;
   /** The event's name, on held contributions only (the review queue shows it). */
   n?: string;
+  /**
+   * On a user's row: the player's erasure subject (src/apps/erasure-tombstones.ts), so that the
+   * event of a player erased since it was received brings nothing back. Null on a team's row (a
+   * team's score names no one and keeps what it has) and on an accepted review flag.
+   */
+  e: string | null;
 }
 
 /**
  * The event's identity for replay protection: its event_id when the sender gave one (a resend
- * of the same event through another message is then recognised too), else the queue message.
+ * of the same event through another message is then recognised too), else the queue message. The
+ * player is named by erasure subject, never by id: a claim kept for a day holds no user id, and
+ * erasing the player deletes their claims as one range of keys (playerClaimPrefix).
  */
-export const dedupKey = ({ messageId, event }: QueuedEvent) =>
-  event.eventId !== null ? `e:${event.appId}:${event.userId}:${event.eventId}` : `m:${messageId}`;
+export const dedupKey = ({ messageId, event }: QueuedEvent, subject: string) =>
+  event.eventId !== null ? `${playerClaimPrefix(event.appId, subject)}${event.eventId}` : `m:${messageId}`;
+
+/** Every claim of one player's events starts with this (subjects have a fixed length: no prefix of another). */
+export const playerClaimPrefix = (appId: string | number, subject: string) => `e:${appId}:${subject}:`;
 
 /**
  * Whether a board takes the event at all: its event name and filters, and on an authoritative
@@ -73,12 +84,17 @@ export function holdReason(board: LeaderboardDef, value: number, overPace: boole
  * of seasons began (before a reset) counts nowhere. A value outside the board's bounds, or past
  * its pace for the player, is held back for review (`h`).
  */
-export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string) => LeaderboardDef[]): Contribution[] {
+export function contributionsOf(
+  events: QueuedEvent[],
+  boardsOf: (appId: string) => LeaderboardDef[],
+  subjectOf: (event: UserEvent) => string,
+): Contribution[] {
   const out: Contribution[] = [];
   const seen = new Set<string>();
   events.forEach((queued, q) => {
     const { event } = queued;
-    const k = dedupKey(queued);
+    const subject = subjectOf(event);
+    const k = dedupKey(queued, subject);
     // The same event twice in one batch (a resend through a second message) counts once.
     if (seen.has(k)) return;
     seen.add(k);
@@ -100,8 +116,8 @@ export function contributionsOf(events: QueuedEvent[], boardsOf: (appId: string)
         o: board.ascending ? (1 as const) : (0 as const),
         ...(held === null ? {} : { h: held, n: event.eventName }),
       };
-      out.push({ ...base, t: "user", i: event.userId });
-      if (event.teamId) out.push({ ...base, t: "team", i: event.teamId });
+      out.push({ ...base, t: "user", i: event.userId, e: subject });
+      if (event.teamId) out.push({ ...base, t: "team", i: event.teamId, e: null });
     }
   });
   return out;

@@ -1,113 +1,76 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { requestActor } from "../../apps/actor";
 import { requireApp } from "../../apps/repo";
-import { isInForce, banOf, listBans, presentBan, readBan } from "../../auth/bans";
-import { UserIdSchema } from "../../auth/schemas";
-import { badRequest, notFound } from "../../shared/errors";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
-import { PagingQuery, pageOf } from "../../shared/paging";
-import { banPlayer, liftBan } from "../bans";
-import { Ban, BanInput } from "./schemas";
-import { StoredChallengeStateSchema } from "../../challenges/schemas";
-import { UserBattlePassState } from "../../battlepasses/admin/user-state";
+import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
+import { readErasure, requestErasure } from "../erasure";
+import { exportPlayer } from "../export";
 import { readUserState } from "./state";
+import { AdminUserState, ErasureReceipt, PlayerExport, unavailable, UserParams } from "./schemas";
 
-const UserParams = z.object({
-  appId: pathId("appId"),
-  userId: UserIdSchema.openapi({ param: { name: "userId", in: "path" }, example: "player-42" }),
-});
-
-const AdminUserState = z
-  .object({
-    app_id: z.string(),
-    user_id: z.string(),
-    challenges: z.array(StoredChallengeStateSchema),
-    battle_passes: UserBattlePassState,
-  })
-  .openapi("AdminUserState");
-
-const ban = "/api/v1/admin/apps/{appId}/users/{userId}/ban";
-const banTags = ["Admin: bans"];
+const tags = ["Admin: users"];
 const security = bearerSecurity.admin;
 
-/** The read-only support view of one user: every area's stored state, nothing started or reset; and bans. */
-export const usersAdmin = createRouter().openapi(
-  createRoute({
-    method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags: ["Admin: users"], security: bearerSecurity.admin,
-    summary: "Read one user's stored state, for support (nothing is started or reset by reading)",
-    request: { params: UserParams },
-    responses: { 200: jsonResponse(AdminUserState, "The user's state"), ...errorResponses },
-  }),
-  async (c) => {
-    const { appId, userId } = c.req.valid("param");
-    const app = String((await requireApp(c.env.DB, appId)).app_id);
-    return c.json(await readUserState(c.env, app, userId, c.get("now")), 200);
-  },
-)
+/** One player, for support and for their rights: the read-only state view, the export, and erasure with its receipts. */
+export const usersAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: ban, tags: banTags, security,
-      summary: "Ban a player (or change a ban's reason and expiry)",
+      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      summary: "Read one user's stored state, for support (nothing is started or reset by reading)",
+      request: { params: UserParams },
+      responses: { 200: jsonResponse(AdminUserState, "The user's state"), ...errorResponses },
+    }),
+    async (c) => {
+      const { appId, userId } = c.req.valid("param");
+      const app = String((await requireApp(c.env.DB, appId)).app_id);
+      return c.json(await readUserState(c.env, app, userId, c.get("now")), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}/export", tags, security,
+      summary: "Everything held about one player, as one JSON document (right of access)",
       description:
-        "While banned the player's access tokens are refused on every path (403 naming the reason and the expiry), no token is minted for them, " +
-        "their events are refused whatever credential sends them, and the broker refuses their MQTT topics and drops their subscriptions. " +
-        "Their scores are kept but hidden from every leaderboard (ranks behind close up) until the ban ends: lifted (at once) or expired " +
-        "(their own requests see the expiry at once, boards within a minute). Tokens minted before the ban work again after it.",
-      request: { params: UserParams, ...jsonBody(BanInput) },
-      responses: { 200: jsonResponse(Ban, "The ban in force"), ...errorResponses },
-    }),
-    async (c) => {
-      const { appId, userId } = c.req.valid("param");
-      const app = await requireApp(c.env.DB, appId);
-      const input = c.req.valid("json");
-      const now = c.get("now");
-      const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
-      if (expiresAt !== null && expiresAt <= now) {
-        throw badRequest("Invalid body: expires_at must be in the future", [{ field: "expires_at", problem: "must be in the future" }]);
-      }
-      const row = await banPlayer(c.env, app.app_id, userId, { reason: input.reason, expiresAt }, now);
-      return c.json(presentBan(row), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: "get", path: ban, tags: banTags, security, summary: "A player's ban",
+        "The admin user view, user info, leaderboard entries in every stored season, recent events, logged webhook deliveries that name " +
+        "the player and the audit entries about them, and how the raw event archive names them. No credential: webhook payloads lose their user_token. " +
+        "The export itself is recorded in the audit log.",
       request: { params: UserParams },
-      responses: { 200: jsonResponse(Ban, "The ban in force"), ...errorResponses },
+      responses: { 200: jsonResponse(PlayerExport, "The player's data"), ...errorResponses },
     }),
     async (c) => {
       const { appId, userId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      const row = await readBan(c.env.DB, app.app_id, userId);
-      if (!row || !isInForce(banOf(row), c.get("now"))) throw notFound(`Player ${userId} is not banned`);
-      return c.json(presentBan(row), 200);
+      return c.json(await exportPlayer(c.env, app, userId, c.get("now"), requestActor(c)), 200);
     },
   )
   .openapi(
     createRoute({
-      method: "delete", path: ban, tags: banTags, security,
-      summary: "Lift a player's ban",
-      description: "At once: the player's tokens, events and topics work again, and their scores are back on every leaderboard.",
+      method: "delete", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      summary: "Erase one player (right to erasure): answers a receipt at once, completes within seconds",
+      description:
+        "Removes every row about the player: their object (all progress, processed-event ids, recent events, pending notifications), " +
+        "leaderboard entries, user info, webhook deliveries that name them (pending ones are cancelled), MQTT subscriptions of their topics; " +
+        "their archived raw events become unlinkable. Access tokens minted before the erasure are refused from then on; a new token starts a new player. " +
+        "Poll GET .../erasures/{erasureId}; `user-erased` webhooks are notified on completion. Erasing again is harmless.",
       request: { params: UserParams },
-      responses: { 204: { description: "Lifted" }, ...errorResponses },
+      responses: { 202: jsonResponse(ErasureReceipt, "The receipt: status pending"), ...errorResponses, ...unavailable },
     }),
     async (c) => {
       const { appId, userId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      if (!(await liftBan(c.env, app.app_id, userId))) throw notFound(`Player ${userId} is not banned`);
-      return c.body(null, 204);
+      return c.json(await requestErasure(c.env, app.app_id, userId, requestActor(c), c.get("now")), 202);
     },
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/bans", tags: banTags, security, summary: "List the bans in force, newest first",
-      request: { params: z.object({ appId: pathId("appId") }), query: PagingQuery },
-      responses: { 200: jsonResponse(pageOf(Ban), "A page of bans"), ...errorResponses },
+      method: "get", path: "/api/v1/admin/apps/{appId}/erasures/{erasureId}", tags, security,
+      summary: "The receipt of an erasure: pending, running, completed or failed",
+      request: { params: z.object({ appId: pathId("appId"), erasureId: pathId("erasureId") }) },
+      responses: { 200: jsonResponse(ErasureReceipt, "The receipt"), ...errorResponses },
     }),
     async (c) => {
-      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const paging = c.req.valid("query");
-      const { rows, total } = await listBans(c.env.DB, app.app_id, c.get("now"), paging);
-      return c.json({ items: rows.map(presentBan), ...paging, total }, 200);
+      const { appId, erasureId } = c.req.valid("param");
+      const app = await requireApp(c.env.DB, appId);
+      return c.json(await readErasure(c.env.DB, app.app_id, erasureId), 200);
     },
   );

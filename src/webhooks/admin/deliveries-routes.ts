@@ -15,6 +15,7 @@ const ListQuery = PagingQuery.extend({
   webhook_id: z.string().optional(),
   webhook_type: z.enum(ACCEPTED_WEBHOOK_TYPES).optional(),
   message_id: z.string().optional(),
+  user_id: z.string().max(256).optional().openapi({ description: "Only the deliveries whose payload names this player (what a player's export points to)" }),
 });
 const tags = ["Admin: webhooks"];
 const security = bearerSecurity.admin;
@@ -29,8 +30,8 @@ export const deliveriesAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const { status, webhook_id, webhook_type, message_id, ...paging } = c.req.valid("query");
-      const filter = { status, webhook_id, message_id, webhook_type: webhook_type && canonicalWebhookType(webhook_type) };
+      const { status, webhook_id, webhook_type, message_id, user_id, ...paging } = c.req.valid("query");
+      const filter = { status, webhook_id, message_id, user_id, webhook_type: webhook_type && canonicalWebhookType(webhook_type) };
       const { rows, total } = await listDeliveries(c.env.DB, app.app_id, filter, paging);
       return c.json({ items: rows.map(presentDelivery), ...paging, total }, 200);
     },

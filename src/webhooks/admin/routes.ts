@@ -10,6 +10,7 @@ import { deleteEndpoint, insertEndpoint, listEndpoints, presentEndpoint, replace
 import { endpointInput, sendTestCall } from "./actions";
 import { deliveriesAdmin } from "./deliveries-routes";
 import { Delivery, Webhook, WebhookInput, WebhookTypeField } from "./schemas";
+import { requestActor } from "../../apps/actor";
 
 const AppParams = z.object({ appId: pathId("appId") });
 const WebhookParams = AppParams.extend({ webhookId: pathId("webhookId") });
@@ -26,7 +27,7 @@ const endpointsAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")));
+      const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")), requestActor(c));
       return c.json(presentEndpoint(row), 201);
     },
   )
@@ -67,7 +68,7 @@ const endpointsAdmin = createRouter()
       const { appId, webhookId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const row = await requireEndpoint(c.env.DB, app.app_id, webhookId);
-      const updated = await replaceEndpoint(c.env.DB, row, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")));
+      const updated = await replaceEndpoint(c.env.DB, row, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")), requestActor(c));
       return c.json(presentEndpoint(updated), 200);
     },
   )
@@ -81,7 +82,7 @@ const endpointsAdmin = createRouter()
     async (c) => {
       const { appId, webhookId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      await deleteEndpoint(c.env.DB, await requireEndpoint(c.env.DB, app.app_id, webhookId));
+      await deleteEndpoint(c.env.DB, await requireEndpoint(c.env.DB, app.app_id, webhookId), requestActor(c));
       return c.body(null, 204);
     },
   )

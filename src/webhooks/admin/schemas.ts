@@ -7,7 +7,8 @@ import { ConfigKey } from "../../shared/schemas";
 /** Zod schemas of the admin API for webhook endpoints and the delivery log. */
 
 export const WebhookTypeField = z.enum(ACCEPTED_WEBHOOK_TYPES).openapi({
-  description: "One of the spec's five types. `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.",
+  description:
+    "One of the spec's five types, or `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.",
   example: "challenge-changed",
 });
 

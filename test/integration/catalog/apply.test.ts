@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { applyCatalog as applyWithService, parseCatalogDocument } from "../../../src/catalog/service";
-import { ADMIN, call, createTestApp, serviceNow } from "../helpers";
+import { ADMIN, call, createTestApp, serviceNow, TEST_ACTOR } from "../helpers";
 import { player } from "../challenges/support";
 import { applied, applyCatalog, catalogVersion, configuration, demoCatalog, exportCatalog, planCatalog } from "./support";
 
@@ -76,7 +76,7 @@ describe("atomicity", () => {
     doc.leaderboards.push({ key: "new-board", name: "New", event_name: "kill-enemy" });
     // The snapshot read is the first batch, the write the second: its last statement fails.
     const db = interceptBatch(2, (target, statements) => target.batch([...statements, target.prepare("INSERT INTO dev_clock (id, offset_ms) VALUES (2, 0)")]));
-    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow())).rejects.toThrow(/CHECK constraint failed/);
+    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR)).rejects.toThrow(/CHECK constraint failed/);
     expect(await configuration(appId)).toEqual(before);
   });
 
@@ -89,7 +89,7 @@ describe("atomicity", () => {
       await call("POST", `/api/v1/admin/apps/${appId}/leaderboards`, { token: ADMIN, body: { key: "meanwhile", name: "Meanwhile", event_name: "kill-enemy" } });
       return target.batch(statements);
     });
-    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow())).rejects.toMatchObject({
+    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR)).rejects.toMatchObject({
       status: 409,
       message: "The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.",
     });

@@ -39,6 +39,7 @@ describe("export", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       version: 1,
+      settings: { backend_only_events: [], rate_limits: {} },
       categories: [
         {
           category_slug: "weekly",
@@ -159,7 +160,7 @@ describe("export", () => {
     const openapi = (await call("GET", "/openapi.json")).body;
     const components = JSON.parse(JSON.stringify(openapi.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
     for (const name of Object.keys(schema.body.$defs)) expect(schema.body.$defs[name]).toEqual(components[name]);
-    expect(Object.keys(schema.body.$defs)).toEqual(expect.arrayContaining(["CatalogDocument", "CatalogChallenge", "CatalogLevel", "CatalogWebhook", "CatalogSecretRef"]));
+    expect(Object.keys(schema.body.$defs)).toEqual(expect.arrayContaining(["CatalogDocument", "CatalogSettings", "CatalogRateLimits", "CatalogChallenge", "CatalogLevel", "CatalogWebhook", "CatalogSecretRef"]));
     expect(openapi.paths["/api/v1/admin/apps/{appId}/catalog"].put.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CatalogDocument" });
   });
 
@@ -170,18 +171,21 @@ describe("export", () => {
 });
 
 describe("round trip", () => {
-  it("export, apply to an empty app, export again: the same document", async () => {
+  it("export, apply to an empty app, export again: the same document, settings included", async () => {
     const source = await createTestApp("Source");
-    await applied(source.appId, demoCatalog());
+    await applied(source.appId, { ...demoCatalog(), settings: { backend_only_events: ["grant-coins", "purchase-completed"], rate_limits: { per_user_per_minute: 600 } } });
     const exported = await exportCatalog(source.appId);
+    expect(exported.settings).toEqual({ backend_only_events: ["grant-coins", "purchase-completed"], rate_limits: { per_user_per_minute: 600 } });
     const copy = await createTestApp("Copy");
     const answer = await applied(copy.appId, exported);
-    expect(answer.summary).toEqual({ create: 16, update: 0, delete: 0, unmanaged: 0, blocked: 0 });
+    // The copy's settings exist already: they are updated.
+    expect(answer.summary).toEqual({ create: 16, update: 1, delete: 0, unmanaged: 0, blocked: 0 });
     expect(await exportCatalog(copy.appId)).toEqual(exported);
   });
 
   it("keeps an app configured through the admin API the same when its export is applied to it", async () => {
     const { appId } = await createTestApp("Self");
+    await admin("PUT", `/${appId}`, { name: "Self", backend_only_events: ["grant-coins"], rate_limits: { per_app_per_minute: 50_000 } });
     const cat = await createCategory(appId);
     await createChallenge(appId, cat.category_id, { live_date: "2026-03-01T12:00:00+02:00", period_range: "never" });
     await admin("POST", `/${appId}/leaderboards`, { name: "Weekly", event_name: "kill-enemy", period_range: "w", period_range_time_zone: "Europe/Berlin" });

@@ -84,7 +84,7 @@ describe("challenge-changed", () => {
         old_challenge: { challenge_id: ch.challenge_id, type: "unlock", user_challenge_id: "0", challenge_description: "Any weapon" },
         new_challenge: { challenge_id: ch.challenge_id, type: "unlocked", challenge_auto_activated: false },
       });
-      expect(await verifyAccessToken(env, payload.user_token, now)).toEqual({ appId: app.appId, userId });
+      expect(await verifyAccessToken(env, payload.user_token, now)).toEqual({ appId: app.appId, userId, issuedAt: Math.floor(now / 1000) });
     });
   });
 

@@ -391,6 +391,7 @@ describe("OpenAPI document", () => {
     expect(methods("/api/v1/reset-challenges/{appId}/{userId}")).toEqual(["delete", "post"]);
     expect(methods("/api/v1/admin/apps/{appId}/challenge-categories")).toEqual(["get", "post"]);
     expect(methods("/api/v1/admin/apps/{appId}/challenges/{challengeId}")).toEqual(["delete", "get", "put"]);
-    expect(methods("/api/v1/admin/apps/{appId}/users/{userId}")).toEqual(["get"]);
+    // GET reads the user's state, DELETE erases the player.
+    expect(methods("/api/v1/admin/apps/{appId}/users/{userId}")).toEqual(["delete", "get"]);
   });
 });

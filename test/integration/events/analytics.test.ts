@@ -20,6 +20,7 @@ const eventMessage = (appId: string, eventName: string, receivedAt: number, extr
     appId, userId: "u1", teamId: "red", eventName, eventType: "single", sessionId: "s1",
     metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt, credential: "api_key", ...extra,
   },
+  userRef: "ref-of-u1",
 });
 const usageMessage = (appId: string, month: string, count: number): BackgroundMessage => ({
   kind: "usage", appId, metric: "unlocked_challenges", month, count,
@@ -73,8 +74,9 @@ describe("the background consumer", () => {
       expect.stringMatching(new RegExp(`^events/app=${other.appId}/date=2025-01-02/hour=00/[0-9a-f]{32}\\.ndjson\\.gz$`)),
     ]);
     expect(objects.map((o) => o.events)).toEqual(["2", "1"]);
+    // The player appears by the pseudonym their object gave the event, never by user id.
     const line = (id: string, eventName: string, receivedAt: string, extra = {}) => ({
-      id, app_id: other.appId, user_id: "u1", team_id: "red", event_name: eventName, event_type: "single", session_id: "s1",
+      id, app_id: other.appId, user_ref: "ref-of-u1", team_id: "red", event_name: eventName, event_type: "single", session_id: "s1",
       event_id: null, meta_data: { amount: 2, weapon_used: "rifle" }, received_at: receivedAt, ...extra,
     });
     expect(objects[0].lines).toEqual([

@@ -40,6 +40,8 @@ describe("sending with an API key", () => {
           appId: app.appId, userId: "u1", teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
           metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt: expect.any(Number), credential: "api_key",
         },
+        // How the archive names the player: a pseudonym from their object, the same for each of their events.
+        userRef: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
   });

@@ -107,7 +107,10 @@ describe("background failures", () => {
   it("of the cron are logged per task, in the same shape", async () => {
     const lines = captureLogs();
     await runScheduled({ ...env, DB: brokenDb }, Date.now());
-    const tasks = ["event-retention", "battle-pass-expiry", "delivery-log-retention", "leaderboard-maintenance", "holder-receipts-retention", "ban-expiry"];
+    const tasks = [
+      "event-retention", "battle-pass-expiry", "delivery-log-retention", "leaderboard-maintenance", "holder-receipts-retention", "audit-log-retention",
+      "erasure-retention", "ban-expiry",
+    ];
     expect(lines).toEqual([
       ...tasks.map((task) => ({ level: "error", msg: "cron task failed", source: "cron", task, error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) } })),
       { level: "error", msg: "recording the cron run failed", source: "cron", error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) } },

@@ -10,6 +10,7 @@ import { createCategory, createChallenge } from "../challenges/support";
 
 const change = (appId: string, userId: string): Change => ({
   appId,
+  userId,
   webhookType: "challenge-changed",
   topic: { kind: "user-challenges", appId, userId },
   payload: { webhook_type: "challenge-changed", new_challenge: { challenge_id: "1", user_id: userId }, old_challenge: { challenge_id: "1" } },

@@ -14,6 +14,7 @@ const challengeChange = (appId: string, userId: string, score: number, challenge
   appId,
   webhookType: "challenge-changed",
   topic: { kind: "user-challenges", appId, userId },
+  userId,
   payload: {
     webhook_type: "challenge-changed",
     category_position: 0,
@@ -41,6 +42,7 @@ const leaderboardChange = (appId: string, leaderboardId: string, n: number): Cha
   appId,
   webhookType: "leaderoard-updated",
   topic: { kind: "leaderboard", appId, leaderboardId },
+  userId: null,
   payload: { webhook_type: "leaderoard-updated", leaderboard_data: { leaderboard_id: leaderboardId, n } },
 });
 

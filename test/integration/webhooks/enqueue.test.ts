@@ -11,8 +11,9 @@ const change = (appId: string, overrides: Partial<Change> = {}): Change => ({
   webhookType: "challenge-changed",
   payload: { webhook_type: "challenge-changed", user_token: "token", old_challenge: { challenge_id: "1" }, new_challenge: { challenge_id: "1" } },
   topic: null,
+  userId: null,
   ...overrides,
-});
+} as Change);
 
 /** A D1 binding that counts statements reading the endpoints table. */
 function countingDb() {
@@ -47,11 +48,12 @@ describe("enqueueWebhooks", () => {
     const b = await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/2" });
     await createEndpoint(appId, { webhook_type: "battlepass-expired", url: "https://a.example/3" });
     const { queue, sent } = capturingQueue<DeliveryMessage>();
-    const c = change(appId);
+    const c = change(appId, { userId: "ann" });
     await enqueueWebhooks({ ...env, WEBHOOKS: queue }, [c]);
+    // userId: the player the payload names, so that erasing them finds (and cancels) these deliveries.
     expect(sent).toEqual([
-      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: a.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number) },
-      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: b.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number) },
+      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: a.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number), userId: "ann" },
+      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: b.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number), userId: "ann" },
     ]);
     expect(new Set(sent.map((m) => m.messageId)).size).toBe(2);
   });

@@ -46,11 +46,11 @@ describe("battle pass change payloads", () => {
   it("announces the first level's challenges when the pass is unlocked", () => {
     expect(challengeChanges(PASS, "u1", null, unlocked(), AT)).toEqual([
       {
-        appId: "3", webhookType: "battlepass-challenge-changed", topic,
+        appId: "3", userId: "u1", webhookType: "battlepass-challenge-changed", topic,
         payload: { webhook_type: "battlepass-challenge-changed", old_battle_pass_challenge: state(0, 0, "100", 1, 0, "unlock"), new_battle_pass_challenge: state(0, 0, "100", 1, 0, "in-progress") },
       },
       {
-        appId: "3", webhookType: "battlepass-challenge-changed", topic,
+        appId: "3", userId: "u1", webhookType: "battlepass-challenge-changed", topic,
         payload: { webhook_type: "battlepass-challenge-changed", old_battle_pass_challenge: state(0, 1, "101", 2, 0, "unlock"), new_battle_pass_challenge: state(0, 1, "101", 2, 0, "in-progress") },
       },
     ]);
@@ -68,7 +68,7 @@ describe("battle pass change payloads", () => {
 
   it("sends the level reward claim to the level's own URL when it has one", () => {
     expect(rewardClaimedChange(PASS, "u1", "10")).toEqual({
-      appId: "3", webhookType: "battlepass-level-reward-claimed", topic,
+      appId: "3", userId: "u1", webhookType: "battlepass-level-reward-claimed", topic,
       payload: {
         webhook_type: "battlepass-level-reward-claimed",
         battle_pass_level_reward_claimed: { app_id: "3", battle_pass_id: "7", level_id: "10", user_id: "u1", level_position_index: 0, reward_amount: "100", reward_type_name: "Coins" },
@@ -84,7 +84,7 @@ describe("battle pass change payloads", () => {
       battle_pass_id: "7", app_id: "3", battle_pass_priority: 4, start_date: "2030-01-01T00:00:00.000Z", end_date: "2030-02-01T00:00:00.000Z", is_active,
     });
     expect(expiredChange(PASS)).toEqual({
-      appId: "3", webhookType: "battlepass-expired", topic: null,
+      appId: "3", userId: null, webhookType: "battlepass-expired", topic: null,
       payload: { webhook_type: "battlepass-expired", old_battle_pass: state(true), new_battle_pass: state(false) },
     });
   });

@@ -23,8 +23,11 @@ const levelChallenge: LevelChallengeRow = {
   challenge_xp: 0, challenge_icon: "", challenge_icon_hd: "", event_name: "kill-enemy", value_field: null, filters: "[]", counter_scope: "session",
 };
 
+/** The app's settings columns: one backend-only event, its own per-player limit, the default per-app limit. */
+const settings = { backend_only_events: '["grant-coins"]', rate_limit_per_user_per_minute: 600, rate_limit_per_app_per_minute: null };
+
 const snapshot = (unlockedBy: number): CatalogSnapshot => ({
-  appId: 1, version: 1, categories: [], challenges: [], passes: [pass], levels: [level], levelChallenges: [levelChallenge], leaderboards: [], webhooks: [],
+  appId: 1, version: 1, settings, categories: [], challenges: [], passes: [pass], levels: [level], levelChallenges: [levelChallenge], leaderboards: [], webhooks: [],
   holders: { challenges: new Map(), passes: new Map([[4, unlockedBy]]) },
 });
 
@@ -65,6 +68,53 @@ describe("planCatalog", () => {
       "delete battle_passes/season/levels/gold/challenges/kills",
       "delete battle_passes/season/levels/gold",
       "delete battle_passes/season",
+    ]);
+  });
+});
+
+describe("planCatalog of the app's settings", () => {
+  const app: CatalogSnapshot = { ...snapshot(0), passes: [], levels: [], levelChallenges: [] };
+  const plan = (document: Record<string, unknown>, prune = false) => planCatalog(CatalogDocument.parse({ version: 1, ...document }), app, { prune, now: NOW });
+
+  it("finds nothing to do when the document's settings are the app's (events once each, limits left out being the defaults)", () => {
+    const same = { backend_only_events: ["grant-coins", " grant-coins "], rate_limits: { per_user_per_minute: 600 } };
+    expect(plan({ settings: same })).toEqual({ steps: [], unmanaged: [], blocked: [], problems: [] });
+  });
+
+  it("updates them in one step with each field that changes, a limit left out going back to the default", () => {
+    const changed = plan({ settings: { backend_only_events: ["grant-coins", "purchase-completed"], rate_limits: { per_app_per_minute: 100_000 } } });
+    expect(changed.steps.map(({ action, object, ref, fields }) => ({ action, object, ref, fields }))).toEqual([
+      {
+        action: "update",
+        object: "app_settings",
+        ref: "settings",
+        fields: [
+          { field: "backend_only_events", before: ["grant-coins"], after: ["grant-coins", "purchase-completed"] },
+          { field: "rate_limits", before: { per_user_per_minute: 600 }, after: { per_app_per_minute: 100_000 } },
+        ],
+      },
+    ]);
+    expect(plan({ settings: {} }).steps[0].fields).toEqual([
+      { field: "backend_only_events", before: ["grant-coins"], after: [] },
+      { field: "rate_limits", before: { per_user_per_minute: 600 }, after: {} },
+    ]);
+  });
+
+  it("leaves the app's settings alone when the document has none, even with prune", () => {
+    expect(plan({})).toEqual({ steps: [], unmanaged: [], blocked: [], problems: [] });
+    expect(plan({}, true)).toEqual({ steps: [], unmanaged: [], blocked: [], problems: [] });
+  });
+
+  it("takes the settings by the admin API's rules, strictly, and no app name or language", () => {
+    const problems = (settings: unknown) => CatalogDocument.safeParse({ version: 1, settings }).error?.issues.map((i) => [i.path.join("."), i.code]);
+    expect(problems({ backend_only_events: ["grant-coins", 7], rate_limits: { per_user_per_minute: 0, per_app_per_minute: 1.5 } })).toEqual([
+      ["settings.backend_only_events.1", "invalid_type"],
+      ["settings.rate_limits.per_user_per_minute", "too_small"],
+      ["settings.rate_limits.per_app_per_minute", "invalid_type"],
+    ]);
+    expect(problems({ name: "Space Racer", rate_limits: { per_player_per_minute: 10 } })).toEqual([
+      ["settings.rate_limits", "unrecognized_keys"],
+      ["settings", "unrecognized_keys"],
     ]);
   });
 });

@@ -44,21 +44,22 @@ describe("archive layout", () => {
     }
   });
 
-  it("writes a line with the API's field names and an ISO time", () => {
-    const line = archiveLine({ id: "m1", event: event("12", at("2025-01-31T09:00:00Z"), { teamId: "red", eventId: "e1" }) });
+  it("writes a line with the API's field names and an ISO time, naming the player by their pseudonym only", () => {
+    const line = archiveLine({ id: "m1", event: event("12", at("2025-01-31T09:00:00Z"), { teamId: "red", eventId: "e1" }), userRef: "5f0c9a" });
     expect(JSON.parse(line)).toEqual({
-      id: "m1", app_id: "12", user_id: "u1", team_id: "red", event_name: "kill-enemy", event_type: "single",
+      id: "m1", app_id: "12", user_ref: "5f0c9a", team_id: "red", event_name: "kill-enemy", event_type: "single",
       session_id: "persistent", event_id: "e1", meta_data: { amount: 3 }, received_at: "2025-01-31T09:00:00.000Z",
     });
+    expect(line).not.toContain("u1");
     expect(line).not.toContain("\n");
   });
 
   it("groups records by app and hour, keeping their order", () => {
     const records = [
-      { id: "a", event: event("1", at("2025-01-31T09:10:00Z")) },
-      { id: "b", event: event("2", at("2025-01-31T09:20:00Z")) },
-      { id: "c", event: event("1", at("2025-01-31T10:00:00Z")) },
-      { id: "d", event: event("1", at("2025-01-31T09:59:00Z")) },
+      { id: "a", event: event("1", at("2025-01-31T09:10:00Z")), userRef: "r" },
+      { id: "b", event: event("2", at("2025-01-31T09:20:00Z")), userRef: "r" },
+      { id: "c", event: event("1", at("2025-01-31T10:00:00Z")), userRef: "r" },
+      { id: "d", event: event("1", at("2025-01-31T09:59:00Z")), userRef: "r" },
     ];
     const groups = byPartition(records);
     expect([...groups].map(([folder, group]) => [folder, group.map((r) => r.id)])).toEqual([

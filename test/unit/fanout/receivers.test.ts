@@ -8,6 +8,7 @@ const change = (webhookType: WebhookType, extra: Partial<Change> = {}): Change =
   webhookType,
   payload: { webhook_type: webhookType },
   topic: { kind: "user-challenges", appId: "1", userId: "ann" },
+  userId: "ann",
   ...extra,
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
-import { contributionsOf, dedupKey, holdReason } from "../../../src/leaderboards/core/contributions";
+import { contributionsOf, dedupKey, holdReason, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
 import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
@@ -44,13 +44,16 @@ const event = (over: Partial<UserEvent> = {}): UserEvent => ({
 });
 
 const queued = (e: UserEvent, messageId = "m1") => ({ messageId, event: e });
+/** Stands for the HMAC of (app, user): any text naming the player. */
+const subject = (e: UserEvent) => `subject-of-${e.appId}-${e.userId}`;
 
 describe("contributionsOf", () => {
   it("gives the user's row and, with a team, the team's row", () => {
-    const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()]);
+    const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()], subject);
+    // The user's row carries the player's erasure subject; the team's names no one.
     expect(out).toEqual([
-      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
-      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0 },
+      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: "subject-of-1-ann" },
+      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: null },
     ]);
   });
 
@@ -63,34 +66,35 @@ describe("contributionsOf", () => {
       event({ metaData: { damage: 5, weapon_used: "bow" }, receivedAt: ORIGIN - 1 }),
       event({ metaData: { damage: 5, weapon_used: "bow" } }),
     ];
-    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered]);
+    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered], subject);
     expect(out.map((c) => [c.k, c.v])).toEqual([["m:m4", 5]]);
   });
 
-  it("counts an event_id once per batch and keys it by app, user and event id", () => {
+  it("counts an event_id once per batch and keys it by app, the player's subject (never their id) and event id", () => {
     const e = event({ eventId: "e-1" });
-    expect(dedupKey(queued(e))).toBe("e:1:ann:e-1");
-    expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()])).toHaveLength(1);
+    expect(dedupKey(queued(e), subject(e))).toBe("e:1:subject-of-1-ann:e-1");
+    expect(playerClaimPrefix("1", subject(e))).toBe("e:1:subject-of-1-ann:");
+    expect(contributionsOf([queued(e, "a"), queued(e, "b")], () => [board()], subject)).toHaveLength(1);
   });
 
   it("places an event in the season it was received in and marks ascending boards", () => {
     const daily = board({ period_range: "d", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC", sort_order_ascending: 1, aggregation: "min" });
-    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily]);
+    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily], subject);
     expect(out[0]).toMatchObject({ s: Date.parse("2025-05-03T00:00:00Z"), o: 1, g: "min" });
   });
 
   it("leaves a game client's event out of an authoritative board only", () => {
     const boards = () => [board({ authoritative: 1 }), board({ leaderboard_id: 8 })];
-    const fromClient = contributionsOf([queued(event({ credential: "access_token" }))], boards);
+    const fromClient = contributionsOf([queued(event({ credential: "access_token" }))], boards, subject);
     expect(fromClient.map((c) => c.b)).toEqual([8]);
-    const fromBackend = contributionsOf([queued(event())], boards);
+    const fromBackend = contributionsOf([queued(event())], boards, subject);
     expect(fromBackend.map((c) => c.b)).toEqual([7, 8]);
   });
 
   it("holds a value outside the board's bounds, checked against the event's value, with its reason and event name", () => {
     const bounded = () => [board({ min_value: 1, max_value: 10 })];
     const values = [0, 1, 10, 11];
-    const out = contributionsOf(values.map((amount, i) => queued(event({ metaData: { amount } }), `m${i}`)), bounded);
+    const out = contributionsOf(values.map((amount, i) => queued(event({ metaData: { amount } }), `m${i}`)), bounded, subject);
     expect(out.map((c) => [c.v, c.h, c.n])).toEqual([
       [0, "below_min_value", "kill-enemy"],
       [1, undefined, undefined],
@@ -101,7 +105,7 @@ describe("contributionsOf", () => {
 
   it("holds an event past the player's pace on that board only, user and team rows alike", () => {
     const boards = () => [board(), board({ leaderboard_id: 8 })];
-    const out = contributionsOf([{ ...queued(event({ teamId: "red" })), paceExceeded: ["8"] }], boards);
+    const out = contributionsOf([{ ...queued(event({ teamId: "red" })), paceExceeded: ["8"] }], boards, subject);
     expect(out.map((c) => [c.b, c.t, c.h ?? null])).toEqual([
       [7, "user", null],
       [7, "team", null],

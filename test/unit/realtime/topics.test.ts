@@ -65,7 +65,7 @@ describe("isIssuedTopic", () => {
 describe("topicBatches", () => {
   const challenge = (id: string, score: number) => ({ challenge_id: id, user_challenge_current_score: score });
   const change = (appId: string, userId: string, payload: Record<string, unknown>): Change => ({
-    appId, webhookType: "challenge-changed", payload, topic: { kind: "user-challenges", appId, userId },
+    appId, webhookType: "challenge-changed", payload, topic: { kind: "user-challenges", appId, userId }, userId,
   });
 
   it("groups by topic in order, and copies challenge changes to that challenge's topic", async () => {
@@ -73,8 +73,8 @@ describe("topicBatches", () => {
       change("1", "alice", { new_challenge: challenge("7", 1), old_challenge: challenge("7", 0) }),
       change("1", "bob", { new_challenge: challenge("7", 5) }),
       change("1", "alice", { new_challenge: challenge("8", 2) }),
-      { appId: "1", webhookType: "leaderoard-updated", payload: { leaderboard_id: "3" }, topic: { kind: "leaderboard", appId: "1", leaderboardId: "3" } },
-      { appId: "1", webhookType: "battlepass-expired", payload: { x: 1 }, topic: null },
+      { appId: "1", webhookType: "leaderoard-updated", payload: { leaderboard_id: "3" }, topic: { kind: "leaderboard", appId: "1", leaderboardId: "3" }, userId: null },
+      { appId: "1", webhookType: "battlepass-expired", payload: { x: 1 }, topic: null, userId: null },
     ];
     const alice = await topicName(env, { kind: "user-challenges", appId: "1", userId: "alice" });
     const json = (c: Change) => JSON.stringify(c.payload);
