@@ -23,7 +23,8 @@ import {
   type TouchContext,
 } from "./core/lifecycle";
 import type { ChallengeCatalog, ChallengeDef } from "./core/model";
-import { presentCategory, presentChallenge, shortChallenge, type CategoryView, type ChallengeView } from "./core/present";
+import { presentChallenge, shortChallenge, type ChallengeView } from "./core/present";
+import { categoryJson, challengeJson } from "./list-json";
 import { utcMonthKey } from "../rules/schedule";
 import {
   challengeIdOfInstance,
@@ -260,7 +261,12 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     report(touch, staged);
   }
 
-  async list(appId: string, userId: string, now: number, query: ListQuery): Promise<CategoryView[]> {
+  /**
+   * The user's categories with their challenges (the spec's ChallengeCategory array), as JSON text:
+   * the text is what the route answers, and one string leaves the object far cheaper than a
+   * thousand presented challenges (list-json.ts).
+   */
+  async list(appId: string, userId: string, now: number, query: ListQuery): Promise<string> {
     const touch = await this.prepare(appId, userId, now);
     const lang = { language: query.language, defaultLanguage: touch.catalog.defaultLanguage };
     const wanted = (slug: string, id: string) =>
@@ -270,20 +276,21 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       const rows = readAllInstances(this.sql);
       // Indexes are taken before filtering: a category answers the same position in every list
       // and payload, whatever include/exclude a request names.
-      return [...touch.catalog.categories.entries()]
+      const categories = [...touch.catalog.categories.entries()]
         .filter(([, category]) => wanted(category.slug, category.categoryId))
         .map(([index, category]) => {
-          const views: ChallengeView[] = [];
+          const texts: string[] = [];
           for (const def of category.challenges) {
             const instance = this.touchOne(touch, def, rows.get(def.challengeId) ?? null);
             if (!touch.isAvailable(def) || instance?.type === "gone") continue;
             const snapshot = snapshotOf(instance);
             if (query.filter === "unresolved" && snapshot.type === "finished") continue;
             if (query.filter === "in-progress" && snapshot.type !== "in-progress") continue;
-            views.push(presentChallenge(def, snapshot, lang));
+            texts.push(challengeJson(touch.catalog, def, snapshot, lang));
           }
-          return presentCategory(category, index, views, lang);
+          return categoryJson(category, index, texts, lang);
         });
+      return `[${categories.join(",")}]`;
     });
   }
 
