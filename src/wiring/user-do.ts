@@ -7,6 +7,7 @@ import { recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { UserEventRate } from "../events/user-rate";
 import type { BackgroundMessage } from "../user/messages";
+import type { Change } from "../changes/types";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -38,12 +39,14 @@ export class UserDO extends DurableObject<Env> {
   private readonly areas: UserArea[];
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
+  /** The MQTT publishes under way, one after the other: each topic's messages keep their order. */
+  private publishing: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.watchers = new TopicWatchers(ctx.storage.sql);
     this.rate = new UserEventRate(ctx.storage.sql);
-    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
+    this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.publishAfter(env, changes));
     this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
     this.areas = Object.values(this.area);
     ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
@@ -64,6 +67,18 @@ export class UserDO extends DurableObject<Env> {
     await this.deliver();
     if (staged.timersMoved) await this.reschedule();
     return result;
+  }
+
+  /**
+   * MQTT is best effort (QoS 0 for a client that is offline), so the flush that a response waits
+   * for does not wait for it: the publish goes out after, chained behind the earlier ones so that
+   * every topic's messages keep their order, and its time grows with the subscribers, not the
+   * response's. Never rejects (the watchers log failures).
+   */
+  private publishAfter(env: Env, changes: Change[]): Promise<void> {
+    this.publishing = this.publishing.then(() => this.watchers.publish(env, changes));
+    this.ctx.waitUntil(this.publishing);
+    return Promise.resolve();
   }
 
   /** Hands on what is staged; after a failure the alarm retries. */
