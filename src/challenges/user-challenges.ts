@@ -6,7 +6,7 @@ import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
 import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
-import { challengeChange } from "./core/changes";
+import { challengeChange, challengeChangeTarget } from "./core/changes";
 import { HolderTally } from "./core/holders";
 import { availability } from "./core/availability";
 import {
@@ -36,9 +36,9 @@ import {
   readInstance,
   readInstances,
   readOwner,
-  saveInstance,
   writeOwner,
   challengesSchema,
+  InstanceWrites,
   type Owner,
 } from "./user-store";
 
@@ -73,7 +73,11 @@ export interface ChallengeTouch {
   catalog: ChallengeCatalog;
   userToken: string;
   isAvailable: (def: ChallengeDef) => boolean;
+  /** Whether anybody receives the changes (a webhook endpoint, a subscriber): else none is built. */
+  notify: boolean;
   changes: Change[];
+  /** The rows the touch writes, flushed at the end of its synchronous step. */
+  writes: InstanceWrites;
   unlocks: number;
   /** Users entering and leaving held states (src/challenges/core/holders.ts). */
   holders: HolderTally;
@@ -125,6 +129,8 @@ const RECENT_TOKENS_MAX = 10_000;
 export class UserChallenges implements UserArea<ChallengeTouch> {
   static readonly schema = challengesSchema;
   private owner: Owner | null = null;
+  /** The owner row's counter of user challenge ids moved and is not written yet. */
+  private ownerMoved = false;
 
   constructor(private readonly context: UserObjectContext) {}
 
@@ -143,15 +149,32 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   private run<T>(touch: ChallengeTouch, work: () => T): Promise<T> {
     return this.context
       .transact((staged) => {
-        this.countHoldersOnce(touch);
+        this.begin(touch, staged);
         const result = work();
-        report(touch, staged);
+        this.finish(touch, staged);
         return result;
-      })
+      }, touch.appId)
       .catch((err: unknown) => {
         this.owner = null;
+        this.ownerMoved = false;
         throw err;
       });
+  }
+
+  /** Inside the transaction, before the touch's work: holder counts of old objects, and who listens. */
+  private begin(touch: ChallengeTouch, staged: Staged): void {
+    this.countHoldersOnce(touch);
+    touch.notify = staged.receives(challengeChangeTarget(touch));
+  }
+
+  /** Inside the transaction, after the touch's work: its rows written, what it changed reported. */
+  private finish(touch: ChallengeTouch, staged: Staged): void {
+    touch.writes.flush(this.sql);
+    if (this.ownerMoved) {
+      writeOwner(this.sql, this.owner!);
+      this.ownerMoved = false;
+    }
+    report(touch, staged);
   }
 
   prepareEvent(event: UserEvent): Promise<ChallengeTouch> {
@@ -177,7 +200,9 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       catalog,
       userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
       isAvailable: availability(catalog, now),
+      notify: true,
       changes: [],
+      writes: new InstanceWrites(),
       unlocks: 0,
       holders: new HolderTally(),
       timeoutsChanged: false,
@@ -211,11 +236,14 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     return value;
   }
 
-  /** Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous. */
+  /**
+   * Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous.
+   * The owner row is written once at the end of the touch, however many ids it took.
+   */
   private newId(now: number): string {
     const owner = this.owner!;
     owner.lastUserChallengeId = Math.max(owner.lastUserChallengeId + 1, now * 1000);
-    writeOwner(this.sql, owner);
+    this.ownerMoved = true;
     return String(owner.lastUserChallengeId);
   }
 
@@ -225,11 +253,11 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
 
   /** Stores an outcome over the instance it started from and records what it changed. */
   private record(touch: ChallengeTouch, def: ChallengeDef, previous: Instance | null, outcome: Outcome): Instance | null {
-    saveInstance(this.sql, def.challengeId, previous, outcome.next);
+    touch.writes.save(def.challengeId, previous, outcome.next);
     touch.unlocks += outcome.unlocks;
     touch.holders.move(def.challengeId, previous?.type ?? null, outcome.next?.type ?? null);
     if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
-    for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
+    if (touch.notify) for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;
   }
 
@@ -251,14 +279,14 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   applyEvent(touch: ChallengeTouch, event: UserEvent, staged: Staged): void {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
     if (listeners.length === 0) return;
-    this.countHoldersOnce(touch);
+    this.begin(touch, staged);
     const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
     for (const def of listeners) {
       const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
       if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
       this.record(touch, def, instance, countEvent(def, instance, event));
     }
-    report(touch, staged);
+    this.finish(touch, staged);
   }
 
   /**
@@ -350,7 +378,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     await this.run(touch, () => {
       for (const [challengeId, instance] of readAllInstances(this.sql)) {
         touch.holders.move(challengeId, instance.type, null);
-        if (instance.type === "gone" || !touch.catalog.byId.has(challengeId)) continue;
+        if (instance.type === "gone" || !touch.catalog.byId.has(challengeId) || !touch.notify) continue;
         touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
       }
       deleteAllInstances(this.sql);

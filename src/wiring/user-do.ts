@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type UserArea } from "../user/area";
+import { Staged, type Receives, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
 import { readClock } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
@@ -47,26 +47,35 @@ export class UserDO extends DurableObject<Env> {
     this.watchers = new TopicWatchers(ctx.storage.sql);
     this.rate = new UserEventRate(ctx.storage.sql);
     this.outbox = new Outbox(ctx.storage.sql, (env, changes) => this.publishAfter(env, changes));
-    this.area = userAreas({ storage: ctx.storage, env, transact: (work) => this.transact(work) });
+    this.area = userAreas({ storage: ctx.storage, env, transact: (work, appId) => this.transact(work, appId) });
     this.areas = Object.values(this.area);
     ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
   }
 
   /**
    * Runs one state change: `work` reports into a fresh `Staged` inside one synchronous transaction,
-   * which also stages what is kept (`keep`: events stage only what somebody receives); then hands
-   * it on, and moves the alarm when a timer moved.
+   * which also stages what somebody receives (of the app's changes, when `appId` is given); then
+   * hands it on, and moves the alarm when a timer moved.
    */
-  private async transact<T>(work: (staged: Staged) => T, keep?: (change: Staged["changes"][number]) => boolean): Promise<T> {
-    const staged = new Staged();
+  private async transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T> {
+    const staged = new Staged(appId === undefined ? undefined : await this.receivers(appId));
     const result = this.ctx.storage.transactionSync(() => {
       const value = work(staged);
-      this.outbox.stage(keep ? staged.changes.filter(keep) : staged.changes, staged.background);
+      this.outbox.stage(staged.changes.filter(staged.receives), staged.background);
       return value;
     });
     await this.deliver();
     if (staged.timersMoved) await this.reschedule();
     return result;
+  }
+
+  /**
+   * Who receives the user's changes (src/fanout/receivers.ts): the app's webhook endpoints, from
+   * the catalog cache, and the user's MQTT subscribers as they are when the change is staged.
+   */
+  private async receivers(appId: string): Promise<Receives> {
+    const endpoints = await appEndpoints(this.env.DB, appId);
+    return (change) => hasReceiver(change, endpoints, this.watchers.any);
   }
 
   /**
@@ -102,9 +111,8 @@ export class UserDO extends DurableObject<Env> {
   /**
    * Applies one validated event: every area prepares (its catalog) before the transaction and
    * applies inside it, between the idempotency check and the record of the event id, so that a
-   * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
-   * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
-   * (actions, time-outs) stage everything, and their flush finds no receiver for it.
+   * retried event is applied exactly once or, on any error, not at all. What nobody receives is
+   * neither built nor staged (src/fanout/receivers.ts).
    *
    * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
    * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
@@ -118,7 +126,6 @@ export class UserDO extends DurableObject<Env> {
     if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
-    const endpoints = await appEndpoints(this.env.DB, event.appId);
     try {
       // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
       return await this.transact(
@@ -132,7 +139,7 @@ export class UserDO extends DurableObject<Env> {
           recordRecentEvent(sql, event);
           return { duplicate: false };
         },
-        (change) => hasReceiver(change, endpoints, this.watchers.any),
+        event.appId,
       );
     } catch (err) {
       // The transaction rolled back what it counted.
