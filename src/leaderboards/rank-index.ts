@@ -32,8 +32,8 @@ const aheadSql = (board: string, season: string, type: string, key: string) => `
 
 /**
  * One page: ?1 board, ?2 season, ?3 member type, ?4 0-based offset, ?5 limit. Answers the rows
- * (member_id, score) in board order and, on each, `ahead`: the members strictly better than the
- * first row. No rows when the offset is past the end.
+ * (member_id, score, rank_key) in board order and, on each, `ahead`: the members strictly better
+ * than the first row. No rows when the offset is past the end.
  */
 export const PAGE_SQL = (() => {
   const ctes = ["top(node, acc) AS (SELECT 0, 0)"];
@@ -56,7 +56,7 @@ export const PAGE_SQL = (() => {
     WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3 AND s.rank_key = (SELECT node FROM p0)
     ORDER BY s.rank_key, s.member_id LIMIT 1 OFFSET COALESCE((SELECT CAST(?4 AS INTEGER) - acc FROM p0), 0))`);
   return `WITH ${ctes.join(",\n")}
-    SELECT s.member_id, s.score, (SELECT acc FROM p0) AS ahead FROM leaderboard_scores s
+    SELECT s.member_id, s.score, s.rank_key, (SELECT acc FROM p0) AS ahead FROM leaderboard_scores s
     WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3
       AND (s.rank_key, s.member_id) >= (SELECT rank_key, member_id FROM anchor)
     ORDER BY s.rank_key, s.member_id LIMIT CAST(?5 AS INTEGER)`;
