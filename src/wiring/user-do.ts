@@ -30,6 +30,13 @@ function eventMessage(event: UserEvent, staged: Staged): BackgroundMessage {
  * under concurrent events. Every state change runs through `transact`, which stages what the areas
  * report in the same transaction and hands it on after; areas plug in through src/user/area.ts.
  */
+/**
+ * Resolves once the runtime has run what is already queued: the call's answer, returned right
+ * after the flush, goes out before the publish's work (on a runtime that runs the brokers on the
+ * same thread, their sends would otherwise come first).
+ */
+const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 export class UserDO extends DurableObject<Env> {
   private readonly outbox: Outbox;
   private readonly watchers: TopicWatchers;
@@ -85,7 +92,7 @@ export class UserDO extends DurableObject<Env> {
    * response's. Never rejects (the watchers log failures).
    */
   private publishAfter(env: Env, changes: Change[]): Promise<void> {
-    this.publishing = this.publishing.then(() => this.watchers.publish(env, changes));
+    this.publishing = this.publishing.then(afterThisTurn).then(() => this.watchers.publish(env, changes));
     this.ctx.waitUntil(this.publishing);
     return Promise.resolve();
   }
