@@ -10,7 +10,7 @@ import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 export type { QueuedEvent } from "./core/contributions";
 
 /** Bounds the JSON bound into one transaction (a queue batch holds at most 100 events). */
-const MAX_CONTRIBUTIONS_PER_TRANSACTION = 500;
+const MAX_CONTRIBUTIONS_PER_TRANSACTION = 5_000;
 
 /** Contributions in chunks that never split one event: an event is claimed whole or not at all. */
 function chunksByEvent(contributions: Contribution[]): Contribution[][] {
