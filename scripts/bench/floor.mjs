@@ -5,8 +5,9 @@
 // its text route answers a JSON text of a given size from an object, the least a list of that size
 // costs. Called on objects never called before (as a user's first touch), on objects that wrangler dev
 // evicted (it drops an object idle for 10 s, so every event of the 10,000-user intake wakes its
-// user's object) and on objects kept in memory. Scenarios measure these phases in the same rounds as
-// the service's figures, so each figure is set against its floor measured under the same load.
+// user's object), on objects kept in memory, and on one object that every request goes to (as a
+// hot user's). Scenarios measure these phases in the same rounds as the service's figures, so each
+// figure is set against its floor measured under the same load.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -43,6 +44,8 @@ export async function openFloor(ctx) {
       // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
       phase("floor-evicted", "evicted objects", concurrency, (i) => object(`evicted-${i}`), { requests: evictedCount - 210 }),
     memory: (concurrency) => phase("floor-memory", "objects in memory", concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`)),
+    /** Every request to one object, as every event of one hot user goes to that user's object. */
+    hot: (concurrency) => phase("floor-hot", "one object", concurrency, () => object("hot")),
     /** An answer of `size` bytes made once, from one of the objects kept in memory. */
     text: (concurrency, size) =>
       phase(`floor-text-${size}`, `${size} bytes from objects in memory`, concurrency, (i) => ({

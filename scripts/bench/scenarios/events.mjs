@@ -207,14 +207,24 @@ export async function runHotUser(ctx) {
   const tokens = await tokensOf(ctx, app, [user]);
   if (app.withChallenges) await touchUsers(ctx, app, tokens);
   const concurrency = hotUser.senders;
-  const { ceiling, events: result } = await compareInRounds(
+  const floor = ctx.server.local ? await ctx.floor() : undefined;
+  const results = await compareInRounds(
     ctx,
-    [ceilingPhase(app.apiKey, concurrency), eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user })],
+    [
+      ceilingPhase(app.apiKey, concurrency),
+      eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user }),
+      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency)] : []),
+    ],
     { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
+  const { ceiling, events: result } = results;
   addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
   const scenario = `${SCENARIO} (${app.challengeCount} active challenges${app.leaderboardId ? " + 1 leaderboard" : ""}), ${concurrency} concurrent senders`;
   addThroughputRow(ctx, scenario, "", result, ceiling, 0.8);
+  if (floor) {
+    addFloorRows(ctx, results, "floor-hot", "one read + one write in one object, every request to the same one", concurrency);
+    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-hot", floorName: "one object for every request" });
+  }
 }
 
 function addFirstTouchRows(ctx, app, results) {
