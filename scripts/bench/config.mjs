@@ -1,5 +1,5 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// eight and a half minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
+// fourteen minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
 //
 //   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,leaderboards,realtime,fanout,webhooks,fairplay   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
