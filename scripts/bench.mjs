@@ -11,9 +11,11 @@ import { createMeasure } from "./bench/measure.mjs";
 import * as leaderboards from "./bench/scenarios/leaderboards.mjs";
 import * as events from "./bench/scenarios/events.mjs";
 import * as listing from "./bench/scenarios/listing.mjs";
+import * as growth from "./bench/scenarios/growth.mjs";
+import * as fanout from "./bench/scenarios/fanout.mjs";
 import * as realtime from "./bench/scenarios/realtime.mjs";
 import * as webhooks from "./bench/scenarios/webhooks.mjs";
-import * as floor from "./bench/scenarios/floor.mjs";
+import { openFloor } from "./bench/floor.mjs";
 import * as d1Writes from "./bench/scenarios/d1-writes.mjs";
 import * as broker from "./bench/scenarios/broker.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
@@ -29,11 +31,14 @@ const server = await openServer(config);
 if (config.keepState && server.persistTo) log(`state kept in ${server.persistTo}`);
 let client = createClient(server.url);
 const measure = createMeasure({ server, config, log });
+/** The runtime floor's server (bench/floor.mjs), started at its first use. */
+let floorServer;
 const stopAll = async () => {
   measure.closeProfiler();
   client.close();
   await server.stop();
   server.cleanup();
+  await (await floorServer?.catch(() => undefined))?.stop();
 };
 process.on("SIGINT", () => stopAll().then(() => process.exit(130)));
 
@@ -59,6 +64,13 @@ const ctx = {
   },
   /** Runs a measured phase (a runLoad), adding the server's CPU time to its result, and a profile when asked (measure.mjs). */
   measured: (label, fn, options) => measure.measured(label, fn, options),
+  /** Waits until the server's processes are idle: the background queue has applied what a phase sent. */
+  settle: () => measure.settle(),
+  /** The runtime floor (needs a local runtime): its phases go into a scenario's rounds. */
+  floor() {
+    floorServer ??= openFloor(ctx);
+    return floorServer;
+  },
   adminToken: config.url ? config.adminToken : BENCH_VARS.ADMIN_TOKEN,
   features: await detectFeatures(client),
 };
@@ -69,13 +81,15 @@ const plan = [
   ["leaderboards", leaderboards.run],
   ["events", events.runDistinctUsers],
   ["hot-user", events.runHotUser],
-  ["floor", floor.run],
+  ["warm", events.runWarmUsers],
   ["d1", d1Writes.run],
   ["broker", broker.run],
-  // Reads back the counters of both intake scenarios (no-op when neither ran).
+  // Reads back the counters of the intake scenarios (no-op when none ran).
   ["counters", events.verifyCounters],
   ["listing", listing.run],
+  ["growth", growth.run],
   ["realtime", realtime.run],
+  ["fanout", fanout.run],
   ["webhooks", webhooks.run],
   // Last: its unlimited flood leaves the background queue the most work.
   ["fairplay", fairplay.run],

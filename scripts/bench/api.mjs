@@ -17,6 +17,7 @@ const FEATURE_PATHS = {
   topics: ["get /api/v1/auth/user-challenges-topic-link"],
   webhooks: ["post /api/v1/admin/apps/{}/webhooks"],
   usage: ["get /api/v1/admin/apps/{}/usage"],
+  catalog: ["put /api/v1/admin/apps/{}/catalog"],
   fairplay: ["post /api/v1/admin/apps/{}/users/{}/ban", "get /api/v1/admin/apps/{}/leaderboards/{}/flagged"],
   check: ["get /api/v1/auth/check"],
 };

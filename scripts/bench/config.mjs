@@ -1,7 +1,7 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// eight and a half minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
+// fourteen minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,floor,d1,broker,listing,leaderboards,realtime,webhooks,fairplay   (default: all of these)
+//   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,leaderboards,realtime,fanout,webhooks,fairplay   (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
 //                                                     no storage or CPU figures; webhooks need loopback).
@@ -25,7 +25,7 @@ const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
-export const SCENARIOS = ["events", "hot-user", "floor", "d1", "broker", "listing", "leaderboards", "realtime", "webhooks", "fairplay"];
+export const SCENARIOS = ["events", "hot-user", "warm", "d1", "broker", "listing", "growth", "leaderboards", "realtime", "fanout", "webhooks", "fairplay"];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 
@@ -53,7 +53,7 @@ export function readConfig() {
       requests: positive("BENCH_EVENTS", 20_000),
       concurrency: positive("BENCH_CONCURRENCY", 32),
     },
-    /** Objects of the runtime floor's evicted phase: more than it can call in BENCH_SECONDS. */
+    /** Objects of the runtime floor's evicted phase (measured with the 10,000-user intake): more than it can call in BENCH_SECONDS. */
     floor: { objects: positive("BENCH_FLOOR_OBJECTS", 5_000) },
     hotUser: { senders: positive("BENCH_HOT_SENDERS", 100), requests: positive("BENCH_HOT_EVENTS", 4_000) },
     listing: {
@@ -73,6 +73,8 @@ export function readConfig() {
       concurrency: positive("BENCH_LB_CONCURRENCY", 1),
     },
     realtime: { users: positive("BENCH_RT_USERS", 10), eventsPerUser: positive("BENCH_RT_EVENTS", 40) },
+    /** Events each user of the subscriber scenario sends (measured; after 5 of warm-up). */
+    fanout: { events: positive("BENCH_FANOUT_EVENTS", 60) },
     /** The background consumer's own Worker (scenarios/d1-writes.mjs): events per queue batch, leaderboard members. */
     d1: { batchSize: positive("BENCH_D1_BATCH", 100), users: positive("BENCH_D1_USERS", 10_000) },
     /** MQTT connections of the broker-cost scenario, and the events whose changes they all receive. */

@@ -49,6 +49,15 @@ export const userInfosStatement = (db: D1Database, appId: string, userIds: strin
     .prepare("SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))")
     .bind(Number(appId), JSON.stringify(userIds));
 
+/**
+ * `rowsSql` (rows with a `member_id`, ordered by `orderBy`) with each user's info beside it, as
+ * `username` and `avatar_image` (null without any), for reading a page of users and their infos
+ * in one statement. `appIdParam` is the SQL parameter of the app's id.
+ */
+export const withUserInfoSql = (rowsSql: string, appIdParam: string, orderBy: string) =>
+  `SELECT p.*, i.username, i.avatar_image FROM (${rowsSql}) p
+   LEFT JOIN user_info i ON i.app_id = ${appIdParam} AND i.user_id = p.member_id ORDER BY ${orderBy}`;
+
 export function userInfosOf(result: D1Result): Map<string, UserInfo> {
   const infos = new Map<string, UserInfo>();
   for (const r of result.results as { user_id: string; username: string | null; avatar_image: string | null }[]) {

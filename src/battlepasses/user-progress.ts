@@ -77,7 +77,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
       if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
       staged.changes.push(...changes);
       return { ok: true as const, value: { before, after: result.value } };
-    });
+    }, pass.appId);
     if (action.kind === "unlock") this.unlocked = undefined;
     return outcome;
   }

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { ApiError, notFound } from "../shared/errors";
-import { createRouter, type AppEnv } from "../shared/http";
+import { createRouter, jsonText, type AppEnv } from "../shared/http";
 import { StatusMessageSchema, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../shared/openapi";
 import { userObject } from "../user/names";
 import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
@@ -31,7 +31,8 @@ const ChallengeParams = AppParams.extend({ challengeId: pathId("challengeId") })
 /** requireAccessToken guarantees a user. */
 const tokenUser = (c: Ctx) => callerUser(c)!;
 
-const categoriesResponse = jsonResponse(z.array(ChallengeCategorySchema), "Categories ordered by category_position, with the user's challenges");
+const Categories = z.array(ChallengeCategorySchema);
+const categoriesResponse = jsonResponse(Categories, "Categories ordered by category_position, with the user's challenges");
 
 function listRoute(path: string, filter: ListFilter, summary: string) {
   return [
@@ -51,7 +52,8 @@ function listRoute(path: string, filter: ListFilter, summary: string) {
         include: csv(query.include_categories),
         exclude: csv(query.exclude_categories),
       });
-      return c.json(categories, 200);
+      // Already JSON (the user's object writes the text: src/challenges/list-json.ts).
+      return jsonText<z.infer<typeof Categories>>(categories);
     },
   ] as const;
 }

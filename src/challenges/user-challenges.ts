@@ -6,7 +6,7 @@ import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
 import { userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
-import { challengeChange } from "./core/changes";
+import { challengeChange, challengeChangeTarget } from "./core/changes";
 import { HolderTally } from "./core/holders";
 import { availability } from "./core/availability";
 import {
@@ -23,7 +23,8 @@ import {
   type TouchContext,
 } from "./core/lifecycle";
 import type { ChallengeCatalog, ChallengeDef } from "./core/model";
-import { presentCategory, presentChallenge, shortChallenge, type CategoryView, type ChallengeView } from "./core/present";
+import { presentChallenge, shortChallenge, type ChallengeView } from "./core/present";
+import { categoryJson, challengeJson } from "./list-json";
 import { utcMonthKey } from "../rules/schedule";
 import {
   challengeIdOfInstance,
@@ -35,9 +36,9 @@ import {
   readInstance,
   readInstances,
   readOwner,
-  saveInstance,
   writeOwner,
   challengesSchema,
+  InstanceWrites,
   type Owner,
 } from "./user-store";
 
@@ -72,7 +73,11 @@ export interface ChallengeTouch {
   catalog: ChallengeCatalog;
   userToken: string;
   isAvailable: (def: ChallengeDef) => boolean;
+  /** Whether anybody receives the changes (a webhook endpoint, a subscriber): else none is built. */
+  notify: boolean;
   changes: Change[];
+  /** The rows the touch writes, flushed at the end of its synchronous step. */
+  writes: InstanceWrites;
   unlocks: number;
   /** Users entering and leaving held states (src/challenges/core/holders.ts). */
   holders: HolderTally;
@@ -124,7 +129,11 @@ const RECENT_TOKENS_MAX = 10_000;
 export class UserChallenges implements UserArea<ChallengeTouch> {
   static readonly schema = challengesSchema;
   private owner: Owner | null = null;
-  /** A new object's owner is written with its first state change, inside that change's transaction. */
+  /**
+   * The owner row changed (a new object's owner, the counter of user challenge ids) and is not
+   * written yet: it is written once at the end of the touch, inside its transaction, so that an
+   * event dropped for its player's erasure leaves nothing behind.
+   */
   private ownerUnsaved = false;
 
   constructor(private readonly context: UserObjectContext) {}
@@ -144,16 +153,32 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   private run<T>(touch: ChallengeTouch, work: () => T): Promise<T> {
     return this.context
       .transact((staged) => {
-        this.countHoldersOnce(touch);
+        this.begin(touch, staged);
         const result = work();
-        report(touch, staged);
+        this.finish(touch, staged);
         return result;
-      })
+      }, touch.appId)
       .catch((err: unknown) => {
         this.owner = null;
         this.ownerUnsaved = false;
         throw err;
       });
+  }
+
+  /** Inside the transaction, before the touch's work: holder counts of old objects, and who listens. */
+  private begin(touch: ChallengeTouch, staged: Staged): void {
+    this.countHoldersOnce(touch);
+    touch.notify = staged.receives(challengeChangeTarget(touch));
+  }
+
+  /** Inside the transaction, after the touch's work: its rows written, what it changed reported. */
+  private finish(touch: ChallengeTouch, staged: Staged): void {
+    touch.writes.flush(this.sql);
+    if (this.ownerUnsaved) {
+      writeOwner(this.sql, this.owner!);
+      this.ownerUnsaved = false;
+    }
+    report(touch, staged);
   }
 
   prepareEvent(event: UserEvent): Promise<ChallengeTouch> {
@@ -179,7 +204,9 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       catalog,
       userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
       isAvailable: availability(catalog, now),
+      notify: true,
       changes: [],
+      writes: new InstanceWrites(),
       unlocks: 0,
       holders: new HolderTally(),
       timeoutsChanged: false,
@@ -187,17 +214,11 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   }
 
   /**
-   * Inside a state change's transaction: a new owner is written (never outside a transaction, so
-   * that an event dropped for its player's erasure leaves nothing behind), and an object older than
-   * the holder counts (D1 migration 0010) reports what it holds, once; from then on each change
-   * reports its own +1/-1.
+   * An object older than the holder counts (D1 migration 0010) reports what it holds, once, in its
+   * first state change after; from then on each change reports its own +1/-1.
    */
   private countHoldersOnce(touch: ChallengeTouch): void {
     const owner = this.owner!;
-    if (this.ownerUnsaved) {
-      writeOwner(this.sql, owner);
-      this.ownerUnsaved = false;
-    }
     if (owner.holdersCounted) return;
     for (const [challengeId, instance] of readAllInstances(this.sql)) touch.holders.move(challengeId, null, instance.type);
     owner.holdersCounted = true;
@@ -219,11 +240,14 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     return value;
   }
 
-  /** Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous. */
+  /**
+   * Ids of user challenges: increasing, and far above any catalog id so `cid` is never ambiguous.
+   * The owner row is written once at the end of the touch, however many ids it took.
+   */
   private newId(now: number): string {
     const owner = this.owner!;
     owner.lastUserChallengeId = Math.max(owner.lastUserChallengeId + 1, now * 1000);
-    writeOwner(this.sql, owner);
+    this.ownerUnsaved = true;
     return String(owner.lastUserChallengeId);
   }
 
@@ -233,11 +257,11 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
 
   /** Stores an outcome over the instance it started from and records what it changed. */
   private record(touch: ChallengeTouch, def: ChallengeDef, previous: Instance | null, outcome: Outcome): Instance | null {
-    saveInstance(this.sql, def.challengeId, previous, outcome.next);
+    touch.writes.save(def.challengeId, previous, outcome.next);
     touch.unlocks += outcome.unlocks;
     touch.holders.move(def.challengeId, previous?.type ?? null, outcome.next?.type ?? null);
     if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
-    for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
+    if (touch.notify) for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;
   }
 
@@ -259,17 +283,22 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   applyEvent(touch: ChallengeTouch, event: UserEvent, staged: Staged): void {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
     if (listeners.length === 0) return;
-    this.countHoldersOnce(touch);
+    this.begin(touch, staged);
     const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
     for (const def of listeners) {
       const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
       if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
       this.record(touch, def, instance, countEvent(def, instance, event));
     }
-    report(touch, staged);
+    this.finish(touch, staged);
   }
 
-  async list(appId: string, userId: string, now: number, query: ListQuery): Promise<CategoryView[]> {
+  /**
+   * The user's categories with their challenges (the spec's ChallengeCategory array), as JSON text:
+   * the text is what the route answers, and one string leaves the object far cheaper than a
+   * thousand presented challenges (list-json.ts).
+   */
+  async list(appId: string, userId: string, now: number, query: ListQuery): Promise<string> {
     const touch = await this.prepare(appId, userId, now);
     const lang = { language: query.language, defaultLanguage: touch.catalog.defaultLanguage };
     const wanted = (slug: string, id: string) =>
@@ -279,20 +308,21 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       const rows = readAllInstances(this.sql);
       // Indexes are taken before filtering: a category answers the same position in every list
       // and payload, whatever include/exclude a request names.
-      return [...touch.catalog.categories.entries()]
+      const categories = [...touch.catalog.categories.entries()]
         .filter(([, category]) => wanted(category.slug, category.categoryId))
         .map(([index, category]) => {
-          const views: ChallengeView[] = [];
+          const texts: string[] = [];
           for (const def of category.challenges) {
             const instance = this.touchOne(touch, def, rows.get(def.challengeId) ?? null);
             if (!touch.isAvailable(def) || instance?.type === "gone") continue;
             const snapshot = snapshotOf(instance);
             if (query.filter === "unresolved" && snapshot.type === "finished") continue;
             if (query.filter === "in-progress" && snapshot.type !== "in-progress") continue;
-            views.push(presentChallenge(def, snapshot, lang));
+            texts.push(challengeJson(touch.catalog, def, snapshot, lang));
           }
-          return presentCategory(category, index, views, lang);
+          return categoryJson(category, index, texts, lang);
         });
+      return `[${categories.join(",")}]`;
     });
   }
 
@@ -352,7 +382,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     await this.run(touch, () => {
       for (const [challengeId, instance] of readAllInstances(this.sql)) {
         touch.holders.move(challengeId, instance.type, null);
-        if (instance.type === "gone" || !touch.catalog.byId.has(challengeId)) continue;
+        if (instance.type === "gone" || !touch.catalog.byId.has(challengeId) || !touch.notify) continue;
         touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
       }
       deleteAllInstances(this.sql);

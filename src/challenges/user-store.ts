@@ -99,34 +99,76 @@ const onlyCounterMoved = (previous: Instance, next: Instance) =>
   previous.isClaimed === next.isClaimed &&
   previous.periodStart === next.periodStart;
 
+/** What becomes of one challenge's row: deleted (null), rewritten, or only its counter updated. */
+interface Write {
+  next: Instance | null;
+  counterOnly: boolean;
+}
+
+const rowOf = (challengeId: string, i: Instance) => [
+  challengeId,
+  i.userChallengeId,
+  i.type,
+  i.score,
+  i.lastSessionId,
+  i.unlockedAt,
+  i.activatedAt,
+  i.expiresAt,
+  i.isClaimed ? 1 : 0,
+  i.periodStart,
+];
+
 /**
- * Stores `next` over the stored `previous` (null: no row); `null` deletes the row, and the
- * challenge shows as `unlock` again.
+ * The instances one state change writes, kept until the end of its synchronous step and then
+ * written with one statement per kind (deletes, rewrites, counter updates), whatever the number of
+ * challenges: a first touch starts many challenges, an event may count in hundreds. A challenge
+ * written twice keeps its last state. Rows it holds must not be read back before `flush`.
  */
-export function saveInstance(sql: SqlStorage, challengeId: string, previous: Instance | null, next: Instance | null): void {
-  if (next === null) {
-    if (previous !== null) deleteInstance(sql, challengeId);
-    return;
+export class InstanceWrites {
+  private readonly writes = new Map<string, Write>();
+
+  /**
+   * `next` replaces `previous` (null: no row; `next` null deletes the row, and the challenge shows
+   * as `unlock` again). `previous` is the stored row, or what this batch already holds for it.
+   */
+  save(challengeId: string, previous: Instance | null, next: Instance | null): void {
+    const held = this.writes.get(challengeId);
+    if (next === null && previous === null && held === undefined) return;
+    // A counter update needs the stored row as it is apart from the counter.
+    const counterOnly = (held?.counterOnly ?? true) && previous !== null && next !== null && onlyCounterMoved(previous, next);
+    this.writes.set(challengeId, { next, counterOnly });
   }
-  if (previous !== null && onlyCounterMoved(previous, next)) {
-    sql.exec("UPDATE ch_instances SET score = ?, last_session_id = ? WHERE challenge_id = ?", next.score, next.lastSessionId, challengeId);
-    return;
+
+  /** Writes what the batch holds; call inside the transaction of the state change. */
+  flush(sql: SqlStorage): void {
+    if (this.writes.size === 0) return;
+    const deleted: string[] = [];
+    const rewritten: SqlStorageValue[][] = [];
+    const counters: SqlStorageValue[][] = [];
+    for (const [challengeId, { next, counterOnly }] of this.writes) {
+      if (next === null) deleted.push(challengeId);
+      else if (counterOnly) counters.push([challengeId, next.score, next.lastSessionId]);
+      else rewritten.push(rowOf(challengeId, next));
+    }
+    this.writes.clear();
+    if (deleted.length > 0) sql.exec("DELETE FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))", JSON.stringify(deleted));
+    if (rewritten.length > 0) {
+      sql.exec(
+        `INSERT OR REPLACE INTO ch_instances
+           (challenge_id, user_challenge_id, type, score, last_session_id, unlocked_at, activated_at, expires_at, is_claimed, period_start)
+         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
+         FROM json_each(?)`,
+        JSON.stringify(rewritten),
+      );
+    }
+    if (counters.length > 0) {
+      sql.exec(
+        `UPDATE ch_instances SET score = c.value ->> 1, last_session_id = c.value ->> 2
+         FROM json_each(?) AS c WHERE ch_instances.challenge_id = c.value ->> 0`,
+        JSON.stringify(counters),
+      );
+    }
   }
-  sql.exec(
-    `INSERT OR REPLACE INTO ch_instances
-       (challenge_id, user_challenge_id, type, score, last_session_id, unlocked_at, activated_at, expires_at, is_claimed, period_start)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    challengeId,
-    next.userChallengeId,
-    next.type,
-    next.score,
-    next.lastSessionId,
-    next.unlockedAt,
-    next.activatedAt,
-    next.expiresAt,
-    next.isClaimed ? 1 : 0,
-    next.periodStart,
-  );
 }
 
 export function deleteAllInstances(sql: SqlStorage): void {

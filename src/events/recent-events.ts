@@ -18,7 +18,11 @@ export interface RecentEvent {
   received_at: number;
 }
 
-/** Inside the event's transaction: the event joins the recent ones, the oldest beyond the limit leave. */
+/**
+ * Inside the event's transaction: the event joins the recent ones. Those beyond the limit leave
+ * every RECENT_EVENTS_KEPT events, in one statement, rather than one by one with each event: the
+ * table holds up to twice the limit, and reads take the newest.
+ */
 export function recordRecentEvent(sql: SqlStorage, event: UserEvent): void {
   const recent: RecentEvent = {
     event_name: event.eventName,
@@ -30,7 +34,7 @@ export function recordRecentEvent(sql: SqlStorage, event: UserEvent): void {
     received_at: event.receivedAt,
   };
   const { seq } = sql.exec<{ seq: number }>("INSERT INTO recent_events (event) VALUES (?) RETURNING seq", JSON.stringify(recent)).one();
-  sql.exec("DELETE FROM recent_events WHERE seq <= ?", seq - RECENT_EVENTS_KEPT);
+  if (seq % RECENT_EVENTS_KEPT === 0) sql.exec("DELETE FROM recent_events WHERE seq <= ?", seq - RECENT_EVENTS_KEPT);
 }
 
 /** Newest first. */

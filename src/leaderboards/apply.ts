@@ -1,5 +1,6 @@
 import { readUserInfos } from "../auth/user-info";
 import type { Change, ChangeSink } from "../changes/types";
+import { chunkBy, jsonBytes } from "../shared/chunks";
 import { getNow } from "../shared/clock";
 import { erasureSubject } from "../apps/erasure-tombstones";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
@@ -10,23 +11,29 @@ import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 
 export type { QueuedEvent } from "./core/contributions";
 
-/** Bounds the JSON bound into one transaction (a queue batch holds at most 100 events). */
-const MAX_CONTRIBUTIONS_PER_TRANSACTION = 500;
+/**
+ * Bounds the JSON bound into one transaction: D1 refuses a string value over 1,000,000 bytes. A
+ * queue batch of 100 events on 50 boards (about 130 B per contribution) fits in one transaction:
+ * each statement's fixed cost is paid once per batch, not once per few boards.
+ */
+const MAX_JSON_BYTES_PER_TRANSACTION = 900_000;
 
-/** Contributions in chunks that never split one event: an event is claimed whole or not at all. */
+/**
+ * Contributions in chunks within the bound that never split one event: an event is claimed whole
+ * or not at all (an event larger than the bound alone goes in a chunk of its own).
+ */
 function chunksByEvent(contributions: Contribution[]): Contribution[][] {
-  const chunks: Contribution[][] = [];
-  let current: Contribution[] = [];
+  // The common case without measuring each: ASCII JSON within the bound (its length is its bytes).
+  const json = JSON.stringify(contributions);
+  if (json.length <= MAX_JSON_BYTES_PER_TRANSACTION && /^[\x00-\x7f]*$/.test(json)) return [contributions];
+  const events: Contribution[][] = [];
   contributions.forEach((c, i) => {
-    const startsEvent = i === 0 || contributions[i - 1].k !== c.k;
-    if (startsEvent && current.length >= MAX_CONTRIBUTIONS_PER_TRANSACTION) {
-      chunks.push(current);
-      current = [];
-    }
-    current.push(c);
+    if (i > 0 && contributions[i - 1].k === c.k) events[events.length - 1].push(c);
+    else events.push([c]);
   });
-  if (current.length > 0) chunks.push(current);
-  return chunks;
+  // An event's JSON in the array: its contributions' and their separators (jsonBytes counts one per item).
+  const bytesOf = (event: Contribution[]) => event.reduce((sum, c) => sum + jsonBytes(c), 0);
+  return chunkBy(events, bytesOf, Number.POSITIVE_INFINITY, MAX_JSON_BYTES_PER_TRANSACTION).map((chunk) => chunk.flat());
 }
 
 const playerKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;

@@ -33,8 +33,8 @@ const aheadSql = (board: string, season: string, type: string, key: string) => `
 
 /**
  * One page: ?1 board, ?2 season, ?3 member type, ?4 0-based offset, ?5 limit. Answers the rows
- * (member_id, score) in board order and, on each, `ahead`: the members strictly better than the
- * first row. No rows when the offset is past the end.
+ * (member_id, score, rank_key) in board order and, on each, `ahead`: the members strictly better
+ * than the first row. No rows when the offset is past the end.
  */
 export const PAGE_SQL = (() => {
   const ctes = ["top(node, acc) AS (SELECT 0, 0)"];
@@ -57,7 +57,7 @@ export const PAGE_SQL = (() => {
     WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3 AND s.rank_key = (SELECT node FROM p0)
     ORDER BY s.rank_key, s.member_id LIMIT 1 OFFSET COALESCE((SELECT CAST(?4 AS INTEGER) - acc FROM p0), 0))`);
   return `WITH ${ctes.join(",\n")}
-    SELECT s.member_id, s.score, (SELECT acc FROM p0) AS ahead FROM leaderboard_scores s
+    SELECT s.member_id, s.score, s.rank_key, (SELECT acc FROM p0) AS ahead FROM leaderboard_scores s
     WHERE s.leaderboard_id = ?1 AND s.season = ?2 AND s.member_type = ?3
       AND (s.rank_key, s.member_id) >= (SELECT rank_key, member_id FROM anchor)
     ORDER BY s.rank_key, s.member_id LIMIT CAST(?5 AS INTEGER)`;
@@ -85,17 +85,35 @@ export const COUNTS_SQL = `SELECT member_type, SUM(n) AS n FROM leaderboard_rank
   WHERE leaderboard_id = ?1 AND season = ?2 AND member_type IN ('user', 'team') AND level = ${LEVELS - 1}
   GROUP BY member_type`;
 
-/** Adds `delta` for every key of `moves` (b, s, t, k, d) at every level, in one upsert. */
-const countMovesSql = (moves: string) => `WITH ${LEVELS_CTE}, moves(b, s, t, k, d) AS (${moves})
+/** Adds `d` to every node of `moves` (b, s, t, level, node, d), in one upsert. */
+const countNodeMovesSql = (moves: string) => `WITH ${LEVELS_CTE}, moves(b, s, t, level, node, d) AS (${moves})
   INSERT INTO leaderboard_rank_counts (leaderboard_id, season, member_type, level, node, n)
-  SELECT b, s, t, lv.level, k >> lv.shift, SUM(d) FROM moves, rank_levels lv WHERE true
-  GROUP BY b, s, t, lv.level, k >> lv.shift HAVING SUM(d) <> 0
+  SELECT b, s, t, level, node, SUM(d) FROM moves WHERE true
+  GROUP BY b, s, t, level, node HAVING SUM(d) <> 0
   ON CONFLICT (leaderboard_id, season, member_type, level, node) DO UPDATE SET n = n + excluded.n`;
 
-/** Removes nodes that reached zero among the nodes of `keys` (b, s, t, k), keeping the tree sparse. */
-const dropEmptyNodesSql = (keys: string) => `WITH ${LEVELS_CTE}, keys(b, s, t, k) AS (${keys})
+/** Adds `d` for every key of `moves` (b, s, t, k, d) at every level, in one upsert. */
+const countMovesSql = (moves: string) =>
+  countNodeMovesSql(`WITH keyed(b, s, t, k, d) AS (${moves}) SELECT b, s, t, lv.level, k >> lv.shift, d FROM keyed, rank_levels lv`);
+
+/** Removes nodes that reached zero among `nodes` (b, s, t, level, node), keeping the tree sparse. */
+const dropEmptyNodesAtSql = (nodes: string) => `WITH ${LEVELS_CTE}
   DELETE FROM leaderboard_rank_counts WHERE n <= 0
-    AND (leaderboard_id, season, member_type, level, node) IN (SELECT b, s, t, lv.level, k >> lv.shift FROM keys, rank_levels lv)`;
+    AND (leaderboard_id, season, member_type, level, node) IN (${nodes})`;
+
+/** Removes nodes that reached zero among the nodes of `keys` (b, s, t, k), keeping the tree sparse. */
+const dropEmptyNodesSql = (keys: string) =>
+  dropEmptyNodesAtSql(`WITH keyed(b, s, t, k) AS (${keys}) SELECT b, s, t, lv.level, k >> lv.shift FROM keyed, rank_levels lv`);
+
+/**
+ * The nodes the batch's members left (`old`) or entered (`new`): only on the levels where the old
+ * key's node and the new key's differ. A small move changes the lowest levels; the levels above
+ * count the member before and after alike and are not touched at all.
+ */
+const movedNodesSql = (side: "old" | "new") => `
+  SELECT x.leaderboard_id, x.season, x.member_type, lv.level, x.${side}_key >> lv.shift
+  FROM leaderboard_apply_scratch x, rank_levels lv
+  WHERE ${side === "new" ? "x.old_key IS NULL OR " : ""}(x.old_key >> lv.shift) <> (x.new_key >> lv.shift)`;
 
 /**
  * Applying a batch of contributions (core/contributions.ts) as one D1 transaction. Binds: ?1 the
@@ -118,7 +136,8 @@ export const APPLY_SQL: readonly string[] = [
    ON CONFLICT (dedup_key) DO NOTHING`,
 
   `WITH ${LEVELS_CTE},
-   c AS (SELECT value ->> 'k' AS k, value ->> 'b' AS b,
+   -- Materialized: each field is taken out of the contribution's JSON once, not at each use.
+   c AS MATERIALIZED (SELECT value ->> 'k' AS k, value ->> 'b' AS b,
                 CASE WHEN value ->> 't' = 'user' AND EXISTS (
                   SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 'p' AND x.user_id = value ->> 'i')
                 THEN -(value ->> 's') ELSE value ->> 's' END AS s,
@@ -148,12 +167,9 @@ export const APPLY_SQL: readonly string[] = [
      old_last_at, new_score, ${keySql("new_score", "o")}, MAX(COALESCE(old_last_at, 0), last_at)
    FROM next WHERE true`,
 
-  countMovesSql(`
-    SELECT leaderboard_id, season, member_type, old_key, -1 FROM leaderboard_apply_scratch WHERE old_key <> new_key
-    UNION ALL
-    SELECT leaderboard_id, season, member_type, new_key, 1 FROM leaderboard_apply_scratch WHERE old_key IS NULL OR old_key <> new_key`),
+  countNodeMovesSql(`SELECT *, -1 FROM (${movedNodesSql("old")}) UNION ALL SELECT *, 1 FROM (${movedNodesSql("new")})`),
 
-  dropEmptyNodesSql(`SELECT leaderboard_id, season, member_type, old_key FROM leaderboard_apply_scratch WHERE old_key <> new_key`),
+  dropEmptyNodesAtSql(movedNodesSql("old")),
 
   `INSERT INTO leaderboard_scores (leaderboard_id, member_type, member_id, season, score, rank_key, last_at)
    SELECT leaderboard_id, member_type, member_id, season, new_score, new_key, new_last_at FROM leaderboard_apply_scratch

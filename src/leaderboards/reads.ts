@@ -1,5 +1,5 @@
 import { readUserInfos, userInfosOf, userInfosStatement } from "../auth/user-info";
-import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "./catalog";
+import type { LeaderboardDef, MemberType } from "./catalog";
 import type { RankedRow } from "./core/ranking";
 import { currentSeason } from "./core/season";
 import { rowOf, unrankedRow, type BoardPage, type MemberRow, type Presentation } from "./core/present";
@@ -10,8 +10,10 @@ import {
   memberStatement,
   pageRows,
   pageStatement,
+  pageUserInfos,
   readMemberPosition,
   readPage,
+  userPageStatement,
   type BoardSlice,
 } from "./store";
 
@@ -29,20 +31,21 @@ async function loadInfos(db: D1Database, appId: string, rows: MemberRow[], p: Pr
   p.infos = await readUserInfos(db, appId, userIds);
 }
 
-/** One page of users and of teams of each board, with member counts: one D1 batch, then user info. */
+/** One page of users (with their info) and of teams of each board, with member counts: one D1 batch. */
 export async function readBoardPages(db: D1Database, appId: string, boards: LeaderboardDef[], p: Presentation, offset: number, limit: number) {
   const statements = boards.flatMap((board) => [
-    ...MEMBER_TYPES.map((type) => pageStatement(db, sliceOf(board, type, p.now), offset, limit)),
+    userPageStatement(db, sliceOf(board, "user", p.now), offset, limit, appId),
+    pageStatement(db, sliceOf(board, "team", p.now), offset, limit),
     countsStatement(db, board.id, currentSeason(board, p.now)),
   ]);
   const results = statements.length > 0 ? await db.batch(statements) : [];
-  const pages: BoardPage[] = boards.map((board, i) => {
+  p.infos = new Map();
+  return boards.map((board, i): BoardPage => {
     const [users, teams, counts] = results.slice(i * 3, i * 3 + 3);
+    for (const [userId, info] of pageUserInfos(users)) p.infos.set(userId, info);
     const rowsOf = (type: MemberType, result: D1Result) => pageRows(result, offset).map((r) => rowOf(type, r));
     return { board, rows: { user: rowsOf("user", users), team: rowsOf("team", teams) }, counts: memberCounts(counts) };
   });
-  await loadInfos(db, appId, pages.flatMap((page) => [...page.rows.user, ...page.rows.team]), p);
-  return pages;
 }
 
 /**

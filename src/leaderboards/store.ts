@@ -1,3 +1,4 @@
+import { withUserInfoSql, type UserInfo } from "../auth/user-info";
 import type { MemberType } from "./catalog";
 import { rankRun, type RankedRow } from "./core/ranking";
 import { COUNTS_SQL, MEMBER_RANK_SQL, MEMBER_SQL, PAGE_SQL } from "./rank-index";
@@ -14,6 +15,18 @@ const bindSlice = (stmt: D1PreparedStatement, slice: BoardSlice, ...rest: unknow
 
 export const pageStatement = (db: D1Database, slice: BoardSlice, offset: number, limit: number) =>
   bindSlice(db.prepare(PAGE_SQL), slice, offset, limit);
+
+const PAGE_WITH_INFO_SQL = withUserInfoSql(PAGE_SQL, "?6", "p.rank_key, p.member_id");
+
+/** A page of users with their user info (pageUserInfos), in one statement: a page costs one round trip. */
+export const userPageStatement = (db: D1Database, slice: BoardSlice, offset: number, limit: number, appId: string) =>
+  bindSlice(db.prepare(PAGE_WITH_INFO_SQL), slice, offset, limit, Number(appId));
+
+/** The user info on the rows of a userPageStatement (users without any get none). */
+export function pageUserInfos(result: D1Result): Map<string, UserInfo> {
+  const rows = result.results as { member_id: string; username: string | null; avatar_image: string | null }[];
+  return new Map(rows.map((r) => [r.member_id, { username: r.username, avatarImage: r.avatar_image }]));
+}
 
 export function pageRows(result: D1Result, offset: number): RankedRow[] {
   const rows = result.results as { member_id: string; score: number; ahead: number }[];

@@ -3,12 +3,20 @@ import type { UserEvent } from "./event";
 import type { BackgroundMessage } from "./messages";
 import type { AreaSchema } from "./schema";
 
+/** Whether a change of this type and topic reaches anybody: a webhook endpoint of the app, an MQTT subscriber. */
+export type Receives = (change: Pick<Change, "webhookType" | "topic" | "webhookUrl">) => boolean;
+
+const EVERYBODY: Receives = () => true;
+
 /**
  * What one state change of a user's object produced. Areas report into it inside the transaction;
  * the object stages it in the outbox in that same transaction, hands it on after, and moves its
- * alarm when a timer moved.
+ * alarm when a timer moved. Only the changes somebody `receives` are staged, so areas ask before
+ * building one (a payload per counted challenge is most of an event's work otherwise).
  */
 export class Staged {
+  constructor(readonly receives: Receives = EVERYBODY) {}
+
   readonly changes: Change[] = [];
   readonly background: BackgroundMessage[] = [];
   /** A timer of an area started, moved or ended. */
@@ -24,9 +32,10 @@ export interface UserObjectContext {
   /**
    * Runs `work` synchronously in one transaction and stages what it reported with it; then hands
    * it on (webhooks, MQTT, background queue) and moves the alarm. Every state change of every flow
-   * (event, action, list, alarm) goes through here.
+   * (event, action, list, alarm) goes through here. With the app's id, `staged.receives` tells who
+   * listens to the user's changes; without it, every change counts as received.
    */
-  transact<T>(work: (staged: Staged) => T): Promise<T>;
+  transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type ErasedUser, type UserArea } from "../user/area";
+import { Staged, type ErasedUser, type Receives, type UserArea } from "../user/area";
 import { migrateUserStorage } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
 import { recordProcessed, wasProcessed } from "../events/processed-events";
@@ -8,6 +8,7 @@ import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
 import { UserEventRate } from "../events/user-rate";
 import type { BackgroundMessage } from "../user/messages";
+import type { Change } from "../changes/types";
 import { appEndpoints } from "../webhooks/endpoints-repo";
 import { TopicWatchers } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
@@ -30,6 +31,13 @@ function eventMessage(event: UserEvent, userRef: string, staged: Staged): Backgr
 }
 
 /**
+ * Resolves once the runtime has run what is already queued: the call's answer, returned right
+ * after the flush, goes out before the publish's work (on a runtime that runs the brokers on the
+ * same thread, their sends would otherwise come first).
+ */
+const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
  * One per (app, user), addressed by `userObject` (src/user/names.ts). The single writer of that
  * user's challenge and battle-pass progress: its serial execution is what keeps every increment
  * under concurrent events. Every state change runs through `transact`, which stages what the areas
@@ -46,6 +54,8 @@ export class UserDO extends DurableObject<Env> {
   private readonly erasure: UserErasure;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
   private delivery: Promise<unknown> = Promise.resolve();
+  /** The MQTT publishes under way, one after the other: each topic's messages keep their order. */
+  private publishing: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -58,26 +68,47 @@ export class UserDO extends DurableObject<Env> {
   private open(): void {
     this.watchers = new TopicWatchers(this.ctx.storage.sql);
     this.rate = new UserEventRate(this.ctx.storage.sql);
-    this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.watchers.publish(env, changes));
-    this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work) => this.transact(work) });
+    this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.publishAfter(env, changes));
+    this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work, appId) => this.transact(work, appId) });
     this.areas = Object.values(this.area);
   }
 
   /**
    * Runs one state change: `work` reports into a fresh `Staged` inside one synchronous transaction,
-   * which also stages what is kept (`keep`: events stage only what somebody receives); then hands
-   * it on, and moves the alarm when a timer moved.
+   * which also stages what somebody receives (of the app's changes, when `appId` is given); then
+   * hands it on, and moves the alarm when a timer moved.
    */
-  private async transact<T>(work: (staged: Staged) => T, keep?: (change: Staged["changes"][number]) => boolean): Promise<T> {
-    const staged = new Staged();
+  private async transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T> {
+    const staged = new Staged(appId === undefined ? undefined : await this.receivers(appId));
     const result = this.ctx.storage.transactionSync(() => {
       const value = work(staged);
-      this.outbox.stage(keep ? staged.changes.filter(keep) : staged.changes, staged.background);
+      this.outbox.stage(staged.changes.filter(staged.receives), staged.background);
       return value;
     });
     await this.deliver();
     if (staged.timersMoved) await this.reschedule();
     return result;
+  }
+
+  /**
+   * Who receives the user's changes (src/fanout/receivers.ts): the app's webhook endpoints, from
+   * the catalog cache, and the user's MQTT subscribers as they are when the change is staged.
+   */
+  private async receivers(appId: string): Promise<Receives> {
+    const endpoints = await appEndpoints(this.env.DB, appId);
+    return (change) => hasReceiver(change, endpoints, this.watchers.any);
+  }
+
+  /**
+   * MQTT is best effort (QoS 0 for a client that is offline), so the flush that a response waits
+   * for does not wait for it: the publish goes out after, chained behind the earlier ones so that
+   * every topic's messages keep their order, and its time grows with the subscribers, not the
+   * response's. Never rejects (the watchers log failures).
+   */
+  private publishAfter(env: Env, changes: Change[]): Promise<void> {
+    this.publishing = this.publishing.then(afterThisTurn).then(() => this.watchers.publish(env, changes));
+    this.ctx.waitUntil(this.publishing);
+    return Promise.resolve();
   }
 
   /** Hands on what is staged; after a failure the alarm retries. */
@@ -103,10 +134,9 @@ export class UserDO extends DurableObject<Env> {
   /**
    * Applies one validated event: every area prepares (its catalog) before the transaction and
    * applies inside it, between the idempotency check and the record of the event id, so that a
-   * retried event is applied exactly once or, on any error, not at all. Events are the hot path, so
-   * what nobody receives is not even staged (src/fanout/receivers.ts); the rarer state changes
-   * (actions, time-outs) stage everything, and their flush finds no receiver for it. An event
-   * received before the player's erasure belongs to the erased player: it is dropped.
+   * retried event is applied exactly once or, on any error, not at all. What nobody receives is
+   * neither built nor staged (src/fanout/receivers.ts). An event received before the player's
+   * erasure belongs to the erased player: it is dropped.
    *
    * The player's rate limit (`perMinute` events in any 60 seconds) is counted here, in the same
    * transaction, so that it is exact; an event past it is refused before any work (nothing applied).
@@ -121,7 +151,6 @@ export class UserDO extends DurableObject<Env> {
     if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
-    const endpoints = await appEndpoints(this.env.DB, event.appId);
     let erased = false;
     try {
       // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
@@ -141,7 +170,7 @@ export class UserDO extends DurableObject<Env> {
           recordRecentEvent(sql, event);
           return { duplicate: false };
         },
-        (change) => hasReceiver(change, endpoints, this.watchers.any),
+        event.appId,
       );
       return erased ? this.droppedForErasure(event) : result;
     } catch (err) {

@@ -13,7 +13,7 @@
 //   GET  /bench/d1/archive                   objects, bytes and events in the archive (R2)
 // Every other request goes to the service.
 import service from "../../../src/index.ts";
-import { consumeBackground } from "../../../src/background/consumer.ts";
+import { consumeBackground } from "../../../src/wiring/background-consumer.ts";
 import { recordEventAnalytics } from "../../../src/events/background.ts";
 import { analyticsRow, countNewEventsSql, insertEventsSql } from "../../../test/support/analytics-before-0008.ts";
 

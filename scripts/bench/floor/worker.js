@@ -1,8 +1,17 @@
 // The least a request can do on this runtime, for the benchmark's runtime floor:
-//   GET /trivial         one D1 read (what the service's trivial route spends on its API key), JSON
-//   GET /object?name=n   the same D1 read, then one read and one write in the SQLite Durable Object
-//                        named n (the least an event does in its user's object), JSON
+//   GET /trivial                one D1 read (what the service's trivial route spends on its API key), JSON
+//   GET /object?name=n          the same D1 read, then one read and one write in the SQLite Durable Object
+//                               named n (the least an event does in its user's object), JSON
+//   GET /object-text?name=n&size=s   the same D1 read, then one read in object n, which answers a JSON
+//                               text of s bytes made once (the least a list of that size costs), as the answer
 import { DurableObject } from "cloudflare:workers";
+
+/** JSON texts by size, made once per isolate. */
+const texts = new Map();
+const textOf = (size) => {
+  if (!texts.has(size)) texts.set(size, JSON.stringify("x".repeat(Math.max(0, size - 2))));
+  return texts.get(size);
+};
 
 export class FloorObject extends DurableObject {
   constructor(ctx, env) {
@@ -16,6 +25,11 @@ export class FloorObject extends DurableObject {
     sql.exec("INSERT INTO counter (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n", n);
     return n;
   }
+
+  text(size) {
+    this.ctx.storage.sql.exec("SELECT n FROM counter WHERE id = 1").toArray();
+    return textOf(size);
+  }
 }
 
 export default {
@@ -24,7 +38,12 @@ export default {
     await env.DB.prepare("SELECT ?1 AS path").bind(url.pathname).first();
     if (url.pathname === "/trivial") return Response.json({ status: 200 });
     const name = url.searchParams.get("name");
-    if (url.pathname === "/object" && name) return Response.json({ n: await env.OBJECT.get(env.OBJECT.idFromName(name)).bump() });
+    const object = name && env.OBJECT.get(env.OBJECT.idFromName(name));
+    if (url.pathname === "/object" && object) return Response.json({ n: await object.bump() });
+    const size = Number(url.searchParams.get("size"));
+    if (url.pathname === "/object-text" && object && Number.isInteger(size) && size > 0) {
+      return new Response(await object.text(size), { headers: { "Content-Type": "application/json" } });
+    }
     return Response.json({ status: 404 }, { status: 404 });
   },
 };

@@ -6,60 +6,15 @@
 // a board nobody follows (intake, consumer and hub calls alike), per message delivered.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import WebSocket from "ws";
 import { projectRoot } from "../../lib/wrangler.mjs";
 import { createApp, mapPool, missingFor, sleep, waitFor } from "../api.mjs";
-import { importTs } from "../import-ts.mjs";
+import { BenchClient, loadCodec } from "../mqtt-client.mjs";
 
 const SCENARIO = "MQTT broker";
 const EVENT = "kill-enemy";
 const CONCURRENCY = 32;
 
 const configuredShards = () => /^MQTT_BROKER_SHARDS\s*=\s*"(\d+)"/m.exec(readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8"))?.[1];
-
-/** A subscriber-only MQTT 3.1.1 client over one WebSocket, counting the PUBLISH packets it gets. */
-class BenchClient {
-  static async open(url, codec, clientId) {
-    const ws = new WebSocket(url, "mqtt");
-    await new Promise((resolve, reject) => {
-      ws.once("open", resolve);
-      ws.once("error", reject);
-    });
-    const client = new BenchClient(ws, codec);
-    await client.request({ type: "connect", protocolVersion: 4, clean: true, keepAlive: 900, clientId }, "connack");
-    return client;
-  }
-
-  constructor(ws, codec) {
-    this.ws = ws;
-    this.codec = codec;
-    this.published = 0;
-    this.waiting = [];
-    this.onPublish = () => {};
-    const reader = new codec.PacketStream(1 << 20, { version: 4 });
-    ws.on("message", (data) => {
-      reader.push(new Uint8Array(data));
-      for (let packet = reader.next(); packet; packet = reader.next()) {
-        if (packet.type === "publish") {
-          this.published++;
-          this.onPublish();
-        } else this.waiting.shift()?.(packet);
-      }
-    });
-  }
-
-  /** Sends a packet and resolves with the broker's answer, which must be of type `answer`. */
-  request(packet, answer) {
-    return new Promise((resolve, reject) => {
-      this.waiting.push((reply) => (reply.type === answer ? resolve(reply) : reject(new Error(`expected ${answer}, got ${reply.type}`))));
-      this.ws.send(this.codec.encodePacket(packet, 4));
-    });
-  }
-
-  close() {
-    this.ws.terminate();
-  }
-}
 
 /** A board and its topic in a new app. */
 async function boardApp(ctx, name) {
@@ -90,7 +45,7 @@ export async function run(ctx) {
   const why = missingFor(ctx.features, "events", "leaderboards", "mqtt");
   if (why) return ctx.report.missing(SCENARIO, why);
   const { clients: count, pings, events } = ctx.config.broker;
-  const codec = { ...(await importTs("src/realtime/mqtt/encode.ts")), ...(await importTs("src/realtime/mqtt/stream.ts")) };
+  const codec = await loadCodec();
   const url = `${ctx.client.baseUrl.replace(/^http/, "ws")}/mqtt`;
   const followed = await boardApp(ctx, "Bench broker followed");
   const quiet = await boardApp(ctx, "Bench broker quiet");
@@ -102,7 +57,7 @@ export async function run(ctx) {
       return { sent: count, ms: Date.now() - started };
     });
     const subscribe = await ctx.measured("broker: subscribe", async () => {
-      await mapPool(clients, CONCURRENCY, (c) => c.request({ type: "subscribe", packetId: 1, subscriptions: [{ topicFilter: followed.topic, qos: 0 }] }, "suback"));
+      await mapPool(clients, CONCURRENCY, (c) => c.subscribe(followed.topic));
       return { sent: count };
     });
     const keepAlive = await ctx.measured("broker: keep-alive", async () => {

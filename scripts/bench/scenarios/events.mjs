@@ -1,6 +1,9 @@
-// Event intake: many distinct users each with N active challenges, and one hot user with many
-// concurrent senders; each against the trivial route with the same credential (API key, as a
-// studio backend sends) and concurrency. Afterwards every counter is read back through the API.
+// Event intake: many distinct users each with N active challenges (every event wakes an evicted
+// object), 100 users whose objects stay in memory, and one hot user with many concurrent senders;
+// each against the trivial route with the same credential (API key, as a studio backend sends) and
+// concurrency, and the first two against the runtime floor of the same operation (floor.mjs),
+// measured in the same rounds. The users' first touch is measured too. Afterwards every counter is
+// read back through the API.
 import { ceilingPhase } from "../ceiling.mjs";
 import { compareInRounds } from "../compare.mjs";
 import { runLoad } from "../http.mjs";
@@ -8,6 +11,10 @@ import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
+import { addAgainstFloorRow, addFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
+
+/** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
+const FLOOR_TARGET = 0.9;
 
 const EVENT = "kill-enemy";
 /** Amount of event i: varied, so that a lost or doubled event cannot hide in a round total. */
@@ -64,24 +71,51 @@ function eventPhase(app, { key, label, concurrency, userOf }) {
   };
 }
 
-/**
- * First touch of each user through the list route (auto challenges get unlocked and activated);
- * answers the load result of those list requests.
- */
-async function touchUsers(ctx, app, users) {
+/** Access tokens of users, kept on the app (the counter check reads every user's challenges with them). */
+async function tokensOf(ctx, app, users) {
   const tokens = await mintTokens(ctx.client, app.apiKey, users, 32);
   users.forEach((u, i) => app.tokens.set(u, tokens[i]));
-  if (!app.withChallenges) return undefined;
-  const result = await ctx.measured("first touch", () =>
-    runLoad(ctx.client, {
-      concurrency: 32,
-      maxRequests: users.length,
-      maxMs: Infinity,
+  return tokens;
+}
+
+/** First touch (the list route starts the automatic challenges) of users no measured phase touched. */
+async function touchUsers(ctx, app, tokens) {
+  const result = await runLoad(ctx.client, {
+    concurrency: 32,
+    maxRequests: tokens.length,
+    maxMs: Infinity,
+    make: (i) => ({ method: "GET", path: `/api/v1/challenges/personal/all/${app.appId}`, token: tokens[i] }),
+  });
+  if (result.ok !== tokens.length) throw new Error(`first touch failed: ${JSON.stringify(result.failures)}`);
+}
+
+const FIRST_TOUCH_CONCURRENCY = 32;
+
+/**
+ * The first touch of users (a list request that unlocks and activates their automatic challenges,
+ * in an object that does not exist yet), measured in rounds with the trivial route (access token)
+ * and with the floor's first call of a new object; then the users no round reached are touched.
+ */
+async function measureFirstTouch(ctx, app, tokens, floor) {
+  const touched = new Set();
+  const phases = [
+    ceilingPhase(tokens[0], FIRST_TOUCH_CONCURRENCY),
+    {
+      key: "touch",
+      label: "first touch",
+      concurrency: FIRST_TOUCH_CONCURRENCY,
       make: (i) => ({ method: "GET", path: `/api/v1/challenges/personal/all/${app.appId}`, token: tokens[i] }),
-    }),
-  );
-  if (result.ok !== users.length) throw new Error(`first touch failed: ${JSON.stringify(result.failures)}`);
-  return result;
+      // A user whose touch failed is touched again below (and the failure reported).
+      onResult: (i, r) => r.status === 200 && touched.add(i),
+      warmUpCount: FIRST_TOUCH_CONCURRENCY,
+      // Leaves users for the intake to wake from eviction.
+      requests: Math.floor((tokens.length - FIRST_TOUCH_CONCURRENCY) / 2),
+    },
+    ...(floor ? [floor.trivial(FIRST_TOUCH_CONCURRENCY), floor.fresh(FIRST_TOUCH_CONCURRENCY)] : []),
+  ];
+  const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds: ctx.config.seconds, requests: ctx.config.events.requests });
+  await touchUsers(ctx, app, tokens.filter((_, i) => !touched.has(i)));
+  return results;
 }
 
 export async function runDistinctUsers(ctx) {
@@ -94,32 +128,73 @@ export async function runDistinctUsers(ctx) {
   const board = app.leaderboardId ? " + 1 leaderboard" : "";
   const scenario = `event intake, ${events.users.toLocaleString("en-US")} users × ${app.challengeCount} active challenges (${app.listeningIds.length} count the event)${board}`;
   if (!app.withChallenges) ctx.report.note(`Event intake ran without challenges: ${missingFor(ctx.features, "challenges")}.`);
+  const concurrency = events.concurrency;
+
+  const floor = ctx.server.local ? await ctx.floor() : undefined;
+  if (!floor) ctx.report.missing(FLOOR_SCENARIO, "needs a local runtime (not BENCH_URL)");
+  // Created first: the first touch below outlasts the wait for their eviction.
+  await floor?.createEvicted(ctx.config.floor.objects, concurrency);
 
   const doBefore = ctx.server.local ? userObjectFiles(ctx.server.persistTo) : undefined;
-  const touch = await touchUsers(ctx, app, users);
-  if (touch) {
-    ctx.report.add({
-      scenario: `first touch of a user: list request that unlocks and activates ${app.challengeCount} auto challenges`,
-      metric: `users/s, 32 concurrent${touch.serverCpu === undefined ? "" : `; server CPU ${(touch.serverCpu / touch.sent).toFixed(1)} ms/user`}`,
-      value: touch.rps,
-      p50: touch.p50,
-      p99: touch.p99,
-    });
+  const tokens = await tokensOf(ctx, app, users);
+  if (app.withChallenges) {
+    const touch = await measureFirstTouch(ctx, app, tokens, floor);
+    addFirstTouchRows(ctx, app, touch);
+    if (doBefore) reportStoragePerUser(ctx, doBefore, app.challengeCount, "after first touch");
   }
-  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, "after first touch");
 
-  const concurrency = events.concurrency;
-  const { ceiling, events: result } = await compareInRounds(
+  await floor?.untilEvicted();
+  const results = await compareInRounds(
     ctx,
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, distinct users", concurrency, userOf: (i) => users[i % users.length] }),
+      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency)] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
+  const { ceiling, events: result } = results;
   addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
   addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
+  if (floor) {
+    const what = `one read + one write in an object evicted since its last call, as at every event of the ${events.users.toLocaleString("en-US")}-user intake`;
+    addFloorRows(ctx, results, "floor-evicted", what, concurrency);
+    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-evicted", floorName: "object evicted", target: FLOOR_TARGET });
+  }
   if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
+}
+
+/** Users whose objects stay in memory: the same load spread over few enough users that none is evicted. */
+const WARM_USERS = IN_MEMORY_OBJECTS;
+
+export async function runWarmUsers(ctx) {
+  const SCENARIO = `event intake, ${WARM_USERS} users kept in memory`;
+  const why = missingFor(ctx.features, "events", "check");
+  if (why) return ctx.report.missing(SCENARIO, why);
+  const { events, seconds } = ctx.config;
+  const app = await eventApp(ctx);
+  const users = Array.from({ length: WARM_USERS }, (_, i) => `warm-user-${i}`);
+  const tokens = await tokensOf(ctx, app, users);
+  if (app.withChallenges) await touchUsers(ctx, app, tokens);
+  const floor = ctx.server.local ? await ctx.floor() : undefined;
+  const concurrency = events.concurrency;
+  const results = await compareInRounds(
+    ctx,
+    [
+      ceilingPhase(app.apiKey, concurrency),
+      eventPhase(app, { key: "events", label: "event intake, warm users", concurrency, userOf: (i) => users[i % WARM_USERS] }),
+      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency)] : []),
+    ],
+    { rounds: ctx.config.rounds, seconds, requests: events.requests },
+  );
+  const { ceiling, events: result } = results;
+  const scenario = `${SCENARIO} (${app.challengeCount} active challenges, ${app.listeningIds.length} count the event${app.leaderboardId ? ", + 1 leaderboard" : ""})`;
+  addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
+  addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
+  if (floor) {
+    addFloorRows(ctx, results, "floor-memory", `one read + one write in one of ${IN_MEMORY_OBJECTS} objects kept in memory`, concurrency);
+    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-memory", floorName: "object kept in memory", target: FLOOR_TARGET });
+  }
 }
 
 export async function runHotUser(ctx) {
@@ -129,30 +204,63 @@ export async function runHotUser(ctx) {
   const { hotUser, seconds } = ctx.config;
   const app = await eventApp(ctx);
   const user = "hot-user";
-  await touchUsers(ctx, app, [user]);
+  const tokens = await tokensOf(ctx, app, [user]);
+  if (app.withChallenges) await touchUsers(ctx, app, tokens);
   const concurrency = hotUser.senders;
-  const { ceiling, events: result } = await compareInRounds(
+  const floor = ctx.server.local ? await ctx.floor() : undefined;
+  const results = await compareInRounds(
     ctx,
-    [ceilingPhase(app.apiKey, concurrency), eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user })],
+    [
+      ceilingPhase(app.apiKey, concurrency),
+      eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user }),
+      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency)] : []),
+    ],
     { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
+  const { ceiling, events: result } = results;
   addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
   const scenario = `${SCENARIO} (${app.challengeCount} active challenges${app.leaderboardId ? " + 1 leaderboard" : ""}), ${concurrency} concurrent senders`;
-  addThroughputRow(ctx, scenario, "", result, ceiling);
+  addThroughputRow(ctx, scenario, "", result, ceiling, 0.8);
+  if (floor) {
+    addFloorRows(ctx, results, "floor-hot", "one read + one write in one object, every request to the same one", concurrency);
+    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-hot", floorName: "one object for every request" });
+  }
 }
 
-/** The intake's throughput against the trivial route's, with its target, and any failed requests. */
-function addThroughputRow(ctx, scenario, detail, result, ceiling) {
+function addFirstTouchRows(ctx, app, results) {
+  const { ceiling, touch } = results;
+  const scenario = `first touch of a user: list request that unlocks and activates ${app.challengeCount} auto challenges`;
+  ctx.report.add({ scenario: `trivial route GET /api/v1/auth/check (access token, ${FIRST_TOUCH_CONCURRENCY} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
+  const ratio = touch.rps / ceiling.rps;
+  ctx.report.add({
+    scenario,
+    metric: `users/s, ${FIRST_TOUCH_CONCURRENCY} concurrent${cpuNote(touch, ceiling)}`,
+    value: touch.rps,
+    ceiling: ceiling.rps,
+    ratio,
+    p50: touch.p50,
+    p99: touch.p99,
+    target: "≥ 0.5× trivial",
+    pass: ratio >= 0.5,
+  });
+  reportFailures(ctx, scenario, touch);
+  if (!results["floor-fresh"]) return;
+  addFloorRows(ctx, results, "floor-fresh", "one read + one write in an object never called before, as at a user's first touch", FIRST_TOUCH_CONCURRENCY);
+  addAgainstFloorRow(ctx, { scenario, figure: touch, ceiling, results, floorKey: "floor-fresh", floorName: "new object" });
+}
+
+/** The intake's throughput against the trivial route, with its target if any, and any failed requests. */
+function addThroughputRow(ctx, scenario, detail, result, ceiling, target) {
+  const ratio = result.rps / ceiling.rps;
   ctx.report.add({
     scenario,
     metric: `throughput${detail} (events/s${cpuNote(result, ceiling)})`,
     value: result.rps,
     ceiling: ceiling.rps,
-    ratio: result.rps / ceiling.rps,
+    ratio,
     p50: result.p50,
     p99: result.p99,
-    target: "≥ 0.5× trivial",
-    pass: result.rps / ceiling.rps >= 0.5,
+    ...(target === undefined ? {} : { target: `≥ ${target}× trivial`, pass: ratio >= target }),
   });
   reportFailures(ctx, scenario, result);
 }

@@ -20,14 +20,17 @@ function payloadChallenge(def: ChallengeDef, snapshot: Snapshot, userId: string,
   return { ...presentChallenge(def, snapshot, lang), user_id: userId, session_id: snapshot.instance?.lastSessionId ?? null };
 }
 
+/** Where a user's challenge changes go: what decides whether anybody receives them. */
+export const challengeChangeTarget = (ctx: Pick<ChangeContext, "appId" | "userId">) =>
+  ({ webhookType: "challenge-changed", topic: { kind: "user-challenges", appId: ctx.appId, userId: ctx.userId } }) satisfies Pick<Change, "webhookType" | "topic">;
+
 /** The spec's challenge-changed payload for one transition, in the app's default language. */
 export function challengeChange(ctx: ChangeContext, transition: Transition): Change {
   const entry = ctx.catalog.byId.get(transition.challengeId)!;
   const lang: Language = { defaultLanguage: ctx.catalog.defaultLanguage };
   return {
     appId: ctx.appId,
-    webhookType: "challenge-changed",
-    topic: { kind: "user-challenges", appId: ctx.appId, userId: ctx.userId },
+    ...challengeChangeTarget(ctx),
     userId: ctx.userId,
     payload: {
       webhook_type: "challenge-changed",

@@ -96,4 +96,23 @@ describe("the user's outbox", () => {
     expect(withoutReceivers.changes).toEqual([]);
     expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
   });
+
+  it("stages only the changes somebody receives on a first touch too", async () => {
+    const quiet = await createTestApp("First touch without receivers");
+    const category = await createCategory(quiet.appId);
+    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+    const stagedRow = (appId: string, userId: string) =>
+      runInDurableObject(userObject(env, appId, userId), async (instance, state) => {
+        vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
+        await instance.listChallenges(appId, userId, Date.now(), { filter: "all" });
+        const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
+        return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
+      });
+
+    // The automatic challenge starts: its change goes to the app's endpoint.
+    expect((await stagedRow(app.appId, "eve")).changes.map((c) => c.webhookType)).toEqual(["challenge-changed"]);
+    const withoutReceivers = await stagedRow(quiet.appId, "eve");
+    expect(withoutReceivers.changes).toEqual([]);
+    expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["usage", "holders"]);
+  });
 });

@@ -1,42 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { availability } from "../../../src/challenges/core/availability";
 import { dailyPick } from "../../../src/challenges/core/daily";
-import { indexCatalog, type CategoryDef, type ChallengeDef } from "../../../src/challenges/core/model";
+import { indexCatalog } from "../../../src/challenges/core/model";
+import { category, challenge } from "./support";
 import { presentCategory, presentChallenge, shortChallenge } from "../../../src/challenges/core/present";
-
-const challenge = (id: string, over: Partial<ChallengeDef> = {}): ChallengeDef => ({
-  challengeId: id,
-  key: `challenge-${id}`,
-  categoryId: "1",
-  name: { en: `Challenge ${id}`, de: `Herausforderung ${id}` },
-  description: { en: "Text", de: "Text DE" },
-  goal: 5,
-  goalCondition: 0,
-  durationSeconds: -1,
-  liveDate: null,
-  price: 0,
-  reward: "r",
-  rewardType: "t",
-  xp: 1,
-  icon: "i",
-  iconHd: "ih",
-  repeatable: false,
-  autoActivated: false,
-  period: { period: "never", resetAtTime: "00:00:00", timeZone: "UTC" },
-  counter: { eventName: "kill-enemy", valueField: null, filters: [], goal: 5, goalCondition: 0, counterScope: "session" },
-  ...over,
-});
-
-const category = (id: string, challenges: ChallengeDef[], over: Partial<CategoryDef> = {}): CategoryDef => ({
-  categoryId: id,
-  slug: `slug-${id}`,
-  name: { en: "Daily", de: "Täglich" },
-  position: 0,
-  isDaily: false,
-  dailyChallengeCount: 1,
-  challenges,
-  ...over,
-});
 
 describe("daily pick", () => {
   const pool = ["a", "b", "c", "d", "e", "f", "g", "h"];

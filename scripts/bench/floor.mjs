@@ -1,0 +1,108 @@
+// The runtime floor: what this runtime itself allows, measured on a minimal Worker
+// (scripts/bench/floor/) started next to the service, with none of the service's code. Its trivial
+// route does one D1 read, as the service's trivial route does for its API key; its object route adds
+// one read and one write in a SQLite Durable Object, the least an event does in its user's object;
+// its text route answers a JSON text of a given size from an object, the least a list of that size
+// costs. Called on objects never called before (as a user's first touch), on objects that wrangler dev
+// evicted (it drops an object idle for 10 s, so every event of the 10,000-user intake wakes its
+// user's object), on objects kept in memory, and on one object that every request goes to (as a
+// hot user's). Scenarios measure these phases in the same rounds as the service's figures, so each
+// figure is set against its floor measured under the same load.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startDevServer } from "../lib/dev-server.mjs";
+import { createClient, runLoad } from "./http.mjs";
+import { createMeasure } from "./measure.mjs";
+
+const CONFIG = path.join(path.dirname(fileURLToPath(import.meta.url)), "floor/wrangler.toml");
+/** wrangler dev evicts an object after 10 s without calls; a margin on top. */
+const EVICTION_WAIT_MS = 12_000;
+export const IN_MEMORY_OBJECTS = 100;
+
+export const FLOOR_SCENARIO = "runtime floor (a minimal Worker on the same runtime, none of the service's code)";
+
+/** The floor's server, started once per run at its first use; `stop` ends it with the run. */
+export async function openFloor(ctx) {
+  const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
+  const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
+  const client = createClient(server.url);
+  const object = (name) => ({ method: "GET", path: `/object?name=${name}` });
+  let evictedAt = 0;
+  let evictedCount = 0;
+  // The floor's CPU per request, from its own processes, as the service's phases measure theirs.
+  const measure = createMeasure({ server: { url: server.url, local: true }, config: { profile: false }, log: ctx.log });
+  const phase = (key, label, concurrency, make, extra = {}) => ({ key, label: `floor: ${label}`, concurrency, client, measure: measure.measured, make, ...extra });
+  return {
+    /** One D1 read. */
+    trivial: (concurrency) => phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
+    /** The first call of an object: each request number names a new one. */
+    fresh: (concurrency) => phase("floor-fresh", "new objects", concurrency, (i) => object(`fresh-${i}`)),
+    /** Request numbers are used once each, so every call wakes an object idle since its creation. */
+    evicted: (concurrency) =>
+      // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
+      phase("floor-evicted", "evicted objects", concurrency, (i) => object(`evicted-${i}`), { requests: evictedCount - 210 }),
+    memory: (concurrency) => phase("floor-memory", "objects in memory", concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`)),
+    /** Every request to one object, as every event of one hot user goes to that user's object. */
+    hot: (concurrency) => phase("floor-hot", "one object", concurrency, () => object("hot")),
+    /** An answer of `size` bytes made once, from one of the objects kept in memory. */
+    text: (concurrency, size) =>
+      phase(`floor-text-${size}`, `${size} bytes from objects in memory`, concurrency, (i) => ({
+        method: "GET",
+        path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}`,
+      })),
+    /** Creates the objects of the evicted phase; they are evicted EVICTION_WAIT_MS later. */
+    async createEvicted(count, concurrency) {
+      const created = await runLoad(client, { concurrency, maxRequests: count, maxMs: Infinity, make: (i) => object(`evicted-${i}`) });
+      if (created.ok !== count) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
+      evictedAt = Date.now();
+      evictedCount = count;
+    },
+    /** Waits until wrangler dev has evicted the objects createEvicted made. */
+    async untilEvicted() {
+      const wait = evictedAt + EVICTION_WAIT_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    },
+    async stop() {
+      client.close();
+      await server.stop();
+      rmSync(persistTo, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The floor's trivial route and one of its phases, as measured in a scenario's rounds. */
+export function addFloorRows(ctx, results, key, what, concurrency) {
+  const trivial = results["floor-trivial"];
+  const r = results[key];
+  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `trivial route: one D1 read (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
+  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${what} (req/s, ${concurrency} concurrent)`, value: r.rps, ceiling: trivial.rps, ratio: r.rps / trivial.rps, p50: r.p50, p99: r.p99 });
+}
+
+/**
+ * The service's figure against the floor of the same operation (`floorKey` of `results`): its ratio
+ * to the service's trivial route over the floor's ratio to the floor's trivial route, both measured
+ * in the same rounds, with the target when the operation has one; the CPU of both runtimes per
+ * request beside it.
+ */
+export function addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey, floorName, target }) {
+  const floorFigure = results[floorKey];
+  const floorTrivial = results["floor-trivial"];
+  const service = figure.rps / ceiling.rps;
+  const floor = floorFigure.rps / floorTrivial.rps;
+  const ratio = service / floor;
+  const cpu = (r) => r.runtimeCpuMs?.toFixed(2);
+  const cpuNote =
+    figure.runtimeCpuMs === undefined || floorFigure.runtimeCpuMs === undefined
+      ? ""
+      : `; workerd CPU per request: ${cpu(figure)} vs trivial ${cpu(ceiling)} ms, floor ${cpu(floorFigure)} vs ${cpu(floorTrivial)} ms`;
+  ctx.report.add({
+    scenario,
+    metric: `against the runtime floor "${floorName}": (requests/s ÷ trivial route) ÷ (floor's requests/s ÷ floor's trivial route)${cpuNote}`,
+    value: service,
+    ceiling: floor,
+    ratio,
+    ...(target === undefined ? {} : { target: `≥ ${target}× floor`, pass: ratio >= target }),
+  });
+}
