@@ -84,12 +84,20 @@ describe("fair play in the console", () => {
     await page.goto(url(app("/leaderboards/new")));
     await page.locator("#f-name-0-text").fill("Bounded");
     await page.getByLabel("Event name").fill("score");
+    // A refused form comes back as a new page: wait for it before reading its errors or typing again.
+    const submitRefused = async () => {
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && r.status() === 400),
+        page.getByRole("button", { name: "Create leaderboard" }).click(),
+      ]);
+      await page.waitForLoadState();
+    };
     await page.getByLabel("Highest value").fill("99.5");
-    await page.getByRole("button", { name: "Create leaderboard" }).click();
+    await submitRefused();
     await expect.poll(() => page.locator("#f-max_value-errors").textContent()).toBe("must be a whole number");
     await page.getByLabel("Lowest value").fill("200");
     await page.getByLabel("Highest value").fill("100");
-    await page.getByRole("button", { name: "Create leaderboard" }).click();
+    await submitRefused();
     await expect.poll(() => page.locator("#f-max_value-errors").textContent()).toBe("must not be below min_value");
     await page.getByLabel("Lowest value").fill("");
     await page.getByRole("button", { name: "Create leaderboard" }).click();
