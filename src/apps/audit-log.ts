@@ -67,15 +67,21 @@ export const PLAYER_RESOURCE = "player";
 /** How entries name an erased player: by erasure subject (src/apps/erasure-tombstones.ts), never by id. */
 export const erasedPlayerId = (subject: string) => `erased:${subject}`;
 
+/** The fields of an entry's before and after that name its player (a ban's `user_id`, a held score's `member_id`). */
+const PLAYER_FIELDS = ["$.user_id", "$.member_id"];
+
+/** SQL that renames the player (?4) to their subject (?1) in one JSON column, field by field, and leaves every other value as it is. */
+const renamedPlayerSql = (column: string) =>
+  PLAYER_FIELDS.reduce((json, path) => `CASE WHEN json_extract(${json}, '${path}') = ?4 THEN json_set(${json}, '${path}', ?1) ELSE ${json} END`, column);
+
 /**
  * Erasing a player: their entries keep what was done to them, and name them by subject from now on
- * (found by index), in the entry's id and wherever before or after held the id as a value (a ban's
- * `user_id`, a held score's `member_id`).
+ * (found by index), in the entry's id and in the fields of before and after that held the id.
  */
 export const erasePlayerEntriesStatement = (db: D1Database, appId: number, userId: string, subject: string) =>
   db
     .prepare(
-      `UPDATE audit_log SET resource_id = ?1, before = replace(before, json_quote(?4), json_quote(?1)), after = replace(after, json_quote(?4), json_quote(?1))
+      `UPDATE audit_log SET resource_id = ?1, before = ${renamedPlayerSql("before")}, after = ${renamedPlayerSql("after")}
        WHERE app_id = ?2 AND resource = ?3 AND resource_id = ?4`,
     )
     .bind(erasedPlayerId(subject), appId, PLAYER_RESOURCE, userId);

@@ -248,3 +248,17 @@ describe("erasure of a banned player", () => {
     expect((await cheat(await fair.tokenFor(CHEATER))).status).toBe(200);
   });
 });
+
+describe("erasure in the audit log", () => {
+  it("renames the player in the fields that name them, and leaves other values equal to their id alone", async () => {
+    const other = await createTestApp("Erasure audit");
+    // A short numeric id, as many games use: the ban's reason happens to be the same text.
+    const banned = await call("POST", `/api/v1/admin/apps/${other.appId}/users/7/ban`, { token: ADMIN, body: { reason: "7" } });
+    expect(banned.status).toBe(200);
+    expect(await erase(other.appId, "7")).toMatchObject({ status: "completed" });
+    const log = await call("GET", `/api/v1/admin/apps/${other.appId}/audit-log?resource=player&action=ban`, { token: ADMIN });
+    const ban = log.body.items.find((e: any) => e.action === "ban");
+    expect(ban.resource_id).toMatch(/^erased:[0-9a-f]{64}$/);
+    expect(ban.after).toMatchObject({ user_id: ban.resource_id, reason: "7", app_id: other.appId });
+  });
+});
