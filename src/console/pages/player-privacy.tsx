@@ -68,15 +68,15 @@ export function PrivacySection({ view }: { view: PlayerView }) {
   return (
     <section class={`panel${view.canChange ? " danger-zone" : ""}`} id="privacy">
       <h2>Data and erasure</h2>
-      <p>
+      <p class="actions">
         <a class="button secondary" href={`${playerPath(view.app, view.userId)}/export`} download={exportFileName(view.app, view.userId)} hx-boost="false">
           Download the player's data
-        </a>{" "}
-        <span class="muted">
-          Everything held about this player as JSON (an access request). Downloading it is recorded in the{" "}
-          <a href={`/console/apps/${view.app.app_id}/audit?resource=player&resource_id=${encodeURIComponent(view.userId)}`}>audit log</a>, with every other action on
-          them.
-        </span>
+        </a>
+      </p>
+      <p class="muted">
+        Everything held about this player as JSON (an access request). Downloading it is recorded in the{" "}
+        <a href={`/console/apps/${view.app.app_id}/audit?resource=player&resource_id=${encodeURIComponent(view.userId)}`}>audit log</a>, with every other action on
+        them.
       </p>
       {view.erasures.length > 0 && <Receipts view={view} />}
       {view.canChange && <EraseForm view={view} />}
