@@ -2,7 +2,7 @@ import { buildApp } from "./app";
 import { getNow } from "./shared/clock";
 import { runScheduled } from "./cron";
 import { consumeBackground } from "./wiring/background-consumer";
-import type { BackgroundMessage } from "./user/messages";
+import type { QueuedBackground } from "./user/messages";
 import { consumeWebhooks } from "./webhooks/consumer";
 import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
 import { logBackgroundFailure } from "./shared/log";
@@ -33,7 +33,7 @@ export default {
   async queue(batch, env) {
     try {
       if (batch.queue.startsWith("gamification-background")) {
-        await consumeBackground(batch as MessageBatch<BackgroundMessage>, env);
+        await consumeBackground(batch as MessageBatch<QueuedBackground>, env);
       } else {
         await consumeWebhooks(batch, env);
       }

@@ -3,7 +3,9 @@
 // route does one D1 read, as the service's trivial route does for its API key; its object route adds
 // one read and one write in a SQLite Durable Object, the least an event does in its user's object;
 // its text route answers a JSON text of a given size from an object, the least a list of that size
-// costs. Called on objects never called before (as a user's first touch), on objects that wrangler dev
+// costs. Each object phase also runs with one queue message sent from the object to a consumer that
+// only acknowledges it: an accepted event is always handed on to background work, and on this
+// runtime that hand-off costs about as much as the object call itself. Called on objects never called before (as a user's first touch), on objects that wrangler dev
 // evicted (it drops an object idle for 10 s, so every event of the 10,000-user intake wakes its
 // user's object), on objects kept in memory, and on one object that every request goes to (as a
 // hot user's). Scenarios measure these phases in the same rounds as the service's figures, so each
@@ -28,7 +30,9 @@ export async function openFloor(ctx) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
   const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
   const client = createClient(server.url);
-  const object = (name) => ({ method: "GET", path: `/object?name=${name}` });
+  const object = (name, send) => ({ method: "GET", path: `/object?name=${name}${send ? "&send=1" : ""}` });
+  /** The key and label of an object phase, with or without the queue message. */
+  const named = (key, label, send) => (send ? [`${key}-send`, `${label}, one queue message`] : [key, label]);
   let evictedAt = 0;
   let evictedCount = 0;
   // The floor's CPU per request, from its own processes, as the service's phases measure theirs.
@@ -38,24 +42,28 @@ export async function openFloor(ctx) {
     /** One D1 read. */
     trivial: (concurrency) => phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
     /** The first call of an object: each request number names a new one. */
-    fresh: (concurrency) => phase("floor-fresh", "new objects", concurrency, (i) => object(`fresh-${i}`)),
+    fresh: (concurrency, send = false) => phase(...named("floor-fresh", "new objects", send), concurrency, (i) => object(`fresh-${send ? "send-" : ""}${i}`, send)),
     /** Request numbers are used once each, so every call wakes an object idle since its creation. */
-    evicted: (concurrency) =>
+    evicted: (concurrency, send = false) =>
       // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
-      phase("floor-evicted", "evicted objects", concurrency, (i) => object(`evicted-${i}`), { requests: evictedCount - 210 }),
-    memory: (concurrency) => phase("floor-memory", "objects in memory", concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`)),
+      phase(...named("floor-evicted", "evicted objects", send), concurrency, (i) => object(`evicted-${send ? "send-" : ""}${i}`, send), {
+        requests: evictedCount - 210,
+      }),
+    memory: (concurrency, send = false) =>
+      phase(...named("floor-memory", "objects in memory", send), concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`, send)),
     /** Every request to one object, as every event of one hot user goes to that user's object. */
-    hot: (concurrency) => phase("floor-hot", "one object", concurrency, () => object("hot")),
+    hot: (concurrency, send = false) => phase(...named("floor-hot", "one object", send), concurrency, () => object("hot", send)),
     /** An answer of `size` bytes made once, from one of the objects kept in memory. */
     text: (concurrency, size) =>
       phase(`floor-text-${size}`, `${size} bytes from objects in memory`, concurrency, (i) => ({
         method: "GET",
         path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}`,
       })),
-    /** Creates the objects of the evicted phase; they are evicted EVICTION_WAIT_MS later. */
+    /** Creates `count` objects for each evicted phase (with and without the queue message); they are evicted EVICTION_WAIT_MS later. */
     async createEvicted(count, concurrency) {
-      const created = await runLoad(client, { concurrency, maxRequests: count, maxMs: Infinity, make: (i) => object(`evicted-${i}`) });
-      if (created.ok !== count) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
+      const make = (i) => object(i < count ? `evicted-${i}` : `evicted-send-${i - count}`);
+      const created = await runLoad(client, { concurrency, maxRequests: 2 * count, maxMs: Infinity, make });
+      if (created.ok !== 2 * count) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
       evictedAt = Date.now();
       evictedCount = count;
     },
@@ -75,9 +83,27 @@ export async function openFloor(ctx) {
 /** The floor's trivial route and one of its phases, as measured in a scenario's rounds. */
 export function addFloorRows(ctx, results, key, what, concurrency) {
   const trivial = results["floor-trivial"];
-  const r = results[key];
   ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `trivial route: one D1 read (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
+  addFloorRow(ctx, results, key, what, concurrency);
+}
+
+function addFloorRow(ctx, results, key, what, concurrency) {
+  const trivial = results["floor-trivial"];
+  const r = results[key];
   ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${what} (req/s, ${concurrency} concurrent)`, value: r.rps, ceiling: trivial.rps, ratio: r.rps / trivial.rps, p50: r.p50, p99: r.p99 });
+}
+
+/**
+ * An intake figure against an object phase of the floor (`key`, as the issue states its target),
+ * then against the same phase with its queue message (`key`-send, when measured): the least the
+ * operation an event is, handed on to background work, costs on this runtime.
+ */
+export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target }) {
+  addFloorRows(ctx, results, key, what, concurrency);
+  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target });
+  if (!results[`${key}-send`]) return;
+  addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency);
+  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-send`, floorName: `${floorName}, one queue message`, target });
 }
 
 /**

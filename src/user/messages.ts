@@ -31,5 +31,12 @@ export type BackgroundMessage =
 
 export type BackgroundKind = BackgroundMessage["kind"];
 
+/**
+ * A background message as a user's object queues it (src/wiring/outbox.ts): with the id it was
+ * staged with, which it keeps when the object hands it on again, and `resent` then (it may have
+ * been handed on before). Messages of versions before 0.3.1 have neither.
+ */
+export type QueuedBackground = BackgroundMessage & { outboxId?: string; resent?: true };
+
 /** The queue messages of one kind, as a consumer handler receives them. */
 export type BackgroundMessagesOf<K extends BackgroundKind> = Message<Extract<BackgroundMessage, { kind: K }>>[];

@@ -1,4 +1,4 @@
-import type { BackgroundKind, BackgroundMessage, BackgroundMessagesOf } from "../user/messages";
+import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../user/messages";
 import { recordEventAnalytics, recordUsageCounts } from "../events/background";
 import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
@@ -16,14 +16,32 @@ const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
 };
 
 /**
+ * A queue message as the handlers see it: its id is the one its user's object staged it with (the
+ * same when the object hands it on again, src/wiring/outbox.ts), and a message handed on again
+ * counts as a redelivery (`attempts` above 1), which handlers check against what they applied.
+ */
+function asHandled(message: Message<QueuedBackground>): Message<QueuedBackground> {
+  const { outboxId, resent } = message.body;
+  if (outboxId === undefined) return message;
+  return {
+    id: outboxId,
+    timestamp: message.timestamp,
+    body: message.body,
+    attempts: resent ? Math.max(2, message.attempts) : message.attempts,
+    ack: () => message.ack(),
+    retry: (options) => message.retry(options),
+  };
+}
+
+/**
  * Applies a batch of background work. Each handler gets all messages of its kind and writes them in
  * one D1 batch. When any handler of a kind fails, that kind's messages are retried for all its
  * handlers, so every handler must tolerate a replay (key rows by the message id).
  */
-export async function consumeBackground(batch: MessageBatch<BackgroundMessage>, env: Env): Promise<void> {
+export async function consumeBackground(batch: MessageBatch<QueuedBackground>, env: Env): Promise<void> {
   const deliver: ChangeSink = (changes) => dispatchChanges(env, changes);
-  const byKind = new Map<BackgroundKind, Message<BackgroundMessage>[]>();
-  for (const message of batch.messages) {
+  const byKind = new Map<BackgroundKind, Message<QueuedBackground>[]>();
+  for (const message of batch.messages.map(asHandled)) {
     const sameKind = byKind.get(message.body.kind);
     if (sameKind) sameKind.push(message);
     else byKind.set(message.body.kind, [message]);

@@ -2,9 +2,15 @@
 //   GET /trivial                one D1 read (what the service's trivial route spends on its API key), JSON
 //   GET /object?name=n          the same D1 read, then one read and one write in the SQLite Durable Object
 //                               named n (the least an event does in its user's object), JSON
+//   GET /object?name=n&send=1   the same, then the object puts one message of about an event's size on a
+//                               queue whose consumer only acknowledges it (the least an event costs that
+//                               is handed on to background work, as every accepted event is)
 //   GET /object-text?name=n&size=s   the same D1 read, then one read in object n, which answers a JSON
 //                               text of s bytes made once (the least a list of that size costs), as the answer
 import { DurableObject } from "cloudflare:workers";
+
+/** What the queued message carries besides its count: about what the service's event message holds. */
+const EVENT_BODY = { appId: "1", userId: "user-0", eventName: "kill-enemy", metaData: { amount: 1 }, receivedAt: 0, eventId: null };
 
 /** JSON texts by size, made once per isolate. */
 const texts = new Map();
@@ -19,10 +25,11 @@ export class FloorObject extends DurableObject {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
   }
 
-  bump() {
+  async bump(send) {
     const sql = this.ctx.storage.sql;
     const n = (sql.exec("SELECT n FROM counter WHERE id = 1").toArray()[0]?.n ?? 0) + 1;
     sql.exec("INSERT INTO counter (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n", n);
+    if (send) await this.env.QUEUE.send({ kind: "event", n, event: EVENT_BODY }, { contentType: "json" });
     return n;
   }
 
@@ -39,11 +46,16 @@ export default {
     if (url.pathname === "/trivial") return Response.json({ status: 200 });
     const name = url.searchParams.get("name");
     const object = name && env.OBJECT.get(env.OBJECT.idFromName(name));
-    if (url.pathname === "/object" && object) return Response.json({ n: await object.bump() });
+    if (url.pathname === "/object" && object) return Response.json({ n: await object.bump(url.searchParams.get("send") === "1") });
     const size = Number(url.searchParams.get("size"));
     if (url.pathname === "/object-text" && object && Number.isInteger(size) && size > 0) {
       return new Response(await object.text(size), { headers: { "Content-Type": "application/json" } });
     }
     return Response.json({ status: 404 }, { status: 404 });
+  },
+
+  /** The floor's background work: none, only the acknowledgement. */
+  async queue(batch) {
+    batch.ackAll();
   },
 };

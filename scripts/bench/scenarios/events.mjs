@@ -11,7 +11,7 @@ import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
-import { addAgainstFloorRow, addFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
+import { addObjectFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
 
 /** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
 const FLOOR_TARGET = 0.9;
@@ -111,7 +111,7 @@ async function measureFirstTouch(ctx, app, tokens, floor) {
       // Leaves users for the intake to wake from eviction.
       requests: Math.floor((tokens.length - FIRST_TOUCH_CONCURRENCY) / 2),
     },
-    ...(floor ? [floor.trivial(FIRST_TOUCH_CONCURRENCY), floor.fresh(FIRST_TOUCH_CONCURRENCY)] : []),
+    ...(floor ? [floor.trivial(FIRST_TOUCH_CONCURRENCY), floor.fresh(FIRST_TOUCH_CONCURRENCY), floor.fresh(FIRST_TOUCH_CONCURRENCY, true)] : []),
   ];
   const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds: ctx.config.seconds, requests: ctx.config.events.requests });
   await touchUsers(ctx, app, tokens.filter((_, i) => !touched.has(i)));
@@ -149,7 +149,7 @@ export async function runDistinctUsers(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, distinct users", concurrency, userOf: (i) => users[i % users.length] }),
-      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, true)] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -158,8 +158,7 @@ export async function runDistinctUsers(ctx) {
   addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
   if (floor) {
     const what = `one read + one write in an object evicted since its last call, as at every event of the ${events.users.toLocaleString("en-US")}-user intake`;
-    addFloorRows(ctx, results, "floor-evicted", what, concurrency);
-    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-evicted", floorName: "object evicted", target: FLOOR_TARGET });
+    addObjectFloorRows(ctx, { results, key: "floor-evicted", what, concurrency, scenario, figure: result, ceiling, floorName: "object evicted", target: FLOOR_TARGET });
   }
   if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
 }
@@ -183,7 +182,7 @@ export async function runWarmUsers(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, warm users", concurrency, userOf: (i) => users[i % WARM_USERS] }),
-      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency), floor.memory(concurrency, true)] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -192,8 +191,8 @@ export async function runWarmUsers(ctx) {
   addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
   addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
   if (floor) {
-    addFloorRows(ctx, results, "floor-memory", `one read + one write in one of ${IN_MEMORY_OBJECTS} objects kept in memory`, concurrency);
-    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-memory", floorName: "object kept in memory", target: FLOOR_TARGET });
+    const what = `one read + one write in one of ${IN_MEMORY_OBJECTS} objects kept in memory`;
+    addObjectFloorRows(ctx, { results, key: "floor-memory", what, concurrency, scenario, figure: result, ceiling, floorName: "object kept in memory", target: FLOOR_TARGET });
   }
 }
 
@@ -213,7 +212,7 @@ export async function runHotUser(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user }),
-      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency), floor.hot(concurrency, true)] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
@@ -222,8 +221,8 @@ export async function runHotUser(ctx) {
   const scenario = `${SCENARIO} (${app.challengeCount} active challenges${app.leaderboardId ? " + 1 leaderboard" : ""}), ${concurrency} concurrent senders`;
   addThroughputRow(ctx, scenario, "", result, ceiling, 0.8);
   if (floor) {
-    addFloorRows(ctx, results, "floor-hot", "one read + one write in one object, every request to the same one", concurrency);
-    addAgainstFloorRow(ctx, { scenario, figure: result, ceiling, results, floorKey: "floor-hot", floorName: "one object for every request" });
+    const what = "one read + one write in one object, every request to the same one";
+    addObjectFloorRows(ctx, { results, key: "floor-hot", what, concurrency, scenario, figure: result, ceiling, floorName: "one object for every request" });
   }
 }
 
@@ -245,8 +244,8 @@ function addFirstTouchRows(ctx, app, results) {
   });
   reportFailures(ctx, scenario, touch);
   if (!results["floor-fresh"]) return;
-  addFloorRows(ctx, results, "floor-fresh", "one read + one write in an object never called before, as at a user's first touch", FIRST_TOUCH_CONCURRENCY);
-  addAgainstFloorRow(ctx, { scenario, figure: touch, ceiling, results, floorKey: "floor-fresh", floorName: "new object" });
+  const what = "one read + one write in an object never called before, as at a user's first touch";
+  addObjectFloorRows(ctx, { results, key: "floor-fresh", what, concurrency: FIRST_TOUCH_CONCURRENCY, scenario, figure: touch, ceiling, floorName: "new object" });
 }
 
 /** The intake's throughput against the trivial route, with its target if any, and any failed requests. */

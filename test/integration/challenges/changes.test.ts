@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyAccessToken } from "../../../src/auth/access-tokens";
-import type { BackgroundMessage } from "../../../src/user/messages";
+import type { BackgroundMessage, QueuedBackground } from "../../../src/user/messages";
 import { UserChallenges, type ChallengeTouch } from "../../../src/challenges/user-challenges";
 import { Staged } from "../../../src/user/area";
 import type { UserEvent } from "../../../src/user/event";
@@ -32,7 +32,8 @@ beforeAll(async () => {
 
 function capturing() {
   const webhooks = capturingQueue((message: { body: string }) => JSON.parse(message.body));
-  const background = capturingQueue<BackgroundMessage>();
+  // Without the id each message was staged with (the outbox's, test/integration/wiring/outbox.test.ts).
+  const background = capturingQueue(({ outboxId: _id, ...message }: QueuedBackground): BackgroundMessage => message);
   return { webhooks: webhooks.sent, background: background.sent, env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env };
 }
 

@@ -42,6 +42,8 @@ describe("sending with an API key", () => {
         },
         // How the archive names the player: a pseudonym from their object, the same for each of their events.
         userRef: expect.stringMatching(/^[0-9a-f]{32}$/),
+        // The id the background handlers key it by, also when its object hands it on again.
+        outboxId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
   });

@@ -4,6 +4,9 @@ import { userObject } from "../../../src/user/names";
 import { DEFAULT_RATE_LIMITS } from "../../../src/apps/settings";
 import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 import { createCategory, createChallenge } from "../challenges/support";
+import { consume } from "../events/support";
+import { Outbox } from "../../../src/wiring/outbox";
+import type { QueuedBackground } from "../../../src/user/messages";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 
@@ -114,5 +117,53 @@ describe("the user's outbox", () => {
     const withoutReceivers = await stagedRow(quiet.appId, "eve");
     expect(withoutReceivers.changes).toEqual([]);
     expect(withoutReceivers.background.map((m) => m.kind)).toEqual(["usage", "holders"]);
+  });
+});
+
+describe("the outbox's handed-on rows", () => {
+  let quiet: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    quiet = await createTestApp("Outbox, background only");
+    const category = await createCategory(quiet.appId);
+    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+  });
+  const quietKill = (userId: string) =>
+    call("POST", "/api/v1/events", { token: quiet.apiKey, body: { user_id: userId, event_name: "kill-enemy", meta_data: { amount: 1 } } });
+  const quietStaged = (userId: string) =>
+    runInDurableObject(userObject(env, quiet.appId, userId), (_i, state) => state.storage.sql.exec("SELECT seq FROM outbox").toArray().length);
+
+  it("are deleted in the next state change's transaction, or by a timer when none comes", async () => {
+    captureSends(env.BACKGROUND);
+    await quietKill("fay");
+    // Handed on, still stored: no commit of its own.
+    expect(await quietStaged("fay")).toBe(1);
+    await quietKill("fay");
+    // The second event's transaction deleted the first row; its own waits.
+    expect(await quietStaged("fay")).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await quietStaged("fay")).toBe(0);
+  });
+
+  it("are handed on again, marked resent, by an object started again, and applied once", async () => {
+    const sent = captureSends<QueuedBackground>(env.BACKGROUND);
+    await quietKill("gus");
+    const first = sent.splice(0);
+    expect(first.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
+    expect(first.every((m) => typeof m.outboxId === "string" && m.resent === undefined)).toBe(true);
+
+    // An object evicted before the row was deleted: the next one finds it and hands it on again.
+    await runInDurableObject(userObject(env, quiet.appId, "gus"), (_i, state) => new Outbox(state.storage.sql, async () => {}).flush(env));
+    expect(sent).toEqual(first.map((m) => ({ ...m, resent: true })));
+
+    // Both deliveries reach the consumer, under different queue message ids: counted once.
+    const usage = () =>
+      env.DB.prepare("SELECT metric, count FROM usage_counters WHERE app_id = ? ORDER BY metric").bind(Number(quiet.appId)).all<{ metric: string; count: number }>();
+    const before = (await usage()).results;
+    await consume(first);
+    await consume(sent);
+    const count = (rows: { metric: string; count: number }[], metric: string) => rows.find((r) => r.metric === metric)?.count ?? 0;
+    const after = (await usage()).results;
+    expect(count(after, "events") - count(before, "events")).toBe(1);
+    expect(count(after, "unlocked_challenges") - count(before, "unlocked_challenges")).toBe(1);
   });
 });
