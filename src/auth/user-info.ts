@@ -44,7 +44,7 @@ export const eraseUserInfoStatement = (db: D1Database, appId: number, userId: st
   db.prepare("DELETE FROM user_info WHERE app_id = ? AND user_id = ?").bind(appId, userId);
 
 /** The read of many users' info at once, for a D1 batch with other reads (leaderboard rows). */
-export const userInfosStatement = (db: D1Database, appId: string, userIds: string[]) =>
+const userInfosStatement = (db: D1Database, appId: string, userIds: string[]) =>
   db
     .prepare("SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))")
     .bind(Number(appId), JSON.stringify(userIds));
@@ -58,7 +58,7 @@ export const withUserInfoSql = (rowsSql: string, appIdParam: string, orderBy: st
   `SELECT p.*, i.username, i.avatar_image FROM (${rowsSql}) p
    LEFT JOIN user_info i ON i.app_id = ${appIdParam} AND i.user_id = p.member_id ORDER BY ${orderBy}`;
 
-export function userInfosOf(result: D1Result): Map<string, UserInfo> {
+function userInfosOf(result: D1Result): Map<string, UserInfo> {
   const infos = new Map<string, UserInfo>();
   for (const r of result.results as { user_id: string; username: string | null; avatar_image: string | null }[]) {
     infos.set(r.user_id, { username: r.username, avatarImage: r.avatar_image });

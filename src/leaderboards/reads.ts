@@ -1,4 +1,4 @@
-import { readUserInfos, userInfosOf, userInfosStatement } from "../auth/user-info";
+import { readUserInfos } from "../auth/user-info";
 import type { LeaderboardDef, MemberType } from "./catalog";
 import type { RankedRow } from "./core/ranking";
 import { currentSeason } from "./core/season";
@@ -13,7 +13,9 @@ import {
   pageUserInfos,
   readMemberPosition,
   readPage,
+  standingUserInfo,
   userPageStatement,
+  userStandingStatement,
   type BoardSlice,
 } from "./store";
 
@@ -49,16 +51,17 @@ export async function readBoardPages(db: D1Database, appId: string, boards: Lead
 }
 
 /**
- * The member's row on each board: score and rank, or score 0 and rank -1 without a score. One D1
- * batch, the user's info included: the member is known before any row is read.
+ * The member's row on each board: score and rank, or score 0 and rank -1 without a score. One
+ * statement per board, in one D1 round trip; a user's info comes with the first board's.
  */
 export async function readMemberRows(db: D1Database, appId: string, boards: LeaderboardDef[], memberType: MemberType, memberId: string, p: Presentation) {
   if (boards.length === 0) return [];
-  const statements = boards.map((b) => memberStatement(db, sliceOf(b, memberType, p.now), memberId));
   const withInfo = memberType === "user";
-  if (withInfo) statements.push(userInfosStatement(db, appId, [memberId]));
-  const results = await db.batch(statements);
-  p.infos = withInfo ? userInfosOf(results[boards.length]) : new Map();
+  const statements = boards.map((b, i) =>
+    withInfo && i === 0 ? userStandingStatement(db, sliceOf(b, memberType, p.now), memberId, appId) : memberStatement(db, sliceOf(b, memberType, p.now), memberId),
+  );
+  const results = statements.length === 1 ? [await statements[0].run()] : await db.batch(statements);
+  p.infos = withInfo ? standingUserInfo(results[0], memberId) : new Map();
   return boards.map((_, i): MemberRow => {
     const standing = memberStanding(results[i]);
     return standing ? { memberType, memberId, ...standing } : unrankedRow(memberType, memberId);

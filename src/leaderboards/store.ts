@@ -51,9 +51,26 @@ export interface MemberStanding {
 export const memberStatement = (db: D1Database, slice: BoardSlice, memberId: string) =>
   bindSlice(db.prepare(MEMBER_RANK_SQL), slice, memberId);
 
+/**
+ * A user's standing (MEMBER_RANK_SQL) and their user info (?5 the app's id) in one statement, one
+ * row also without a score: a user's ranking on a board costs one statement, not two.
+ */
+const MEMBER_RANK_WITH_INFO_SQL = `SELECT r.score, r.ahead, i.username, i.avatar_image FROM (SELECT 1)
+  LEFT JOIN (${MEMBER_RANK_SQL}) r ON true LEFT JOIN user_info i ON i.app_id = ?5 AND i.user_id = ?4`;
+
+export const userStandingStatement = (db: D1Database, slice: BoardSlice, userId: string, appId: string) =>
+  bindSlice(db.prepare(MEMBER_RANK_WITH_INFO_SQL), slice, userId, Number(appId));
+
+/** The user info on the row of a userStandingStatement. */
+export function standingUserInfo(result: D1Result, userId: string): Map<string, UserInfo> {
+  const row = result.results[0] as { username: string | null; avatar_image: string | null };
+  return new Map([[userId, { username: row.username, avatarImage: row.avatar_image }]]);
+}
+
+/** From a memberStatement or a userStandingStatement (whose row has no score when the member has none). */
 export function memberStanding(result: D1Result): MemberStanding | null {
-  const row = result.results[0] as { score: number; ahead: number } | undefined;
-  return row ? { score: row.score, rank: row.ahead + 1 } : null;
+  const row = result.results[0] as { score: number | null; ahead: number } | undefined;
+  return row && row.score !== null ? { score: row.score, rank: row.ahead + 1 } : null;
 }
 
 /** The member's score and rank, and its 0-based position in board order; null without a score. */

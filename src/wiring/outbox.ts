@@ -3,7 +3,7 @@ import { dispatchChanges, type Publisher } from "../fanout/dispatch";
 import type { Change } from "../changes/types";
 import { sendAll } from "../shared/chunks";
 import type { AreaSchema } from "../user/schema";
-import { logBackgroundFailure } from "../shared/log";
+import { logBackgroundFailure, logLine } from "../shared/log";
 
 /**
  * What a user's object still has to hand on after a state change: the changes for webhooks and
@@ -17,10 +17,20 @@ import { logBackgroundFailure } from "../shared/log";
  * deleted at once: those cannot be told apart when sent again. A row of background messages only
  * that an object evicted in between finds again is handed on again, marked `resent`; its messages
  * keep the ids they were staged with, by which the background handlers skip what they applied.
+ *
+ * The handlers keep those ids for 7 days. A row found again later than RESEND_HORIZON_MS after it
+ * was staged is dropped (and logged) instead, as handing it on would count it twice if it had been:
+ * it almost surely had, as a reset within DELETE_DELIVERED_MS after the hand-off leaves such a row
+ * behind, while a row never handed on needs a reset in the milliseconds between its commit and the
+ * queue send (and the event's request then fails).
  */
 export const outboxSchema: AreaSchema = {
   area: "outbox",
-  migrations: ["CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)"],
+  migrations: [
+    "CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)",
+    // Wall-clock ms; null on rows of versions before 0.3.1 (which deleted a row as soon as it was handed on).
+    "ALTER TABLE outbox ADD COLUMN staged_at INTEGER",
+  ],
 };
 
 /** How long after a failed flush the alarm tries again. */
@@ -28,6 +38,9 @@ export const OUTBOX_RETRY_MS = 30_000;
 
 /** How long a handed-on row waits for the next state change's transaction to delete it. */
 const DELETE_DELIVERED_MS = 2_000;
+
+/** Rows older than this are not handed on again: the background handlers' receipts (7 days) might be gone. */
+export const RESEND_HORIZON_MS = 6 * 86_400_000;
 
 interface StagedRow {
   seq: number;
@@ -60,7 +73,12 @@ export class Outbox {
     const pending = this.rows();
     const queued = background.map((message): QueuedBackground => ({ ...message, outboxId: crypto.randomUUID() }));
     const { seq } = this.sql
-      .exec<{ seq: number }>("INSERT INTO outbox (changes, background) VALUES (?, ?) RETURNING seq", JSON.stringify(changes), JSON.stringify(queued))
+      .exec<{ seq: number }>(
+        "INSERT INTO outbox (changes, background, staged_at) VALUES (?, ?, ?) RETURNING seq",
+        JSON.stringify(changes),
+        JSON.stringify(queued),
+        Date.now(),
+      )
       .one();
     pending.push({ seq, changes, background: queued });
   }
@@ -122,11 +140,24 @@ export class Outbox {
     }, DELETE_DELIVERED_MS);
   }
 
-  /** Rows found in storage may have been handed on before the object was evicted: they go out again marked as such. */
+  /**
+   * Rows found in storage may have been handed on before the object was evicted: they go out again
+   * marked as such, but for rows of background messages only that are past RESEND_HORIZON_MS.
+   */
   private rows(): StagedRow[] {
-    this.pending ??= this.sql
-      .exec<{ seq: number; changes: string; background: string }>("SELECT seq, changes, background FROM outbox ORDER BY seq")
-      .toArray()
+    if (this.pending) return this.pending;
+    const stored = this.sql
+      .exec<{ seq: number; changes: string; background: string; staged_at: number | null }>("SELECT seq, changes, background, staged_at FROM outbox ORDER BY seq")
+      .toArray();
+    const horizon = Date.now() - RESEND_HORIZON_MS;
+    const stale = stored.filter((row) => row.staged_at !== null && row.staged_at < horizon && row.changes === "[]");
+    if (stale.length > 0) {
+      const messages = stale.flatMap((row) => (JSON.parse(row.background) as QueuedBackground[]).map((m) => ({ kind: m.kind, id: m.outboxId })));
+      logLine("error", "outbox rows past the resend horizon dropped (most likely handed on before a reset)", { source: "outbox", rows: stale.length, messages });
+      this.sql.exec("DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))", JSON.stringify(stale.map((row) => row.seq)));
+    }
+    this.pending = stored
+      .filter((row) => !stale.includes(row))
       .map((row) => ({
         seq: row.seq,
         changes: JSON.parse(row.changes) as Change[],

@@ -86,6 +86,9 @@ describe("all leaderboards and member rankings", () => {
     ]);
     const one = await get(token, `/api/v1/leaderboards-members/team/blue/${boardId}`);
     expect(one.body).toEqual({ leaderboard_id: boardId, name: "Hall of Fame", member: { member_id: "blue", member_type: "team", score: 20, rank: 2, additional_info: NO_INFO } });
+    // Without a score on the board, a user still has their info.
+    const unscored = await get(token, `/api/v1/leaderboards-members/user/ann/${otherBoardId}`);
+    expect(unscored.body).toEqual({ leaderboard_id: otherBoardId, name: "Speedrun", member: { ...ANN, score: 0, rank: -1 } });
     const nobody = await get(token, `/api/v1/leaderboards-members/user/zed/${boardId}`);
     expect(nobody).toMatchObject({ status: 200, body: { member: { member_id: "zed", member_type: "user", score: 0, rank: -1, additional_info: NO_INFO } } });
   });

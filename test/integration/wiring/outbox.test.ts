@@ -5,7 +5,7 @@ import { DEFAULT_RATE_LIMITS } from "../../../src/apps/settings";
 import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 import { createCategory, createChallenge } from "../challenges/support";
 import { consume } from "../events/support";
-import { Outbox } from "../../../src/wiring/outbox";
+import { Outbox, RESEND_HORIZON_MS } from "../../../src/wiring/outbox";
 import type { QueuedBackground } from "../../../src/user/messages";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
@@ -165,5 +165,25 @@ describe("the outbox's handed-on rows", () => {
     const after = (await usage()).results;
     expect(count(after, "events") - count(before, "events")).toBe(1);
     expect(count(after, "unlocked_challenges") - count(before, "unlocked_challenges")).toBe(1);
+  });
+
+  it("past the resend horizon are dropped; rows of versions before 0.3.1 go out whatever their age", async () => {
+    const sent = captureSends<QueuedBackground>(env.BACKGROUND);
+    const usage = (id: string) => JSON.stringify([{ kind: "usage", appId: quiet.appId, metric: "unlocked_challenges", month: "2026-11", count: 1, ...(id ? { outboxId: id } : {}) }]);
+    const left = await runInDurableObject(userObject(env, quiet.appId, "hal"), async (_i, state) => {
+      const sql = state.storage.sql;
+      const insert = (background: string, stagedAt: number | null) => sql.exec("INSERT INTO outbox (changes, background, staged_at) VALUES ('[]', ?, ?)", background, stagedAt);
+      insert(usage("old"), Date.now() - RESEND_HORIZON_MS - 60_000);
+      insert(usage("recent"), Date.now() - RESEND_HORIZON_MS + 60_000);
+      insert(usage(""), null);
+      await new Outbox(sql, async () => {}).flush(env);
+      return sql.exec<{ background: string }>("SELECT background FROM outbox ORDER BY seq").toArray().map((r) => JSON.parse(r.background)[0].outboxId ?? null);
+    });
+    expect(sent.map((m) => [m.outboxId ?? null, m.resent])).toEqual([
+      ["recent", true],
+      [null, true],
+    ]);
+    // The stale row is gone; the two handed on wait for the next transaction or the timer.
+    expect(left).toEqual(["recent", null]);
   });
 });
