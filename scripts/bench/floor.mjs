@@ -41,6 +41,8 @@ export async function openFloor(ctx) {
   return {
     /** One D1 read. */
     trivial: (concurrency) => phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
+    /** No I/O: against the trivial route, what one D1 round trip adds. */
+    nothing: (concurrency) => phase("floor-nothing", "route without I/O", concurrency, () => ({ method: "GET", path: "/nothing" })),
     /** The first call of an object: each request number names a new one. */
     fresh: (concurrency, send = false) => phase(...named("floor-fresh", "new objects", send), concurrency, (i) => object(`fresh-${send ? "send-" : ""}${i}`, send)),
     /** Request numbers are used once each, so every call wakes an object idle since its creation. */

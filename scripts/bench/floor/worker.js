@@ -1,4 +1,5 @@
 // The least a request can do on this runtime, for the benchmark's runtime floor:
+//   GET /nothing                no I/O, JSON (with /trivial: what one D1 round trip adds to a request)
 //   GET /trivial                one D1 read (what the service's trivial route spends on its API key), JSON
 //   GET /object?name=n          the same D1 read, then one read and one write in the SQLite Durable Object
 //                               named n (the least an event does in its user's object), JSON
@@ -42,6 +43,7 @@ export class FloorObject extends DurableObject {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
+    if (url.pathname === "/nothing") return Response.json({ status: 200 });
     await env.DB.prepare("SELECT ?1 AS path").bind(url.pathname).first();
     if (url.pathname === "/trivial") return Response.json({ status: 200 });
     const name = url.searchParams.get("name");

@@ -7,6 +7,7 @@ import path from "node:path";
 import { projectRoot } from "../../lib/wrangler.mjs";
 import { ceilingPhase } from "../ceiling.mjs";
 import { compareInRounds } from "../compare.mjs";
+import { FLOOR_SCENARIO } from "../floor.mjs";
 import { cpuNote } from "../report.mjs";
 import { createApp, mintTokens, missingFor } from "../api.mjs";
 import { d1DatabaseFile, d1Files, tableBytes } from "../storage.mjs";
@@ -59,6 +60,8 @@ export async function run(ctx) {
       phases.push({ key: `${what}@${board.size}`, label: `${SCENARIO} ${sizeLabel(board.size)}, ${what}`, concurrency, warmUpCount: 50, make: (i) => ({ method: "GET", path: pathOf(i), token }) });
     }
   }
+  const floor = await ctx.floor();
+  phases.push({ ...floor.nothing(concurrency), warmUpCount: 50 }, { ...floor.trivial(concurrency), warmUpCount: 50 });
   const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds, requests });
   const ceiling = results.ceiling;
   ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "latency (ms)", value: ceiling.p50, unit: "ms", p50: ceiling.p50, p99: ceiling.p99 });
@@ -83,6 +86,7 @@ export async function run(ctx) {
       });
     }
   }
+  addReadFloorRows(ctx, results, results[`rank of a member@${largest}`], `rank of a member at ${sizeLabel(largest)}`, TARGETS["rank of a member"]);
   const smallest = Math.min(...cfg.sizes);
   if (smallest !== largest) {
     const [small, large] = [results[`rank of a member@${smallest}`].p50, results[`rank of a member@${largest}`].p50];
@@ -172,4 +176,34 @@ async function checkAnswers(ctx, token, board, expectedRank) {
   if (rows.length !== PAGE_SIZE || rows[0].rank !== firstRank || rows[0].rank !== expectedRank(Number(rows[0].member_id.slice(PREFIX.length)))) {
     throw new Error(`board ${board.size}: page ${page} starts with ${JSON.stringify(rows[0])}, expected rank ${firstRank}`);
   }
+}
+
+/**
+ * The least a read of one D1 round trip can cost: the service's trivial route plus what one D1
+ * round trip adds to a request on the floor's Worker (its one-read route less its route without
+ * I/O, p50, measured in the same rounds). A read at that sum would run at `best` × trivial.
+ */
+function addReadFloorRows(ctx, results, figure, what, target) {
+  const { ceiling, "floor-nothing": nothing, "floor-trivial": oneRead } = results;
+  const d1 = oneRead.p50 - nothing.p50;
+  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: "route without I/O (latency, 1 concurrent)", value: nothing.p50, unit: "ms", p50: nothing.p50, p99: nothing.p99 });
+  ctx.report.add({
+    scenario: FLOOR_SCENARIO,
+    metric: `one D1 read (latency, 1 concurrent): it adds ${d1.toFixed(2)} ms to a request`,
+    value: oneRead.p50,
+    unit: "ms",
+    ceiling: nothing.p50,
+    ratio: oneRead.p50 / nothing.p50,
+    p50: oneRead.p50,
+    p99: oneRead.p99,
+  });
+  const best = (ceiling.p50 + d1) / ceiling.p50;
+  const ratio = figure.p50 / ceiling.p50;
+  ctx.report.add({
+    scenario: `${SCENARIO} ${what}`,
+    metric: `against the runtime floor "trivial route + one D1 round trip" (${ceiling.p50.toFixed(2)} + ${d1.toFixed(2)} ms = ${best.toFixed(2)}× trivial; the target ≤ ${target}× lies ${best <= target ? "above" : "below"} it): ratio to trivial ÷ the floor's`,
+    value: ratio,
+    ceiling: best,
+    ratio: ratio / best,
+  });
 }
