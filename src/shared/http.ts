@@ -38,7 +38,6 @@ export function createRouter() {
   });
 }
 
-
 /**
  * A 200 whose body is JSON text made elsewhere (a user's object writes long lists as text), typed
  * as the route's JSON answer `T`: the route's schema still documents it, and the text is what
