@@ -7,6 +7,7 @@ import { createCategory, createChallenge } from "../challenges/support";
 import { consume } from "../events/support";
 import { Outbox } from "../../../src/wiring/outbox";
 import type { QueuedBackground } from "../../../src/user/messages";
+import type { UserDO } from "../../../src/wiring/user-do";
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 
@@ -28,6 +29,23 @@ const kill = (userId: string, amount: number, eventId?: string) =>
 
 const staged = (userId: string) =>
   runInDurableObject(userObject(env, app.appId, userId), (_i, state) => state.storage.sql.exec("SELECT seq FROM outbox").toArray().length);
+
+/** An app with one automatic challenge and no webhook endpoint: its players' changes reach nobody. */
+async function appWithoutReceivers(name: string) {
+  const quiet = await createTestApp(name);
+  const category = await createCategory(quiet.appId);
+  await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+  return quiet;
+}
+
+/** The outbox row that `act` stages in the user's object, as its transaction wrote it (the flush is held back). */
+const stagedRowAfter = (appId: string, userId: string, act: (instance: UserDO) => Promise<unknown>) =>
+  runInDurableObject(userObject(env, appId, userId), async (instance: UserDO, state) => {
+    vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
+    await act(instance);
+    const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
+    return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
+  });
 
 const scoresOf = (sent: { body: string }[]) => sent.map((m) => JSON.parse(m.body).new_challenge.user_challenge_current_score);
 
@@ -78,20 +96,14 @@ describe("the user's outbox", () => {
   });
 
   it("stages only the changes somebody receives", async () => {
-    const quiet = await createTestApp("Outbox without receivers");
-    const category = await createCategory(quiet.appId);
-    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+    const quiet = await appWithoutReceivers("Outbox without receivers");
     const stagedRow = (appId: string, userId: string) =>
-      runInDurableObject(userObject(env, appId, userId), async (instance, state) => {
-        // The flush is held back, so the row stays as the event's transaction wrote it.
-        vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
-        await instance.applyEvent({
+      stagedRowAfter(appId, userId, (instance) =>
+        instance.applyEvent({
           appId, userId, teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
           metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(), credential: "api_key",
-        }, DEFAULT_RATE_LIMITS.perUserPerMinute);
-        const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
-        return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
-      });
+        }, DEFAULT_RATE_LIMITS.perUserPerMinute),
+      );
 
     // An app with a challenge-changed endpoint: the start and the count of the challenge.
     const withEndpoint = await stagedRow(app.appId, "dan");
@@ -103,16 +115,8 @@ describe("the user's outbox", () => {
   });
 
   it("stages only the changes somebody receives on a first touch too", async () => {
-    const quiet = await createTestApp("First touch without receivers");
-    const category = await createCategory(quiet.appId);
-    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
-    const stagedRow = (appId: string, userId: string) =>
-      runInDurableObject(userObject(env, appId, userId), async (instance, state) => {
-        vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
-        await instance.listChallenges(appId, userId, Date.now(), { filter: "all" });
-        const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
-        return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
-      });
+    const quiet = await appWithoutReceivers("First touch without receivers");
+    const stagedRow = (appId: string, userId: string) => stagedRowAfter(appId, userId, (instance) => instance.listChallenges(appId, userId, Date.now(), { filter: "all" }));
 
     // The automatic challenge starts: its change goes to the app's endpoint.
     expect((await stagedRow(app.appId, "eve")).changes.map((c) => c.webhookType)).toEqual(["challenge-changed"]);
@@ -125,9 +129,7 @@ describe("the user's outbox", () => {
 describe("messages handed on again", () => {
   let quiet: Awaited<ReturnType<typeof createTestApp>>;
   beforeAll(async () => {
-    quiet = await createTestApp("Outbox, background only");
-    const category = await createCategory(quiet.appId);
-    await createChallenge(quiet.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
+    quiet = await appWithoutReceivers("Outbox, background only");
   });
 
   it("keep their ids, are marked resent, and are applied once", async () => {

@@ -12,31 +12,15 @@ import {
 } from "../../../src/challenges/core/lifecycle";
 import type { ChallengeDef } from "../../../src/challenges/core/model";
 import type { CounterEvent } from "../../../src/rules/counter";
+import { challenge } from "./support";
 
 const T0 = Date.parse("2024-05-06T10:00:00Z");
 
-const def = (over: Partial<ChallengeDef> = {}): ChallengeDef => ({
-  challengeId: "7",
-  key: "challenge-7",
-  categoryId: "1",
-  name: "Kill 3",
-  description: null,
-  goal: 3,
-  goalCondition: 0,
-  durationSeconds: -1,
-  liveDate: null,
-  price: 0,
-  reward: "",
-  rewardType: "",
-  xp: 0,
-  icon: "",
-  iconHd: "",
-  repeatable: false,
-  autoActivated: false,
-  period: { period: "never", resetAtTime: "00:00:00", timeZone: "UTC" },
-  counter: { eventName: "kill-enemy", valueField: null, filters: [], goal: 3, goalCondition: 0, counterScope: "session" },
-  ...over,
-});
+/** A manual challenge that completes at 3 kills (support.ts's challenge otherwise). */
+const def = (over: Partial<ChallengeDef> = {}): ChallengeDef => {
+  const base = challenge("7");
+  return { ...base, goal: 3, counter: { ...base.counter, goal: 3 }, ...over };
+};
 
 let ids = 0;
 const ctx = (over: Partial<TouchContext> = {}): TouchContext => ({
