@@ -38,3 +38,10 @@ export interface Change {
  * webhooks are queued durably.
  */
 export type ChangeSink = (changes: Change[]) => Promise<void>;
+
+/**
+ * Which of an app's leaderboards anyone receives the changes of: a subscriber of the board's topic,
+ * or an endpoint of the app for leaderboard webhooks. The wiring answers it (src/fanout/audience.ts);
+ * the leaderboard consumer ranks members, and builds changes, only for the boards it names.
+ */
+export type LeaderboardAudience = (appId: string, boardIds: string[]) => Promise<Set<string>>;

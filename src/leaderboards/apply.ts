@@ -1,5 +1,5 @@
 import { readUserInfos } from "../auth/user-info";
-import type { Change, ChangeSink } from "../changes/types";
+import type { Change, ChangeSink, LeaderboardAudience } from "../changes/types";
 import { chunkBy, jsonBytes } from "../shared/chunks";
 import { getNow } from "../shared/clock";
 import { erasureSubject } from "../apps/erasure-tombstones";
@@ -61,10 +61,15 @@ interface ApplyResultRow {
 /**
  * One D1 transaction: claims the chunk's events, applies what is not held for review, records
  * what is held in the review queue, and runs `also` in the same transaction. Answers the members
- * whose visible score moved. A chunk claimed before (a replay) changes nothing.
+ * whose visible score moved on the boards `heard` (the others' ranks are not even computed). A
+ * chunk claimed before (a replay) changes nothing.
  */
-export async function applyChunk(db: D1Database, chunk: Contribution[], now: number, also: D1PreparedStatement[] = []): Promise<ScoreChange[]> {
-  const params = [JSON.stringify(chunk), crypto.randomUUID(), now];
+export async function applyChunk(db: D1Database, chunk: Contribution[], now: number, heard: Set<string>, also: D1PreparedStatement[] = []): Promise<ScoreChange[]> {
+  // Each statement parses only the JSON it reads: the claims their keys, the review queue what is held.
+  const applied = chunk.filter((c) => c.h === undefined);
+  const held = chunk.filter((c) => c.h !== undefined);
+  const keys = [...new Set(chunk.map((c) => c.k))];
+  const params = [JSON.stringify(applied), crypto.randomUUID(), now, JSON.stringify(keys), JSON.stringify(held), JSON.stringify([...heard].map(Number))];
   const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) => db.prepare(sql).bind(...params.slice(0, highestParam(sql))));
   const results = await db.batch([...statements, ...also]);
   return (results[APPLY_RESULT_INDEX].results as ApplyResultRow[]).map((row) => ({
@@ -83,9 +88,10 @@ export async function applyChunk(db: D1Database, chunk: Contribution[], now: num
  * queue consumer with each batch). Each chunk is one D1 transaction that claims its events, so a
  * redelivered batch, or the same event_id resent in another message, is not counted twice for
  * 24 hours (see maintenance.ts); `max`, `min` and `last` are idempotent anyway. Then one change
- * per member whose score moved is handed to `deliver`; a replay sends none again.
+ * per member whose score moved on a board of the `audience` is handed to `deliver`; a replay sends
+ * none again.
  */
-export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], deliver: ChangeSink): Promise<void> {
+export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], deliver: ChangeSink, audience: LeaderboardAudience): Promise<void> {
   if (events.length === 0) return;
   const catalogs = new Map<string, AppLeaderboards>();
   for (const appId of new Set(events.map((e) => e.event.appId))) catalogs.set(appId, await appLeaderboards(env.DB, appId));
@@ -94,9 +100,21 @@ export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], de
   if (contributions.length === 0) return;
 
   const now = await getNow(env);
+  const heard = await heardBoards(contributions, audience);
   const changed: ScoreChange[] = [];
-  for (const chunk of chunksByEvent(contributions)) changed.push(...(await applyChunk(env.DB, chunk, now)));
+  for (const chunk of chunksByEvent(contributions)) changed.push(...(await applyChunk(env.DB, chunk, now, heard)));
   await deliver(await toChanges(env.DB, catalogs, changed));
+}
+
+/** The boards of the contributions whose changes somebody receives, every app's. */
+async function heardBoards(contributions: Contribution[], audience: LeaderboardAudience): Promise<Set<string>> {
+  const byApp = new Map<string, Set<string>>();
+  for (const c of contributions) {
+    const boards = byApp.get(String(c.p)) ?? new Set<string>();
+    byApp.set(String(c.p), boards.add(String(c.b)));
+  }
+  const heard = await Promise.all([...byApp].map(([appId, boards]) => audience(appId, [...boards])));
+  return new Set(heard.flatMap((boards) => [...boards]));
 }
 
 /** The leaderboard changes of the members whose score moved, with their user info. */

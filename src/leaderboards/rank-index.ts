@@ -117,22 +117,26 @@ const movedNodesSql = (side: "old" | "new") => `
 
 /**
  * Applying a batch of contributions (core/contributions.ts) as one D1 transaction. Binds: ?1 the
- * contributions as JSON, ?2 a claim token unique to this transaction, ?3 the service time.
+ * contributions to apply as JSON (none held for review), ?2 a claim token unique to this
+ * transaction, ?3 the service time, ?4 the dedup keys of the batch's events as JSON, ?6 the ids
+ * of the boards whose changes somebody receives as JSON (?5 is the review queue's: flag-store.ts).
  *
  * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
- *    and rank (before any count moves) and the new score and key. Contributions held for review
- *    (`h`) are left out; those of a banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read
- *    in this same transaction, so that no event in flight when the ban came puts them back. A player
- *    erased after the event was received gets nothing (their team keeps its part).
+ *    and the new score and key, and on the boards of ?6 the old rank (before any count moves): a
+ *    rank walks the count tree, worth it only where somebody receives it. The contributions of a
+ *    banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read in this same
+ *    transaction, so that no event in flight when the ban came puts them back. A player erased
+ *    after the event was received gets nothing (their team keeps its part).
  * 3-4. Move the counts of changed members from the old key to the new one.
  * 5-6. Write the scores and register the season for cron.
- * 7. Answer the changed visible members with old and new score and rank (the change hook's payload).
+ * 7. Answer the changed visible members of the boards of ?6 with old and new score and rank (the
+ *    change hook's payload).
  * 8. Empty the scratch table.
  */
 export const APPLY_SQL: readonly string[] = [
   `INSERT INTO leaderboard_applied_events (dedup_key, claim, applied_at)
-   SELECT DISTINCT value ->> 'k', ?2, ?3 FROM json_each(?1) WHERE true
+   SELECT value, ?2, ?3 FROM json_each(?4) WHERE true
    ON CONFLICT (dedup_key) DO NOTHING`,
 
   `WITH ${LEVELS_CTE},
@@ -143,7 +147,7 @@ export const APPLY_SQL: readonly string[] = [
                 THEN -(value ->> 's') ELSE value ->> 's' END AS s,
                 value ->> 't' AS t, value ->> 'i' AS i,
                 value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o, value ->> 'e' AS e
-         FROM json_each(?1) WHERE value ->> 'h' IS NULL),
+         FROM json_each(?1)),
    fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest
              FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2
              WHERE c.e IS NULL OR NOT ${erasedSinceSql("c.e", "c.a")}),
@@ -163,7 +167,7 @@ export const APPLY_SQL: readonly string[] = [
    INSERT INTO leaderboard_apply_scratch
      (leaderboard_id, season, member_type, member_id, old_score, old_key, old_rank, old_last_at, new_score, new_key, new_last_at)
    SELECT b, s, t, i, old_score, old_key,
-     CASE WHEN old_key IS NULL THEN NULL ELSE 1 + ${aheadSql("next.b", "next.s", "next.t", "next.old_key")} END,
+     CASE WHEN old_key IS NULL OR b NOT IN (SELECT value FROM json_each(?6)) THEN NULL ELSE 1 + ${aheadSql("next.b", "next.s", "next.t", "next.old_key")} END,
      old_last_at, new_score, ${keySql("new_score", "o")}, MAX(COALESCE(old_last_at, 0), last_at)
    FROM next WHERE true`,
 
@@ -184,7 +188,8 @@ export const APPLY_SQL: readonly string[] = [
   `WITH ${LEVELS_CTE}
    SELECT leaderboard_id, season, member_type, member_id, old_score, old_rank, new_score,
      1 + ${aheadSql("x.leaderboard_id", "x.season", "x.member_type", "x.new_key")} AS new_rank
-   FROM leaderboard_apply_scratch x WHERE (old_score IS NULL OR old_score <> new_score) AND season > 0`,
+   FROM leaderboard_apply_scratch x WHERE (old_score IS NULL OR old_score <> new_score) AND season > 0
+     AND leaderboard_id IN (SELECT value FROM json_each(?6))`,
 
   `DELETE FROM leaderboard_apply_scratch`,
 ];

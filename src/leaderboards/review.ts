@@ -67,7 +67,7 @@ export async function acceptFlag(db: D1Database, appId: string, boardId: string,
     e: null,
   };
   const audit = memberAudit(actor, appId, flag.member_type, flag.member_id, "accept-held-score", presentFlag(flag));
-  const changed = await applyChunk(db, [contribution], now, [deleteFlagStatement(db, flag.flag_id), ...auditStatements(db, [audit])]);
+  const changed = await applyChunk(db, [contribution], now, new Set([board.id]), [deleteFlagStatement(db, flag.flag_id), ...auditStatements(db, [audit])]);
   await deliver(await toChanges(db, new Map([[appId, await appLeaderboards(db, appId)]]), changed));
   return { ...presentFlag(flag), member: await standing(db, board, flag.member_type, flag.member_id, now) };
 }

@@ -6,7 +6,7 @@ import { buildOf, SERVICE_VERSION } from "./version";
 
 const Version = z
   .object({
-    service: z.string().openapi({ example: "0.3.1", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
+    service: z.string().openapi({ example: "0.3.2", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
     build: z.object({
       id: z.string().nullable().openapi({ description: "The deployed Worker version id: what `wrangler rollback` takes." }),
       tag: z.string().nullable(),
@@ -25,7 +25,7 @@ const Status = z
     version: Version,
     d1: z.object({
       reachable: z.boolean(),
-      latest_migration: z.string().nullable().openapi({ example: "0012_privacy.sql" }),
+      latest_migration: z.string().nullable().openapi({ example: "0013_watched_topics.sql" }),
       expected_migration: z.string().openapi({ description: "The newest migration this code was built with." }),
     }),
     schemas: z.object({

@@ -39,6 +39,11 @@ export class TopicWatchers {
     }
   }
 
+  /** Whether the topic has a subscriber in some broker object. */
+  watches(topic: string): boolean {
+    return this.topics().has(topic);
+  }
+
   /** Whether any topic of the user has a subscriber anywhere. */
   get any(): boolean {
     return this.topics().size > 0;

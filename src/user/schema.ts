@@ -12,13 +12,14 @@ export function migrateUserStorage(sql: SqlStorage, areas: AreaSchema[]): void {
   // One read for all areas: an object starts each time it comes back after being evicted.
   const versions = new Map(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
   for (const { area, migrations } of areas) {
-    for (let v = versions.get(area) ?? 0; v < migrations.length; v++) {
-      sql.exec(migrations[v]);
-      sql.exec(
-        "INSERT INTO schema_versions (area, version) VALUES (?, ?) ON CONFLICT (area) DO UPDATE SET version = excluded.version",
-        area,
-        v + 1,
-      );
-    }
+    const from = versions.get(area) ?? 0;
+    if (from >= migrations.length) continue;
+    for (const migration of migrations.slice(from)) sql.exec(migration);
+    // One version row per area, not per migration: a new object runs every migration at once.
+    sql.exec(
+      "INSERT INTO schema_versions (area, version) VALUES (?, ?) ON CONFLICT (area) DO UPDATE SET version = excluded.version",
+      area,
+      migrations.length,
+    );
   }
 }

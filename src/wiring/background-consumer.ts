@@ -2,6 +2,7 @@ import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../
 import { recordEventAnalytics, recordUsageCounts } from "../events/background";
 import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
+import { leaderboardAudience } from "../fanout/audience";
 import { recordHolders } from "../catalog/holders-store";
 import type { ChangeSink } from "../changes/types";
 import { logBackgroundFailure, logLine } from "../shared/log";
@@ -10,7 +11,7 @@ type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env
 
 /** Every area's handlers of each kind: an area that consumes a kind adds its handler to the list. */
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
-  event: [recordEventAnalytics, applyLeaderboardEventMessages],
+  event: [recordEventAnalytics, (messages, env, deliver) => applyLeaderboardEventMessages(messages, env, deliver, leaderboardAudience(env))],
   usage: [recordUsageCounts],
   holders: [recordHolders],
 };

@@ -2,6 +2,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { applyLeaderboardEvents } from "../../../src/leaderboards/apply";
 import { dispatchChanges } from "../../../src/fanout/dispatch";
+import { leaderboardAudience } from "../../../src/fanout/audience";
+import { recordWatchedTopics } from "../../../src/realtime/watched-topics";
+import { topicName } from "../../../src/realtime/topics";
+import type { Change } from "../../../src/changes/types";
 import { call, createTestApp, capturingQueue } from "../helpers";
 import { admin, createBoard, deliver, get, score, triples, userEvent } from "./support";
 
@@ -182,8 +186,10 @@ describe("the change hook", () => {
     const events = async (specs: Parameters<typeof userEvent>[1][]) =>
       Promise.all(specs.map(async (spec, i) => ({ messageId: `change-${Math.random()}-${i}`, event: await userEvent(app.appId, spec) })));
 
-    await applyLeaderboardEvents(capturing, await events([score("bob", 10)]), (changes) => dispatchChanges(capturing, changes));
-    await applyLeaderboardEvents(capturing, await events([score("ann", 3), score("ann", 4), score("ann", 5), score("bob", 0)]), (changes) => dispatchChanges(capturing, changes));
+    const apply = async (specs: Parameters<typeof userEvent>[1][]) =>
+      applyLeaderboardEvents(capturing, await events(specs), (changes) => dispatchChanges(capturing, changes), leaderboardAudience(capturing));
+    await apply([score("bob", 10)]);
+    await apply([score("ann", 3), score("ann", 4), score("ann", 5), score("bob", 0)]);
     const bodies = webhooks.sent.map((m) => JSON.parse((m as { body: string }).body));
     expect(bodies).toEqual([
       expect.objectContaining({ member_data: expect.objectContaining({ member_id: "bob" }) }),
@@ -204,6 +210,42 @@ describe("the change hook", () => {
     ]);
     // bob's score did not change (a sum of 0): no change for him in the second batch.
     expect(bodies[0]).toMatchObject({ old_leaderboard_ranking: { score: 0, rank: -1 }, new_leaderboard_ranking: { score: 10, rank: 1 } });
+  });
+
+  it("builds changes only for the boards somebody receives: a subscriber of the board's topic, or a leaderboard webhook", async () => {
+    const app = await createTestApp("Audience");
+    const quiet = await createBoard(app.appId, { name: "Quiet" });
+    const followed = await createBoard(app.appId, { name: "Followed" });
+    const topic = await topicName(env, { kind: "leaderboard", appId: app.appId, leaderboardId: followed.leaderboard_id });
+    // What the topic's hub writes when its first subscriber comes (src/realtime/topic-hub-do.ts).
+    await recordWatchedTopics(env.DB, [[topic, true]]);
+    let n = 0;
+    const apply = async (specs: Parameters<typeof userEvent>[1][]) => {
+      const delivered: Change[] = [];
+      const queued = await Promise.all(specs.map(async (spec) => ({ messageId: `audience-${++n}`, event: await userEvent(app.appId, spec) })));
+      await applyLeaderboardEvents(env, queued, async (changes) => void delivered.push(...changes), leaderboardAudience(env));
+      return delivered.map((c) => [(c.payload.leaderboard_data as { leaderboard_id: string }).leaderboard_id, c.payload.new_leaderboard_ranking]);
+    };
+
+    expect(await apply([score("ann", 5), score("bob", 7)])).toEqual([
+      [followed.leaderboard_id, { score: 5, rank: 2 }],
+      [followed.leaderboard_id, { score: 7, rank: 1 }],
+    ]);
+    // The quiet board keeps its scores all the same.
+    const token = await app.tokenFor("ann");
+    expect(await users(token, quiet.leaderboard_id)).toEqual([["bob", 7, 1], ["ann", 5, 2]]);
+
+    // Once the topic has no subscriber left, nobody receives either board's changes.
+    await recordWatchedTopics(env.DB, [[topic, false]]);
+    expect(await apply([score("ann", 9)])).toEqual([]);
+
+    // An endpoint for leaderboard webhooks receives every board's.
+    const hook = await admin("POST", `/apps/${app.appId}/webhooks`, { webhook_type: "leaderoard-updated", url: "http://127.0.0.1:9/hook" });
+    expect(hook.status).toBe(201);
+    expect(await apply([score("bob", 10)])).toEqual([
+      [quiet.leaderboard_id, { score: 17, rank: 1 }],
+      [followed.leaderboard_id, { score: 17, rank: 1 }],
+    ]);
   });
 });
 

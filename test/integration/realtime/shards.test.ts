@@ -56,6 +56,9 @@ async function nextPublish(client: RawClient, topic: string) {
   return json(packet.payload);
 }
 
+/** Whether D1 lists the topic as watched (what the leaderboard consumer reads before ranking anyone). */
+const listed = async (topic: string) => (await env.DB.prepare("SELECT 1 FROM watched_topics WHERE topic = ?").bind(topic).first()) !== null;
+
 const hubWatchers = (topic: string) =>
   runInDurableObject(env.TOPIC_HUB.get(env.TOPIC_HUB.idFromName(topic)), (_instance, state) =>
     state.storage.sql.exec<{ broker: string }>("SELECT broker FROM rt_watchers WHERE topic = ? ORDER BY broker", topic).toArray().map((r) => shardIds.indexOf(r.broker)),
@@ -71,6 +74,8 @@ describe("broker shards", () => {
     for (const shard of [0, 1, 2]) expect(await subscribe(clients[shard], [board])).toEqual([1]);
     for (const shard of [1, 3]) expect(await subscribe(clients[shard], [mine], 1, 2)).toEqual([1]);
     expect((await hubWatchers(board)).sort()).toEqual([0, 1, 2]);
+    // The hub lists the topic in D1 before the first SUBACK.
+    expect(await listed(board)).toBe(true);
 
     const publish = vi.spyOn(MqttBroker.prototype, "publish");
     await sendEvent(app.apiKey, "alice", "kill-enemy", { amount: 5 });
@@ -97,15 +102,20 @@ describe("broker shards", () => {
     await sendEvent(app.apiKey, "bob", "kill-enemy", { amount: 9 });
     for (const shard of [1, 2]) expect(await nextPublish(clients[shard], board)).toMatchObject(ranked("bob", 9));
     expect(shardsCalledFor(publish, board)).toEqual([1, 2]);
+    // The last subscriber anywhere leaves: the hub takes the topic off D1's list.
     for (const client of clients.slice(1)) client.close();
+    await vi.waitFor(async () => expect(await listed(board)).toBe(false), { timeout: 5000, interval: 50 });
   });
 
-  it("call no broker at all for a board nobody follows", async () => {
-    await createBoard(app.appId, { event_name: "earn-points", value_field: "amount", aggregation: "sum" });
+  it("call no hub and no broker at all for a board nobody follows", async () => {
+    const other = await createBoard(app.appId, { event_name: "earn-points", value_field: "amount", aggregation: "sum" });
     const publish = vi.spyOn(MqttBroker.prototype, "publish");
-    const applied = vi.spyOn(env.TOPIC_HUB, "get");
+    const hubs = vi.spyOn(env.TOPIC_HUB, "get");
     await sendEvent(app.apiKey, "carol", "earn-points", { amount: 3 });
-    await vi.waitFor(() => expect(applied).toHaveBeenCalled(), { timeout: 10_000, interval: 50 });
+    const score = () =>
+      env.DB.prepare("SELECT score FROM leaderboard_scores WHERE leaderboard_id = ? AND member_id = 'carol'").bind(Number(other.leaderboard_id)).first<{ score: number }>();
+    await vi.waitFor(async () => expect(await score()).toEqual({ score: 3 }), { timeout: 10_000, interval: 50 });
+    expect(hubs).not.toHaveBeenCalled();
     expect(publish).not.toHaveBeenCalled();
   });
 });

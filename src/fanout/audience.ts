@@ -1,0 +1,20 @@
+import type { LeaderboardAudience } from "../changes/types";
+import { watchedTopics } from "../realtime/watched-topics";
+import { topicName } from "../realtime/topics";
+import { deliveryTargets } from "../webhooks/core/targets";
+import { appEndpoints } from "../webhooks/endpoints-repo";
+
+/**
+ * The leaderboards of an app whose changes somebody receives: every board when the app has an
+ * endpoint for leaderboard webhooks, else the boards whose topic D1 lists as watched (the topic's
+ * hub lists it before its first subscriber's SUBACK). One D1 read at most, from the cache when the
+ * app has such an endpoint.
+ */
+export function leaderboardAudience(env: Env): LeaderboardAudience {
+  return async (appId, boardIds) => {
+    if (deliveryTargets(await appEndpoints(env.DB, appId), "leaderoard-updated").length > 0) return new Set(boardIds);
+    const topics = await Promise.all(boardIds.map(async (id) => [id, await topicName(env, { kind: "leaderboard", appId, leaderboardId: id })] as const));
+    const watched = await watchedTopics(env.DB, topics.map(([, topic]) => topic));
+    return new Set(topics.filter(([, topic]) => watched.has(topic)).map(([id]) => id));
+  };
+}
