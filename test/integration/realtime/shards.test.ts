@@ -107,6 +107,22 @@ describe("broker shards", () => {
     await vi.waitFor(async () => expect(await listed(board)).toBe(false), { timeout: 5000, interval: 50 });
   });
 
+  it("take a board topic off D1's list when a publish finds it without a subscriber, once", async () => {
+    const board = await createBoard(app.appId, { event_name: "collect-item", value_field: "amount", aggregation: "sum" });
+    const topic = await topicLink(await app.tokenFor("dora"), `leaderboard-topic-link?leaderboard_id=${board.leaderboard_id}`);
+    // Listed, but its hub knows of no subscriber (the hub's delete failed, say).
+    await env.DB.prepare("INSERT INTO watched_topics (topic) VALUES (?)").bind(topic).run();
+    const hub = env.TOPIC_HUB.get(env.TOPIC_HUB.idFromName(topic));
+    const publish = vi.spyOn(MqttBroker.prototype, "publish");
+    await hub.publishTopics([{ topic, payloads: ["{}"] }]);
+    expect(await listed(topic)).toBe(false);
+    expect(publish).not.toHaveBeenCalled();
+    // Once off the list, a further publish writes nothing more.
+    const writes = vi.spyOn(env.DB, "batch");
+    await hub.publishTopics([{ topic, payloads: ["{}"] }]);
+    expect(writes).not.toHaveBeenCalled();
+  });
+
   it("call no hub and no broker at all for a board nobody follows", async () => {
     const other = await createBoard(app.appId, { event_name: "earn-points", value_field: "amount", aggregation: "sum" });
     const publish = vi.spyOn(MqttBroker.prototype, "publish");
