@@ -5,7 +5,7 @@ import { getNow } from "../shared/clock";
 import { erasureSubject } from "../apps/erasure-tombstones";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
 import { leaderboardChange, type ScoreChange } from "./core/changes";
-import { contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
+import { byEventJson, contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
 import { RECORD_FLAGS_SQL } from "./flag-store";
 import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 
@@ -69,7 +69,7 @@ export async function applyChunk(db: D1Database, chunk: Contribution[], now: num
   const applied = chunk.filter((c) => c.h === undefined);
   const held = chunk.filter((c) => c.h !== undefined);
   const keys = [...new Set(chunk.map((c) => c.k))];
-  const params = [JSON.stringify(applied), crypto.randomUUID(), now, JSON.stringify(keys), JSON.stringify(held), JSON.stringify([...heard].map(Number))];
+  const params = [byEventJson(applied), crypto.randomUUID(), now, JSON.stringify(keys), JSON.stringify(held), JSON.stringify([...heard].map(Number))];
   const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) => db.prepare(sql).bind(...params.slice(0, highestParam(sql))));
   const results = await db.batch([...statements, ...also]);
   return (results[APPLY_RESULT_INDEX].results as ApplyResultRow[]).map((row) => ({

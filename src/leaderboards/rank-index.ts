@@ -117,9 +117,10 @@ const movedNodesSql = (side: "old" | "new") => `
 
 /**
  * Applying a batch of contributions (core/contributions.ts) as one D1 transaction. Binds: ?1 the
- * contributions to apply as JSON (none held for review), ?2 a claim token unique to this
- * transaction, ?3 the service time, ?4 the dedup keys of the batch's events as JSON, ?6 the ids
- * of the boards whose changes somebody receives as JSON (?5 is the review queue's: flag-store.ts).
+ * contributions to apply (none held for review) as byEventJson makes them, ?2 a claim token
+ * unique to this transaction, ?3 the service time, ?4 the dedup keys of the batch's events as
+ * JSON, ?6 the ids of the boards whose changes somebody receives as JSON (?5 is the review
+ * queue's: flag-store.ts).
  *
  * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
@@ -140,17 +141,18 @@ export const APPLY_SQL: readonly string[] = [
    ON CONFLICT (dedup_key) DO NOTHING`,
 
   `WITH ${LEVELS_CTE},
-   -- Materialized: each field is taken out of the contribution's JSON once, not at each use.
-   c AS MATERIALIZED (SELECT value ->> 'k' AS k, value ->> 'b' AS b,
-                CASE WHEN value ->> 't' = 'user' AND EXISTS (
-                  SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 'p' AND x.user_id = value ->> 'i')
-                THEN -(value ->> 's') ELSE value ->> 's' END AS s,
-                value ->> 't' AS t, value ->> 'i' AS i,
-                value ->> 'v' AS v, value ->> 'a' AS a, value ->> 'q' AS q, value ->> 'g' AS g, value ->> 'o' AS o, value ->> 'e' AS e
-         FROM json_each(?1)),
-   fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest
-             FROM c JOIN leaderboard_applied_events e ON e.dedup_key = c.k AND e.claim = ?2
-             WHERE c.e IS NULL OR NOT ${erasedSinceSql("c.e", "c.a")}),
+   -- Each event claimed by this transaction, once: whether its player is banned, and whether they
+   -- were erased after it was received (their rows then bring nothing; a team keeps its part).
+   -- Materialized: each field is taken out of the JSON once, not at each use.
+   ev AS MATERIALIZED (SELECT value ->> 0 AS k, value ->> 2 AS a, value ->> 3 AS q, value -> 6 AS rows,
+                EXISTS (SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 1 AND x.user_id = value ->> 5) AS banned,
+                value ->> 4 IS NOT NULL AND ${erasedSinceSql("value ->> 4", "value ->> 2")} AS erased
+         FROM json_each(?1) JOIN leaderboard_applied_events e ON e.dedup_key = value ->> 0 AND e.claim = ?2),
+   c AS MATERIALIZED (SELECT r.value ->> 0 AS b, r.value ->> 2 AS t, r.value ->> 3 AS i,
+                CASE WHEN r.value ->> 2 = 'user' AND ev.banned THEN -(r.value ->> 1) ELSE r.value ->> 1 END AS s,
+                r.value ->> 4 AS v, ev.a, ev.q, r.value ->> 5 AS g, r.value ->> 6 AS o
+         FROM ev, json_each(ev.rows) r WHERE r.value ->> 2 <> 'user' OR NOT ev.erased),
+   fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest FROM c),
    folded AS (SELECT b, s, t, i, MAX(g) AS g, MAX(o) AS o, SUM(v) AS total, MAX(v) AS hi, MIN(v) AS lo,
                      MAX(CASE WHEN newest = 1 THEN v END) AS last_v, MAX(a) AS last_at
               FROM fresh GROUP BY b, s, t, i),

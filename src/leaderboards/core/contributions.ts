@@ -122,3 +122,25 @@ export function contributionsOf(
   });
   return out;
 }
+
+/**
+ * The contributions of a batch as the applying transaction reads them (APPLY_SQL's ?1 in
+ * rank-index.ts): by event, so that what is the same on every board an event feeds (its claim,
+ * its player's ban and erasure, its time) is written, parsed and checked once per event, not once
+ * per board. `[[k, p, a, q, e, u, [[b, s, t, i, v, g, o], ...]], ...]`: the fields of
+ * Contribution, with `u` the player's user id (the user row's `i`) and `e` the user row's erasure
+ * subject.
+ */
+export function byEventJson(contributions: Contribution[]): string {
+  const events = new Map<string, [string, number, number, number, string | null, string | null, unknown[][]]>();
+  for (const c of contributions) {
+    let event = events.get(c.k);
+    if (!event) events.set(c.k, (event = [c.k, c.p, c.a, c.q, null, null, []]));
+    if (c.t === "user") {
+      event[4] = c.e;
+      event[5] = c.i;
+    }
+    event[6].push([c.b, c.s, c.t, c.i, c.v, c.g, c.o]);
+  }
+  return JSON.stringify([...events.values()]);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
-import { contributionsOf, dedupKey, holdReason, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
+import { byEventJson, contributionsOf, dedupKey, holdReason, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
 import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
@@ -112,6 +112,30 @@ describe("contributionsOf", () => {
       [8, "user", "over_max_events_per_minute"],
       [8, "team", "over_max_events_per_minute"],
     ]);
+  });
+});
+
+describe("byEventJson", () => {
+  it("writes what is the same on every board once per event, and each board's row of the user and of the team", () => {
+    const boards = () => [board(), board({ leaderboard_id: 8, aggregation: "max", sort_order_ascending: 1 })];
+    const out = contributionsOf([queued(event({ teamId: "red" }), "a"), queued(event({ userId: "bob", receivedAt: ORIGIN + 2000 }), "b")], boards, subject);
+    expect(JSON.parse(byEventJson(out))).toEqual([
+      ["m:a", 1, ORIGIN + 1000, 0, "subject-of-1-ann", "ann", [
+        [7, ORIGIN, "user", "ann", 3, "sum", 0],
+        [7, ORIGIN, "team", "red", 3, "sum", 0],
+        [8, ORIGIN, "user", "ann", 3, "max", 1],
+        [8, ORIGIN, "team", "red", 3, "max", 1],
+      ]],
+      ["m:b", 1, ORIGIN + 2000, 1, "subject-of-1-bob", "bob", [
+        [7, ORIGIN, "user", "bob", 3, "sum", 0],
+        [8, ORIGIN, "user", "bob", 3, "max", 1],
+      ]],
+    ]);
+  });
+
+  it("names no player on an event with a team's row only (an accepted review flag)", () => {
+    const [teamRow] = contributionsOf([queued(event({ teamId: "red" }), "a")], () => [board()], subject).filter((c) => c.t === "team");
+    expect(JSON.parse(byEventJson([teamRow]))).toEqual([["m:a", 1, ORIGIN + 1000, 0, null, null, [[7, ORIGIN, "team", "red", 3, "sum", 0]]]]);
   });
 });
 
