@@ -37,9 +37,10 @@ export const presentFlag = (row: FlagRow) => ({
 });
 
 /**
- * Part of the applying transaction (apply.ts): ?5 the contributions held for review, ?2 the transaction's claim.
- * Only contributions of events this transaction claimed are recorded, so a replayed batch flags
- * nothing twice; nor those of a player erased since the event was received (it would name them again).
+ * Part of the applying transaction (apply.ts): ?5 the contributions held for review, ?2 the
+ * transaction's claim. Only contributions of events this transaction claimed are recorded, so a
+ * replayed batch flags nothing twice; nor those of a player erased since the event was received
+ * (it would name them again).
  */
 export const RECORD_FLAGS_SQL = `
   INSERT INTO leaderboard_flags (app_id, leaderboard_id, member_type, member_id, value, reason, event_name, flagged_at)

@@ -1,7 +1,9 @@
 // How an event's cost grows with what the event feeds: apps that differ in one dimension each, the
 // same load to each, in interleaved rounds with the trivial route. Challenges in the app (20, 200,
 // 1,000, of which 5 count the event) and challenges that count it (5 vs 1,000); leaderboards the
-// event feeds (1, 10, 50, on the 20-challenge app). "Event CPU" is the CPU time of the workerd
+// event feeds (1, 10, 50, on the 20-challenge app), and 1 and 50 again with an MQTT client that
+// follows every board (the consumer then ranks the members and publishes every change; nobody
+// follows the others, so their changes are not even built). "Event CPU" is the CPU time of the workerd
 // that runs the Worker, its objects, local D1 and the queues, per event, including the background
 // queue's work for it (each phase waits until the server is idle again). Afterwards every user's
 // counters and scores are read back and compared.
@@ -9,6 +11,7 @@ import { ceilingPhase } from "../ceiling.mjs";
 import { compareInRounds } from "../compare.mjs";
 import { mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp } from "../seed.mjs";
+import { BenchClient, loadCodec } from "../mqtt-client.mjs";
 
 const SCENARIO = "event growth";
 const EVENT = "kill-enemy";
@@ -17,7 +20,7 @@ const USERS = 50;
 const CONCURRENCY = 32;
 const amountOf = (i) => 1 + (i % 3);
 
-/** [key, challenges in the app, challenges counting the event, leaderboards on the event] */
+/** [key, challenges in the app, challenges counting the event, leaderboards on the event, every board followed over MQTT] */
 const VARIANTS = [
   ["c20", 20, 5, 0],
   ["c200", 200, 5, 0],
@@ -26,12 +29,27 @@ const VARIANTS = [
   ["b1", 20, 5, 1],
   ["b10", 20, 5, 10],
   ["b50", 20, 5, 50],
+  ["b1-followed", 20, 5, 1, true],
+  ["b50-followed", 20, 5, 50, true],
 ];
 
-const describe = ({ challenges, counting, boards }) =>
-  boards > 0 ? `${boards} leaderboard${boards > 1 ? "s" : ""} on the event (${challenges} challenges, ${counting} count it)` : `${challenges.toLocaleString("en-US")} challenges in the app, ${counting.toLocaleString("en-US")} count the event`;
+const describe = ({ challenges, counting, boards, followed }) =>
+  boards > 0
+    ? `${boards} leaderboard${boards > 1 ? "s" : ""} on the event${followed ? `, ${boards > 1 ? "each" : "it"} followed over MQTT` : ""} (${challenges} challenges, ${counting} count it)`
+    : `${challenges.toLocaleString("en-US")} challenges in the app, ${counting.toLocaleString("en-US")} count the event`;
 
-async function variantApp(ctx, [key, challenges, counting, boards]) {
+/** One MQTT client that follows every board of the variant: each board's changes are then ranked and published. */
+async function followBoards(ctx, app, boardIds) {
+  const codec = await loadCodec();
+  const client = await BenchClient.open(`${ctx.client.baseUrl.replace(/^http/, "ws")}/mqtt`, codec, `growth-${app.appId}`);
+  for (const id of boardIds) {
+    const link = await ctx.client.json("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${id}`, { token: app.apiKey });
+    await client.subscribe(link.body.topic);
+  }
+  return client;
+}
+
+async function variantApp(ctx, [key, challenges, counting, boards, followed = false]) {
   const name = `Bench growth ${key}`;
   const app = await createChallengeApp(ctx, { name, challenges, listeningTo: EVENT, listening: counting });
   await withoutRateLimits(ctx.client, ctx.adminToken, app.appId, name);
@@ -43,18 +61,27 @@ async function variantApp(ctx, [key, challenges, counting, boards]) {
     });
     boardIds.push(r.body.leaderboard_id);
   }
+  const follower = followed ? await followBoards(ctx, app, boardIds) : null;
   const users = Array.from({ length: USERS }, (_, i) => `${key}-user-${i}`);
   const tokens = await mintTokens(ctx.client, app.apiKey, users);
   // First touch: the automatic challenges start.
   await mapPool(tokens, 8, (token) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token }));
-  return { key, challenges, counting, boards, app, boardIds, users, tokens, expected: new Map() };
+  return { key, challenges, counting, boards, followed, follower, app, boardIds, users, tokens, expected: new Map() };
 }
 
 export async function run(ctx) {
-  const why = missingFor(ctx.features, "events", "challenges", "leaderboards", "check");
+  const why = missingFor(ctx.features, "events", "challenges", "leaderboards", "check", "mqtt");
   if (why) return ctx.report.missing(SCENARIO, why);
   const variants = [];
-  for (const variant of VARIANTS) variants.push(await variantApp(ctx, variant));
+  try {
+    for (const variant of VARIANTS) variants.push(await variantApp(ctx, variant));
+    await measure(ctx, variants);
+  } finally {
+    for (const v of variants) v.follower?.close();
+  }
+}
+
+async function measure(ctx, variants) {
   const phases = [
     ceilingPhase(variants[0].app.apiKey, CONCURRENCY),
     ...variants.map((v) => ({
@@ -122,6 +149,21 @@ export async function run(ctx) {
       unit: "µs",
       target: "≤ 50 µs",
       pass: perBoard <= 50,
+    });
+    const messages = variants.filter((v) => v.followed).map((v) => `${v.boards}: ${v.follower.published.toLocaleString("en-US")}`).join(", ");
+    ctx.report.add({
+      scenario: `${SCENARIO}: 50 leaderboards on the event vs 1, every board followed over MQTT`,
+      metric: `event CPU (workerd), ms per event; members ranked and every change published (messages received by boards followed: ${messages})`,
+      value: cpu("b50-followed"),
+      ceiling: cpu("b1-followed"),
+      ratio: cpu("b50-followed") / cpu("b1-followed"),
+      unit: "ms",
+    });
+    ctx.report.add({
+      scenario: `${SCENARIO}: per leaderboard the event feeds, every board followed over MQTT`,
+      metric: "event CPU (workerd): (50 boards − 1 board, all followed) ÷ 49, µs",
+      value: ((cpu("b50-followed") - cpu("b1-followed")) / 49) * 1000,
+      unit: "µs",
     });
   } else {
     ctx.report.missing(`${SCENARIO}: CPU per challenge and per leaderboard`, "needs the benchmark's own local server (CPU of its processes)");
