@@ -3,7 +3,8 @@
 // WebSocket clients that speak MQTT 3.1.1 through the service's own codec (no client library in
 // the way). Delivered messages are a leaderboard's changes fanned out to every connection; their
 // cost is the CPU of events whose changes reach all connections minus that of the same events on
-// a board nobody follows (intake, consumer and hub calls alike), per message delivered.
+// a board nobody follows (intake and applying the scores alike; the changes of a board nobody
+// follows are not even built), per message delivered.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../lib/wrangler.mjs";
