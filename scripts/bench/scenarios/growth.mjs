@@ -3,10 +3,10 @@
 // 1,000, of which 5 count the event) and challenges that count it (5 vs 1,000); leaderboards the
 // event feeds (1, 10, 50, on the 20-challenge app), and 1 and 50 again with an MQTT client that
 // follows every board (the consumer then ranks the members and publishes every change; nobody
-// follows the others, so their changes are not even built). "Event CPU" is the CPU time of the workerd
-// that runs the Worker, its objects, local D1 and the queues, per event, including the background
-// queue's work for it (each phase waits until the server is idle again). Afterwards every user's
-// counters and scores are read back and compared.
+// follows the others, so their changes are not even built). "Event CPU" is the CPU time of the
+// workerd that runs the Worker, its objects, local D1 and the queues, per event, including the
+// background queue's work for it (each phase waits until the server is idle again). Afterwards
+// every user's counters and scores are read back and compared.
 import { ceilingPhase } from "../ceiling.mjs";
 import { compareInRounds } from "../compare.mjs";
 import { mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
@@ -150,10 +150,13 @@ async function measure(ctx, variants) {
       target: "≤ 50 µs",
       pass: perBoard <= 50,
     });
-    const messages = variants.filter((v) => v.followed).map((v) => `${v.boards}: ${v.follower.published.toLocaleString("en-US")}`).join(", ");
+    const messages = variants
+      .filter((v) => v.followed)
+      .map((v) => `${v.boards} board${v.boards > 1 ? "s" : ""}: ${v.follower.published.toLocaleString("en-US")}`)
+      .join(", ");
     ctx.report.add({
       scenario: `${SCENARIO}: 50 leaderboards on the event vs 1, every board followed over MQTT`,
-      metric: `event CPU (workerd), ms per event; members ranked and every change published (messages received by boards followed: ${messages})`,
+      metric: `event CPU (workerd), ms per event; members ranked and every change published (messages received, ${messages})`,
       value: cpu("b50-followed"),
       ceiling: cpu("b1-followed"),
       ratio: cpu("b50-followed") / cpu("b1-followed"),
