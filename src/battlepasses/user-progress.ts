@@ -31,7 +31,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
   constructor(private readonly context: UserObjectContext) {}
 
   private get sql() {
-    return this.context.storage.sql;
+    return this.context.sql;
   }
 
   /** The catalog, only for a user with an unlocked pass: other users' events have nothing to move. */

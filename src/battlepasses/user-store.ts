@@ -1,4 +1,4 @@
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 import type { PassProgress } from "./core/progress";
 
 /**
@@ -60,10 +60,10 @@ interface ChallengeRow {
   [key: string]: SqlStorageValue;
 }
 
-export const hasUnlockedPasses = (sql: SqlStorage) => sql.exec("SELECT 1 FROM bp_unlocks LIMIT 1").toArray().length > 0;
+export const hasUnlockedPasses = (sql: AreaSql) => sql.exec("SELECT 1 FROM bp_unlocks LIMIT 1").toArray().length > 0;
 
 /** Marks the unlocks not yet in D1's holder counts as counted, and answers their passes. */
-export function takeUncountedUnlocks(sql: SqlStorage): string[] {
+export function takeUncountedUnlocks(sql: AreaSql): string[] {
   return sql
     .exec<{ battle_pass_id: string }>("UPDATE bp_unlocks SET holder_counted = 1 WHERE holder_counted = 0 RETURNING battle_pass_id")
     .toArray()
@@ -71,11 +71,11 @@ export function takeUncountedUnlocks(sql: SqlStorage): string[] {
 }
 
 /** The passes whose unlock D1's holder counts include. */
-export const countedUnlocks = (sql: SqlStorage) =>
+export const countedUnlocks = (sql: AreaSql) =>
   sql.exec<{ battle_pass_id: string }>("SELECT battle_pass_id FROM bp_unlocks WHERE holder_counted = 1").toArray().map((r) => r.battle_pass_id);
 
 /** Progress of every pass the user unlocked, by battle_pass_id. */
-export function readProgress(sql: SqlStorage, battlePassId?: string): Record<string, PassProgress> {
+export function readProgress(sql: AreaSql, battlePassId?: string): Record<string, PassProgress> {
   const where = battlePassId === undefined ? "" : " WHERE battle_pass_id = ?";
   const args = battlePassId === undefined ? [] : [battlePassId];
   const passes: Record<string, PassProgress> = {};
@@ -100,7 +100,7 @@ export function readProgress(sql: SqlStorage, battlePassId?: string): Record<str
 }
 
 /** Writes what differs between two states of one pass (the core replaces what it changes). */
-export function writeProgress(sql: SqlStorage, battlePassId: string, before: PassProgress | null, after: PassProgress): void {
+export function writeProgress(sql: AreaSql, battlePassId: string, before: PassProgress | null, after: PassProgress): void {
   if (!before) {
     sql.exec(
       // The unlock's +1 to the holder count is staged with it (UserBattlePasses).

@@ -139,7 +139,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   constructor(private readonly context: UserObjectContext) {}
 
   private get sql() {
-    return this.context.storage.sql;
+    return this.context.sql;
   }
 
   private get env() {

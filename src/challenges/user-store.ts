@@ -1,4 +1,4 @@
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 import type { Instance, StoredType } from "./core/lifecycle";
 
 /**
@@ -59,33 +59,33 @@ const toInstance = (row: InstanceRow): Instance => ({
   periodStart: row.period_start,
 });
 
-export function readAllInstances(sql: SqlStorage): Map<string, Instance> {
+export function readAllInstances(sql: AreaSql): Map<string, Instance> {
   const rows = sql.exec<InstanceRow>("SELECT * FROM ch_instances").toArray();
   return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
 }
 
 /** The stored instances of these challenges (one statement, however many: ids go as one JSON parameter). */
-export function readInstances(sql: SqlStorage, challengeIds: string[]): Map<string, Instance> {
+export function readInstances(sql: AreaSql, challengeIds: string[]): Map<string, Instance> {
   const rows = sql
     .exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))", JSON.stringify(challengeIds))
     .toArray();
   return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
 }
 
-export function readInstance(sql: SqlStorage, challengeId: string): Instance | null {
+export function readInstance(sql: AreaSql, challengeId: string): Instance | null {
   const row = sql.exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id = ?", challengeId).toArray()[0];
   return row ? toInstance(row) : null;
 }
 
 /** The challenge whose current instance has this user_challenge_id, if any. */
-export function challengeIdOfInstance(sql: SqlStorage, userChallengeId: string): string | null {
+export function challengeIdOfInstance(sql: AreaSql, userChallengeId: string): string | null {
   const row = sql
     .exec<{ challenge_id: string }>("SELECT challenge_id FROM ch_instances WHERE user_challenge_id = ?", userChallengeId)
     .toArray()[0];
   return row?.challenge_id ?? null;
 }
 
-export function deleteInstance(sql: SqlStorage, challengeId: string): void {
+export function deleteInstance(sql: AreaSql, challengeId: string): void {
   sql.exec("DELETE FROM ch_instances WHERE challenge_id = ?", challengeId);
 }
 
@@ -140,7 +140,7 @@ export class InstanceWrites {
   }
 
   /** Writes what the batch holds; call inside the transaction of the state change. */
-  flush(sql: SqlStorage): void {
+  flush(sql: AreaSql): void {
     if (this.writes.size === 0) return;
     const deleted: string[] = [];
     const rewritten: SqlStorageValue[][] = [];
@@ -171,12 +171,12 @@ export class InstanceWrites {
   }
 }
 
-export function deleteAllInstances(sql: SqlStorage): void {
+export function deleteAllInstances(sql: AreaSql): void {
   sql.exec("DELETE FROM ch_instances");
 }
 
 /** Ids of the in-progress instances whose time-out is due. */
-export function dueInstanceIds(sql: SqlStorage, now: number): string[] {
+export function dueInstanceIds(sql: AreaSql, now: number): string[] {
   return sql
     .exec<{ challenge_id: string }>(
       "SELECT challenge_id FROM ch_instances WHERE expires_at IS NOT NULL AND expires_at <= ? AND type = 'in-progress'",
@@ -187,7 +187,7 @@ export function dueInstanceIds(sql: SqlStorage, now: number): string[] {
 }
 
 /** The next time-out of any in-progress instance, in service time. */
-export function nextExpiry(sql: SqlStorage): number | null {
+export function nextExpiry(sql: AreaSql): number | null {
   const row = sql
     .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM ch_instances WHERE expires_at IS NOT NULL AND type = 'in-progress'")
     .toArray()[0];
@@ -202,7 +202,7 @@ export interface Owner {
   holdersCounted: boolean;
 }
 
-export function readOwner(sql: SqlStorage): Owner | null {
+export function readOwner(sql: AreaSql): Owner | null {
   const row = sql
     .exec<{ app_id: string; user_id: string; last_user_challenge_id: number; holders_counted: number }>("SELECT * FROM ch_owner WHERE id = 1")
     .toArray()[0];
@@ -211,7 +211,7 @@ export function readOwner(sql: SqlStorage): Owner | null {
     : null;
 }
 
-export function writeOwner(sql: SqlStorage, owner: Owner): void {
+export function writeOwner(sql: AreaSql, owner: Owner): void {
   sql.exec(
     `INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id, holders_counted) VALUES (1, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET last_user_challenge_id = excluded.last_user_challenge_id, holders_counted = excluded.holders_counted`,

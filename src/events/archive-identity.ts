@@ -1,4 +1,5 @@
 import { toHex } from "../shared/crypto";
+import type { AreaSql } from "../user/schema";
 
 /**
  * How the raw event archive (R2) names a player: not by user id but by a random reference kept in
@@ -7,7 +8,7 @@ import { toHex } from "../shared/crypto";
  * their archived events can no longer be linked to anyone; the archive itself is never rewritten.
  * A player who comes back under the same id gets a new reference.
  */
-export function archiveUserRef(sql: SqlStorage): string {
+export function archiveUserRef(sql: AreaSql): string {
   const known = knownArchiveUserRef(sql);
   if (known) return known;
   const userRef = toHex(crypto.getRandomValues(new Uint8Array(16)));
@@ -16,6 +17,6 @@ export function archiveUserRef(sql: SqlStorage): string {
 }
 
 /** The player's reference as it is, without making one (the player's export). */
-export function knownArchiveUserRef(sql: SqlStorage): string | null {
+export function knownArchiveUserRef(sql: AreaSql): string | null {
   return sql.exec<{ user_ref: string }>("SELECT user_ref FROM archive_identity WHERE id = 1").toArray()[0]?.user_ref ?? null;
 }

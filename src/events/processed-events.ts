@@ -1,4 +1,4 @@
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 
 /**
  * The event ids a user's object has applied, so that a retried event (same `event_id`) is
@@ -19,11 +19,11 @@ export const eventsSchema: AreaSchema = {
   ],
 };
 
-export function wasProcessed(sql: SqlStorage, eventId: string): boolean {
+export function wasProcessed(sql: AreaSql, eventId: string): boolean {
   return sql.exec("SELECT 1 FROM processed_events WHERE event_id = ?", eventId).toArray().length > 0;
 }
 
-export function recordProcessed(sql: SqlStorage, eventId: string, at: number): void {
+export function recordProcessed(sql: AreaSql, eventId: string, at: number): void {
   sql.exec("DELETE FROM processed_events WHERE processed_at < ?", at - IDEMPOTENCY_WINDOW_MS);
   sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES (?, ?)", eventId, at);
 }

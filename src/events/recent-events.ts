@@ -1,4 +1,5 @@
 import type { UserEvent } from "../user/event";
+import type { AreaSql } from "../user/schema";
 
 /**
  * The last events a user's object applied, kept in that object (not in D1, where raw events no
@@ -23,7 +24,7 @@ export interface RecentEvent {
  * every RECENT_EVENTS_KEPT events, in one statement, rather than one by one with each event: the
  * table holds up to twice the limit, and reads take the newest.
  */
-export function recordRecentEvent(sql: SqlStorage, event: UserEvent): void {
+export function recordRecentEvent(sql: AreaSql, event: UserEvent): void {
   const recent: RecentEvent = {
     event_name: event.eventName,
     event_type: event.eventType,
@@ -38,7 +39,7 @@ export function recordRecentEvent(sql: SqlStorage, event: UserEvent): void {
 }
 
 /** Newest first. */
-export function readRecentEvents(sql: SqlStorage, limit: number): RecentEvent[] {
+export function readRecentEvents(sql: AreaSql, limit: number): RecentEvent[] {
   return sql
     .exec<{ event: string }>("SELECT event FROM recent_events ORDER BY seq DESC LIMIT ?", Math.min(limit, RECENT_EVENTS_KEPT))
     .toArray()

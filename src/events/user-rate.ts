@@ -1,4 +1,4 @@
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 import { admit, liveEntries, record, WINDOW_MS, type WindowEntry } from "../rules/sliding-window";
 
 /**
@@ -22,7 +22,7 @@ export class UserEventRate {
   /** Service time up to which the counts are stored (those after it are in memory only). */
   private storedUpTo = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: AreaSql) {}
 
   /** ms until the player may send again, or null when one more event fits now. Counts nothing. */
   refusal(now: number, limit: number): number | null {

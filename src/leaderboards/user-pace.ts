@@ -26,7 +26,7 @@ export class UserBoardPace implements UserArea<LeaderboardDef[]> {
   }
 
   applyEvent(boards: LeaderboardDef[], event: UserEvent, staged: Staged): void {
-    const sql = this.context.storage.sql;
+    const sql = this.context.sql;
     const now = event.receivedAt;
     for (const board of boards) {
       const id = Number(board.id);

@@ -1,5 +1,5 @@
 import { REVALIDATE_MS } from "../apps/catalog-cache";
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 
 /**
  * The erasure of a player, as their own object keeps it: the requests waiting for the object's
@@ -70,7 +70,7 @@ interface RequestRow {
 export class UserErasure {
   private erased: number | null | undefined;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: AreaSql) {}
 
   /** A request waits ERASURE_DELAY_MS (the same player asked twice: both are completed by one erasure). */
   request(r: ErasureRequest, wallNow: number): void {
@@ -90,7 +90,8 @@ export class UserErasure {
 
   /** When the alarm must fire for erasures (wall clock), or null; completions not yet reported are retried after `retryMs`. */
   nextAt(wallNow: number, retryMs: number): number | null {
-    const { at } = this.sql.exec<{ at: number | null }>("SELECT MIN(due_at) AS at FROM erasure_requests").one();
+    // Not an aggregate: before the object's first request the area has no tables, and a read answers no rows.
+    const at = this.sql.exec<{ due_at: number }>("SELECT due_at FROM erasure_requests ORDER BY due_at LIMIT 1").toArray()[0]?.due_at ?? null;
     const retry = this.completions().length > 0 ? wallNow + retryMs : null;
     return at === null ? retry : retry === null ? at : Math.min(at, retry);
   }
@@ -127,6 +128,7 @@ export class UserErasure {
    * erasure's time, and turns every request (also one that arrived meanwhile) into a completion.
    */
   wipe(erasedAt: number): void {
+    // A write first: it creates the area's tables if the object had none, before sqlite_master is read.
     this.sql.exec(
       `INSERT INTO erasure_completions (erasure_id, app_id, requested_at, completed_at)
        SELECT erasure_id, app_id, requested_at, ? FROM erasure_requests WHERE true ON CONFLICT (erasure_id) DO NOTHING`,

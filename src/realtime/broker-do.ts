@@ -22,7 +22,7 @@ import { SubscriberIndex } from "./subscriber-index";
 import { isIssuedTopic, topicOwner } from "./topics";
 import { groupByOwner } from "./owners";
 import { brokerSchema } from "./broker-schema";
-import { migrateUserStorage } from "../user/schema";
+import { migrateObjectStorage } from "../user/schema";
 import { logBackgroundFailure } from "../shared/log";
 
 /** Messages for one topic, in the order they must arrive. */
@@ -57,7 +57,7 @@ export class MqttBroker extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    migrateUserStorage(ctx.storage.sql, [brokerSchema]);
+    migrateObjectStorage(ctx.storage.sql, [brokerSchema]);
     // After a restart (not a hibernation) every socket is gone, and with it every unfinished packet.
     const anyPending = ctx.storage.sql.exec("SELECT 1 FROM pending_bytes LIMIT 1").toArray().length > 0;
     if (anyPending && ctx.getWebSockets().length === 0) ctx.storage.sql.exec("DELETE FROM pending_bytes");

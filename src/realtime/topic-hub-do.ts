@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { migrateUserStorage } from "../user/schema";
+import { migrateObjectStorage } from "../user/schema";
 import type { TopicBatch } from "./broker-do";
 import { TopicWatchers, watchersSchema } from "./watchers";
 import { recordWatchedTopics } from "./watched-topics";
@@ -23,7 +23,7 @@ export class TopicHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.watchers = new TopicWatchers(ctx.storage.sql);
-    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, [watchersSchema]));
+    ctx.blockConcurrencyWhile(async () => migrateObjectStorage(ctx.storage.sql, [watchersSchema]));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Change } from "../changes/types";
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 import type { TopicBatch } from "./broker-do";
 import { topicBatches } from "./publish";
 import { logBackgroundFailure } from "../shared/log";
@@ -23,7 +23,7 @@ type Brokers = Map<string, number>;
 export class TopicWatchers {
   private byTopic: Map<string, Brokers> | null = null;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: AreaSql) {}
 
   /** A broker's news: `topics` gained their first subscriber in it (`watching`) or lost their last. */
   update(broker: string, topics: string[], watching: boolean, now: number): void {

@@ -1,7 +1,7 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "./event";
 import type { BackgroundMessage } from "./messages";
-import type { AreaSchema } from "./schema";
+import type { AreaSchema, AreaSql } from "./schema";
 
 /** Whether a change of this type and topic reaches anybody: a webhook endpoint of the app, an MQTT subscriber. */
 export type Receives = (change: Pick<Change, "webhookType" | "topic" | "webhookUrl">) => boolean;
@@ -27,7 +27,8 @@ export class Staged {
 
 /** What the user's object gives each of its areas. */
 export interface UserObjectContext {
-  readonly storage: DurableObjectStorage;
+  /** The area's own tables (`ObjectSchema.sqlFor`): created at the area's first write. */
+  readonly sql: AreaSql;
   readonly env: Env;
   /**
    * Runs `work` synchronously in one transaction and stages what it reported with it; then hands

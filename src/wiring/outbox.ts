@@ -2,7 +2,7 @@ import type { BackgroundMessage, QueuedBackground } from "../user/messages";
 import { dispatchChanges, type Publisher } from "../fanout/dispatch";
 import type { Change } from "../changes/types";
 import { sendAll } from "../shared/chunks";
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, AreaSql } from "../user/schema";
 import { logBackgroundFailure } from "../shared/log";
 
 /**
@@ -39,7 +39,7 @@ export class Outbox {
   private pending: StagedRow[] | null = null;
 
   constructor(
-    private readonly sql: SqlStorage,
+    private readonly sql: AreaSql,
     private readonly publish: Publisher,
   ) {}
 

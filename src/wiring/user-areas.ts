@@ -1,5 +1,5 @@
 import type { UserAreaClass, UserObjectContext } from "../user/area";
-import type { AreaSchema } from "../user/schema";
+import type { AreaSchema, ObjectSchema } from "../user/schema";
 import { eventsSchema } from "../events/processed-events";
 import { eventRateSchema } from "../events/user-rate";
 import { UserBoardPace } from "../leaderboards/user-pace";
@@ -21,8 +21,9 @@ const AREAS = {
 
 export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)[K]> };
 
-export function userAreas(context: UserObjectContext): UserAreas {
-  return Object.fromEntries(Object.entries(AREAS).map(([name, Area]) => [name, new Area(context)])) as UserAreas;
+/** The areas over the object's storage, each given its own tables' view. */
+export function userAreas(schema: ObjectSchema, context: Omit<UserObjectContext, "sql">): UserAreas {
+  return Object.fromEntries(Object.entries(AREAS).map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })])) as UserAreas;
 }
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */

@@ -1,16 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
 import { Staged, type ErasedUser, type Receives, type UserArea } from "../user/area";
-import { migrateUserStorage } from "../user/schema";
+import { ObjectSchema, type AreaSql } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
-import { recordProcessed, wasProcessed } from "../events/processed-events";
+import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
-import { UserEventRate } from "../events/user-rate";
+import { eventRateSchema, UserEventRate } from "../events/user-rate";
 import type { BackgroundMessage } from "../user/messages";
 import type { Change } from "../changes/types";
 import { appEndpoints } from "../webhooks/endpoints-repo";
-import { TopicWatchers } from "../realtime/watchers";
+import { TopicWatchers, watchersSchema } from "../realtime/watchers";
 import type { TopicBatch } from "../realtime/broker-do";
 import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
@@ -18,11 +18,11 @@ import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
 import { describeError, logBackgroundFailure, logLine } from "../shared/log";
 import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
-import { UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
+import { erasureSchema, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
 import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
 import { markCompleted, markFailed, markRunning } from "../players/erasure-receipts";
 import { userErasedChange } from "../players/core/erasure-notification";
-import { OUTBOX_RETRY_MS, Outbox } from "./outbox";
+import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
 import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
 /** The background message of an applied event, with how the archive names the player and what the areas noted. */
@@ -44,6 +44,10 @@ const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0
  * report in the same transaction and hands it on after; areas plug in through src/user/area.ts.
  */
 export class UserDO extends DurableObject<Env> {
+  /** Which areas have tables; each part below reads and writes through its area's view of it. */
+  private readonly schema: ObjectSchema;
+  /** The events area's tables: ids of applied events, recent events, the archive's name of the player. */
+  private readonly events: AreaSql;
   private outbox!: Outbox;
   private watchers!: TopicWatchers;
   private rate!: UserEventRate;
@@ -59,17 +63,18 @@ export class UserDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.erasure = new UserErasure(ctx.storage.sql);
+    this.schema = new ObjectSchema(ctx.storage.sql, USER_OBJECT_SCHEMAS);
+    this.events = this.schema.sqlFor(eventsSchema);
+    this.erasure = new UserErasure(this.schema.sqlFor(erasureSchema));
     this.open();
-    ctx.blockConcurrencyWhile(async () => migrateUserStorage(ctx.storage.sql, USER_OBJECT_SCHEMAS));
   }
 
   /** The object's parts over its storage, none holding anything yet; made again when an erasure emptied it. */
   private open(): void {
-    this.watchers = new TopicWatchers(this.ctx.storage.sql);
-    this.rate = new UserEventRate(this.ctx.storage.sql);
-    this.outbox = new Outbox(this.ctx.storage.sql, (env, changes) => this.publishAfter(env, changes));
-    this.area = userAreas({ storage: this.ctx.storage, env: this.env, transact: (work, appId) => this.transact(work, appId) });
+    this.watchers = new TopicWatchers(this.schema.sqlFor(watchersSchema));
+    this.rate = new UserEventRate(this.schema.sqlFor(eventRateSchema));
+    this.outbox = new Outbox(this.schema.sqlFor(outboxSchema), (env, changes) => this.publishAfter(env, changes));
+    this.area = userAreas(this.schema, { env: this.env, transact: (work, appId) => this.transact(work, appId) });
     this.areas = Object.values(this.area);
   }
 
@@ -80,7 +85,7 @@ export class UserDO extends DurableObject<Env> {
    */
   private async transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T> {
     const staged = new Staged(appId === undefined ? undefined : await this.receivers(appId));
-    const result = this.ctx.storage.transactionSync(() => {
+    const result = this.inTransaction(() => {
       const value = work(staged);
       this.outbox.stage(staged.changes.filter(staged.receives), staged.background);
       return value;
@@ -88,6 +93,16 @@ export class UserDO extends DurableObject<Env> {
     await this.deliver();
     if (staged.timersMoved) await this.reschedule();
     return result;
+  }
+
+  /** One synchronous transaction; when it fails, the tables it created went with it. */
+  private inTransaction<T>(work: () => T): T {
+    try {
+      return this.ctx.storage.transactionSync(work);
+    } catch (err) {
+      this.schema.reload();
+      throw err;
+    }
   }
 
   /**
@@ -143,7 +158,7 @@ export class UserDO extends DurableObject<Env> {
    * Duplicates are not counted.
    */
   async applyEvent(event: UserEvent, perMinute: number): Promise<ApplyEventResult> {
-    const sql = this.ctx.storage.sql;
+    const sql = this.events;
     if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) return this.droppedForErasure(event);
     // A retry of an applied event is answered as a duplicate (OK) even past the limit.
     const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
@@ -197,12 +212,12 @@ export class UserDO extends DurableObject<Env> {
 
   /** The last events applied, newest first (the console's player page, the player export). */
   async recentEvents(limit: number) {
-    return readRecentEvents(this.ctx.storage.sql, limit);
+    return readRecentEvents(this.events, limit);
   }
 
   /** How the raw event archive names the player, or null before their first event (the player export). */
   async archiveUserRef() {
-    return knownArchiveUserRef(this.ctx.storage.sql);
+    return knownArchiveUserRef(this.events);
   }
 
   /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
@@ -272,7 +287,7 @@ export class UserDO extends DurableObject<Env> {
         const player = { appId: Number(appId), userId, subject };
         await purgePlayerRows(this.env.DB, player, erasedAt, erasedAt + tombstoneRetentionMs(this.env));
         await dropPlayerTopics(this.env, this.ctx.id.toString(), this.watchers.byBroker());
-        this.ctx.storage.transactionSync(() => this.wipe({ appId, userId }, erasedAt));
+        this.inTransaction(() => this.wipe({ appId, userId }, erasedAt));
         return null;
       } catch (err) {
         return err;

@@ -3,6 +3,8 @@ import { onTestFinished, vi } from "vitest";
 import worker from "../../src/index";
 import { TEST_SECRETS } from "../support/secrets";
 import { systemActor } from "../../src/apps/audit-log";
+import { ObjectSchema, type AreaSchema, type AreaSql } from "../../src/user/schema";
+import { USER_OBJECT_SCHEMAS } from "../../src/wiring/user-areas";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
 
@@ -142,4 +144,9 @@ export function captureSends<T = unknown>(binding: Queue, read: (body: any) => T
     sendBatch.mockRestore();
   });
   return sent;
+}
+
+/** One area's view of a user object's storage, as UserDO gives it: the area's tables are made at its first write. */
+export function areaTables(storage: DurableObjectStorage, area: AreaSchema): AreaSql {
+  return new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).sqlFor(area);
 }

@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { Instance } from "../../../src/challenges/core/lifecycle";
 import { InstanceWrites, readAllInstances } from "../../../src/challenges/user-store";
 import { userObject } from "../../../src/user/names";
+import type { AreaSql } from "../../../src/user/schema";
+import { UserChallenges } from "../../../src/challenges/user-challenges";
+import { areaTables } from "../helpers";
 
 /**
  * A state change's instance writes are kept until its end and written with one statement per kind
@@ -23,8 +26,8 @@ const started = (id: string, score = 0): Instance => ({
 });
 
 let objects = 0;
-const inObject = (body: (sql: SqlStorage) => void) =>
-  runInDurableObject(userObject(env, "1", `writes-${++objects}`), (_instance, state) => body(state.storage.sql));
+const inObject = (body: (sql: AreaSql) => void) =>
+  runInDurableObject(userObject(env, "1", `writes-${++objects}`), (_instance, state) => body(areaTables(state.storage, UserChallenges.schema)));
 
 describe("instance writes", () => {
   it("stores each challenge's last state: new rows, counters of stored rows, rows deleted", async () => {

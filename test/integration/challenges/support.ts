@@ -1,8 +1,8 @@
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import { publishChanges } from "../../../src/realtime/publish";
 import { Staged } from "../../../src/user/area";
-import { Outbox } from "../../../src/wiring/outbox";
-import { ADMIN, call } from "../helpers";
+import { Outbox, outboxSchema } from "../../../src/wiring/outbox";
+import { ADMIN, areaTables, call } from "../helpers";
 
 /** Helpers of the challenge integration tests: configuration through the admin API, players through the API. */
 
@@ -57,9 +57,9 @@ export function player(appId: string, token: string) {
 
 /** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
 export function challengesOf(storage: DurableObjectStorage, env: Env) {
-  const outbox = new Outbox(storage.sql, publishChanges);
+  const outbox = new Outbox(areaTables(storage, outboxSchema), publishChanges);
   return new UserChallenges({
-    storage,
+    sql: areaTables(storage, UserChallenges.schema),
     env,
     async transact(work) {
       const staged = new Staged();

@@ -1,0 +1,100 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { battlePassSchema } from "../../../src/battlepasses/user-store";
+import { UserChallenges } from "../../../src/challenges/user-challenges";
+import { userObject } from "../../../src/user/names";
+import { ObjectSchema } from "../../../src/user/schema";
+import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
+import { createTestApp, sendEvent } from "../helpers";
+import { createCategory, createChallenge, player } from "../challenges/support";
+
+/**
+ * A user object's tables are made per area at the area's first write (src/user/schema.ts): a
+ * player holds only the tables of what they used, reads of the others answer nothing, and objects
+ * made before keep theirs.
+ */
+
+let objects = 0;
+const inNewObject = <T>(body: (storage: DurableObjectStorage) => T) =>
+  runInDurableObject(userObject(env, "1", `schema-${++objects}`), (_instance, state) => body(state.storage));
+
+const tables = (sql: SqlStorage) =>
+  sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name").toArray().map((r) => r.name);
+const versions = (sql: SqlStorage) =>
+  Object.fromEntries(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
+
+describe("a user object's tables", () => {
+  it("are those of what the player used: a first list, then a first event", async () => {
+    const app = await createTestApp("Lazy tables");
+    const categoryId = (await createCategory(app.appId)).category_id;
+    await createChallenge(app.appId, categoryId, { is_auto_activated: true });
+    const p = player(app.appId, await app.tokenFor("lazy"));
+    const storageOf = <T>(body: (sql: SqlStorage) => T) => runInDurableObject(userObject(env, app.appId, "lazy"), (_i, state) => body(state.storage.sql));
+
+    expect((await p.all()).status).toBe(200);
+    expect(await storageOf(tables)).toEqual(["ch_instances", "ch_instances_by_expiry", "ch_owner", "outbox", "schema_versions"]);
+    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1 });
+
+    await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
+    expect(await storageOf(tables)).toEqual([
+      "archive_identity", "ch_instances", "ch_instances_by_expiry", "ch_owner", "event_rate", "outbox",
+      "processed_events", "processed_events_by_time", "recent_events", "schema_versions",
+    ]);
+    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 4, "event-rate": 1 });
+    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
+  });
+
+  it("answer no rows for an area without tables, and its first write makes them at their last version", async () => {
+    await inNewObject((storage) => {
+      const passes = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).sqlFor(battlePassSchema);
+      expect(passes.exec("SELECT * FROM bp_unlocks").toArray()).toEqual([]);
+      expect(tables(storage.sql)).not.toContain("bp_unlocks");
+
+      passes.exec("INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')");
+      expect(passes.exec("SELECT battle_pass_id, holder_counted FROM bp_unlocks").toArray()).toEqual([{ battle_pass_id: "7", holder_counted: 0 }]);
+      expect(tables(storage.sql)).toEqual(expect.arrayContaining(["bp_unlocks", "bp_levels", "bp_challenges"]));
+      expect(versions(storage.sql).battlepasses).toBe(battlePassSchema.migrations.length);
+    });
+  });
+
+  it("made by a transaction that failed are gone with it, and made again after a reload", async () => {
+    await inNewObject((storage) => {
+      const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
+      const passes = schema.sqlFor(battlePassSchema);
+      const unlock = () => passes.exec("INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')");
+      expect(() =>
+        storage.transactionSync(() => {
+          unlock();
+          throw new Error("the state change failed");
+        }),
+      ).toThrow("the state change failed");
+      expect(tables(storage.sql)).not.toContain("bp_unlocks");
+      // Without the reload the view would still count the area as made.
+      expect(unlock).toThrow(/no such table/);
+      schema.reload();
+      unlock();
+      expect(passes.exec("SELECT battle_pass_id FROM bp_unlocks").toArray()).toEqual([{ battle_pass_id: "7" }]);
+    });
+  });
+
+  it("of an object made with every area keep their rows, and an area behind its last version is migrated at the start", async () => {
+    await inNewObject((storage) => {
+      const challenges = UserChallenges.schema;
+      // The object as an older version left it: every area, the challenges one before its last migration.
+      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).migrateAll();
+      storage.sql.exec("DROP TABLE ch_owner");
+      storage.sql.exec("CREATE TABLE ch_owner (id INTEGER PRIMARY KEY CHECK (id = 1), app_id TEXT NOT NULL, user_id TEXT NOT NULL, last_user_challenge_id INTEGER NOT NULL)");
+      storage.sql.exec("UPDATE schema_versions SET version = ? WHERE area = ?", challenges.migrations.length - 1, challenges.area);
+      storage.sql.exec("INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id) VALUES (1, '1', 'old', 4)");
+      storage.sql.exec("INSERT INTO event_rate (second, n) VALUES (5, 2)");
+
+      const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
+      expect(versions(storage.sql)).toEqual(Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])));
+      expect(schema.sqlFor(challenges).exec("SELECT user_id, last_user_challenge_id, holders_counted FROM ch_owner").toArray()).toEqual([
+        { user_id: "old", last_user_challenge_id: 4, holders_counted: 0 },
+      ]);
+      const rate = USER_OBJECT_SCHEMAS.find((a) => a.area === "event-rate")!;
+      expect(schema.sqlFor(rate).exec("SELECT second, n FROM event_rate").toArray()).toEqual([{ second: 5, n: 2 }]);
+    });
+  });
+});
