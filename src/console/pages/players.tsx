@@ -18,6 +18,7 @@ import { banPlayer, liftBan } from "../../players/bans";
 import { resetPlayerChallenges } from "../../players/challenge-reset";
 import { badRequest, notFound } from "../../shared/errors";
 import { localize } from "../../shared/localize";
+import { utcText } from "../core/times";
 import { userObject } from "../../user/names";
 import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
 import { decodeBan } from "../forms/bans";
@@ -312,7 +313,7 @@ export const playerPages = consoleRouter()
       save: async (input) => {
         const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
         await banPlayer(c.env, app.app_id, userId, { reason: input.reason, expiresAt }, c.get("now"), consoleActor(c));
-        return redirectWithNotice(c, playerPath(app, userId), `${userId} is banned ${expiresAt === null ? "until the ban is lifted" : `until ${new Date(expiresAt).toISOString()}`}.`);
+        return redirectWithNotice(c, playerPath(app, userId), `${userId} is banned ${expiresAt === null ? "until the ban is lifted" : `until ${utcText(expiresAt)}`}.`);
       },
       render: async (banForm, status) => playerPage(c, { ...(await readPlayer(c, app, userId)), banForm }, status),
     });

@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import { fieldId } from "./forms";
+import { utcText } from "../core/times";
 
 /** Lists: a search box, a page of rows, paging by the admin API's currentPage/pageSize, and an empty state. */
 
@@ -96,7 +97,7 @@ export function Table(props: { caption?: string; head: Child[]; children: Child;
 /** A time in UTC, shown in the viewer's zone by console.js; the UTC value stays in the tooltip. */
 export function Time(props: { iso: string | null | undefined; empty?: string }) {
   if (!props.iso) return <span class="muted">{props.empty ?? "—"}</span>;
-  const utc = new Date(props.iso).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  const utc = utcText(props.iso);
   return (
     <time datetime={props.iso} title={utc} class="local-time">
       {utc}

@@ -3,6 +3,7 @@ import { layoutBars, layoutShares, niceCeiling } from "../../../src/console/core
 import { may } from "../../../src/console/core/roles";
 import { afterFailure, LOCK_MS, lockedFor, MAX_FAILED_SIGN_INS } from "../../../src/console/core/sign-in-lock";
 import { recentMonths } from "../../../src/console/core/periods";
+import { utcText } from "../../../src/console/core/times";
 import { hashPassword, verifyPassword } from "../../../src/console/auth/passwords";
 
 describe("roles", () => {
@@ -64,5 +65,12 @@ describe("passwords", () => {
     for (const broken of ["", "md5$1$a$b", "pbkdf2-sha256$0$a$b", "pbkdf2-sha256$9999999$a$b", "pbkdf2-sha256$1000$$"]) {
       expect(await verifyPassword("x", broken)).toBe(false);
     }
+  });
+});
+
+describe("times written out", () => {
+  it("are UTC to the second, from an ISO string or milliseconds", () => {
+    expect(utcText("2099-12-01T00:00:00.000Z")).toBe("2099-12-01 00:00:00 UTC");
+    expect(utcText(Date.UTC(2026, 10, 24, 15, 4, 5, 678))).toBe("2026-11-24 15:04:05 UTC");
   });
 });
