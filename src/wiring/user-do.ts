@@ -54,6 +54,12 @@ export class UserDO extends DurableObject<Env> {
   private area!: UserAreas;
   /** Every area, in the order an event applies to them. */
   private areas!: UserArea[];
+  /**
+   * How the archive names the player (src/events/archive-identity.ts), once read or made: every
+   * event's background message carries it. Forgotten when a transaction fails (it may have made
+   * it) and when an erasure empties the object (the player gets a new one).
+   */
+  private userRef: string | null = null;
   /** The player's erasure: requests, its time, completions to report (src/players/user-erasure.ts). */
   private readonly erasure: UserErasure;
   /** The flush under way: flushes run one after the other so that changes go out in order. */
@@ -76,6 +82,7 @@ export class UserDO extends DurableObject<Env> {
     this.outbox = new Outbox(this.schema.sqlFor(outboxSchema), (env, changes) => this.publishAfter(env, changes));
     this.area = userAreas(this.schema, { env: this.env, transact: (work, appId) => this.transact(work, appId) });
     this.areas = Object.values(this.area);
+    this.userRef = null;
   }
 
   /**
@@ -101,6 +108,7 @@ export class UserDO extends DurableObject<Env> {
       return this.ctx.storage.transactionSync(work);
     } catch (err) {
       this.schema.reload();
+      this.userRef = null;
       throw err;
     }
   }
@@ -180,7 +188,7 @@ export class UserDO extends DurableObject<Env> {
           const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
           if (retryAfterMs !== null) return { limited: { retryAfterMs } };
           this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
-          staged.background.unshift(eventMessage(event, archiveUserRef(sql), staged));
+          staged.background.unshift(eventMessage(event, (this.userRef ??= archiveUserRef(sql)), staged));
           if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
           recordRecentEvent(sql, event);
           return { duplicate: false };

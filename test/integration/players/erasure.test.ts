@@ -206,6 +206,14 @@ describe("an erased player", () => {
     // And plays: the event counts from zero.
     expect((await event(again, { meta_data: { amount: 2 } })).status).toBe(200);
     expect((await player(app.appId, again).all()).body[0].challenges[0].user_challenge_current_score).toBe(2);
+    // The archive names them anew: their lines from before stay linked to nobody.
+    await vi.waitFor(
+      async () => {
+        const refs = (await archivedLinesOf(app.appId)).filter((l) => l.event_name === "kill-enemy" && l.user_ref !== userRef).map((l) => l.user_ref);
+        expect(refs).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   });
 });
 
