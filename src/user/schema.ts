@@ -69,16 +69,11 @@ export class ObjectSchema {
   }
 
   private migrate({ area, migrations }: AreaSchema): void {
-    // An area not known here is looked up first: another view of the same storage (a test's) may have made it.
-    const from = this.versions.get(area) ?? this.storedVersion(area);
+    const from = this.versions.get(area) ?? 0;
     for (const migration of migrations.slice(from)) this.sql.exec(migration);
     // One version row per area, not per migration: a new area runs every migration at once.
     if (from < migrations.length) this.sql.exec(UPSERT_VERSION, area, migrations.length);
     this.versions.set(area, Math.max(from, migrations.length));
-  }
-
-  private storedVersion(area: string): number {
-    return this.sql.exec<{ version: number }>("SELECT version FROM schema_versions WHERE area = ?", area).toArray()[0]?.version ?? 0;
   }
 }
 

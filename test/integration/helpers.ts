@@ -146,7 +146,11 @@ export function captureSends<T = unknown>(binding: Queue, read: (body: any) => T
   return sent;
 }
 
-/** One area's view of a user object's storage, as UserDO gives it: the area's tables are made at its first write. */
+/**
+ * One area's view of a user object's storage, as UserDO gives it: the area's tables are made at its
+ * first write. The view reads which areas exist when it is made, as an object does when it starts:
+ * tables it makes are unknown to the object's own running instance.
+ */
 export function areaTables(storage: DurableObjectStorage, area: AreaSchema): AreaSql {
   return new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).sqlFor(area);
 }
