@@ -3,7 +3,9 @@
 // route does one D1 read, as the service's trivial route does for its API key; its object route adds
 // one read and one write in a SQLite Durable Object, the least an event does in its user's object;
 // its text route answers a JSON text of a given size from an object, the least a list of that size
-// costs. Each object phase also runs with one queue message sent from the object to a consumer that
+// costs. Figures of requests with an access token (lists, a first touch) are set against the same
+// routes without the D1 read, and the route without I/O as their trivial route: the service checks
+// a token's signature without I/O, so the D1 read would weigh on the floor's ratio alone. Each object phase also runs with one queue message sent from the object to a consumer that
 // only acknowledges it: an accepted event is always handed on to background work, and on this
 // runtime that hand-off costs about as much as the object call itself. Called on objects never called before (as a user's first touch), on objects that wrangler dev
 // evicted (it drops an object idle for 10 s, so every event of the 10,000-user intake wakes its
@@ -30,7 +32,7 @@ export async function openFloor(ctx) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
   const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
   const client = createClient(server.url);
-  const object = (name, send) => ({ method: "GET", path: `/object?name=${name}${send ? "&send=1" : ""}` });
+  const object = (name, send, token = false) => ({ method: "GET", path: `/object?name=${name}${send ? "&send=1" : ""}${token ? "&token=1" : ""}` });
   /** The key and label of an object phase, with or without the queue message. */
   const named = (key, label, send) => (send ? [`${key}-send`, `${label}, one queue message`] : [key, label]);
   let evictedAt = 0;
@@ -43,8 +45,9 @@ export async function openFloor(ctx) {
     trivial: (concurrency) => phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
     /** No I/O: against the trivial route, what one D1 round trip adds. */
     nothing: (concurrency) => phase("floor-nothing", "route without I/O", concurrency, () => ({ method: "GET", path: "/nothing" })),
-    /** The first call of an object: each request number names a new one. */
-    fresh: (concurrency, send = false) => phase(...named("floor-fresh", "new objects", send), concurrency, (i) => object(`fresh-${send ? "send-" : ""}${i}`, send)),
+    /** The first call of an object, as with an access token (no D1 read): each request number names a new one. */
+    freshForToken: (concurrency, send = false) =>
+      phase(...named("floor-fresh-token", "new objects, no D1 read", send), concurrency, (i) => object(`fresh-${send ? "send-" : ""}${i}`, send, true)),
     /** Request numbers are used once each, so every call wakes an object idle since its creation. */
     evicted: (concurrency, send = false) =>
       // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
@@ -55,11 +58,11 @@ export async function openFloor(ctx) {
       phase(...named("floor-memory", "objects in memory", send), concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`, send)),
     /** Every request to one object, as every event of one hot user goes to that user's object. */
     hot: (concurrency, send = false) => phase(...named("floor-hot", "one object", send), concurrency, () => object("hot", send)),
-    /** An answer of `size` bytes made once, from one of the objects kept in memory. */
-    text: (concurrency, size) =>
-      phase(`floor-text-${size}`, `${size} bytes from objects in memory`, concurrency, (i) => ({
+    /** An answer of `size` bytes made once, from one of the objects kept in memory, as with an access token (no D1 read). */
+    textForToken: (concurrency, size) =>
+      phase(`floor-text-${size}`, `${size} bytes from objects in memory, no D1 read`, concurrency, (i) => ({
         method: "GET",
-        path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}`,
+        path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}&token=1`,
       })),
     /** Creates `count` objects for each evicted phase (with and without the queue message); they are evicted EVICTION_WAIT_MS later. */
     async createEvicted(count, concurrency) {
@@ -82,15 +85,25 @@ export async function openFloor(ctx) {
   };
 }
 
-/** The floor's trivial route and one of its phases, as measured in a scenario's rounds. */
-export function addFloorRows(ctx, results, key, what, concurrency) {
-  const trivial = results["floor-trivial"];
-  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `trivial route: one D1 read (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
-  addFloorRow(ctx, results, key, what, concurrency);
+/**
+ * The floor's trivial route for each credential of the service's figures: for an API key one D1
+ * read (the service reads the key), for an access token no I/O (the service checks its signature).
+ */
+const FLOOR_TRIVIAL = {
+  "api-key": { key: "floor-trivial", label: "trivial route: one D1 read" },
+  "access-token": { key: "floor-nothing", label: "trivial route for access tokens: no I/O" },
+};
+
+/** The floor's trivial route for `credential` and one of its phases, as measured in a scenario's rounds. */
+export function addFloorRows(ctx, results, key, what, concurrency, credential = "api-key") {
+  const { key: trivialKey, label } = FLOOR_TRIVIAL[credential];
+  const trivial = results[trivialKey];
+  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${label} (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
+  addFloorRow(ctx, results, key, what, concurrency, trivialKey);
 }
 
-function addFloorRow(ctx, results, key, what, concurrency) {
-  const trivial = results["floor-trivial"];
+function addFloorRow(ctx, results, key, what, concurrency, trivialKey) {
+  const trivial = results[trivialKey];
   const r = results[key];
   ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${what} (req/s, ${concurrency} concurrent)`, value: r.rps, ceiling: trivial.rps, ratio: r.rps / trivial.rps, p50: r.p50, p99: r.p99 });
 }
@@ -100,12 +113,12 @@ function addFloorRow(ctx, results, key, what, concurrency) {
  * then against the same phase with its queue message (`key`-send, when measured): the least the
  * operation an event is, handed on to background work, costs on this runtime.
  */
-export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target }) {
-  addFloorRows(ctx, results, key, what, concurrency);
-  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target });
+export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
+  addFloorRows(ctx, results, key, what, concurrency, credential);
+  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target, credential });
   if (!results[`${key}-send`]) return;
-  addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency);
-  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-send`, floorName: `${floorName}, one queue message`, target });
+  addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency, FLOOR_TRIVIAL[credential].key);
+  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-send`, floorName: `${floorName}, one queue message`, target, credential });
 }
 
 /**
@@ -114,9 +127,9 @@ export function addObjectFloorRows(ctx, { results, key, what, concurrency, scena
  * in the same rounds, with the target when the operation has one; the CPU of both runtimes per
  * request beside it.
  */
-export function addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey, floorName, target }) {
+export function addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey, floorName, target, credential = "api-key" }) {
   const floorFigure = results[floorKey];
-  const floorTrivial = results["floor-trivial"];
+  const floorTrivial = results[FLOOR_TRIVIAL[credential].key];
   const service = figure.rps / ceiling.rps;
   const floor = floorFigure.rps / floorTrivial.rps;
   const ratio = service / floor;
