@@ -15,6 +15,7 @@ import {
   cancel,
   claim,
   countEvent,
+  mayRefresh,
   refresh,
   snapshotOf,
   unlock,
@@ -24,7 +25,7 @@ import {
 } from "./core/lifecycle";
 import type { ChallengeCatalog, ChallengeDef } from "./core/model";
 import { presentChallenge, shortChallenge, type ChallengeView } from "./core/present";
-import { categoryJson, challengeJson } from "./list-json";
+import { categoryJson, challengeJson, listJson } from "./list-json";
 import { utcMonthKey } from "../rules/schedule";
 import {
   challengeIdOfInstance,
@@ -266,6 +267,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   }
 
   private touchOne(touch: ChallengeTouch, def: ChallengeDef, instance: Instance | null, autoStart = true): Instance | null {
+    if (!mayRefresh(def, instance)) return instance;
     const outcome = refresh(def, instance, this.touchContext(touch, def, autoStart));
     return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, instance, outcome) : instance;
   }
@@ -322,7 +324,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
           }
           return categoryJson(category, index, texts, lang);
         });
-      return `[${categories.join(",")}]`;
+      return listJson(touch.catalog, categories, lang);
     });
   }
 

@@ -93,6 +93,12 @@ function wrongState(def: ChallengeDef, instance: Instance | null, action: string
 }
 
 /**
+ * Whether `refresh` can change anything: nothing happens by itself to a challenge the user never
+ * started unless it starts automatically. Lets a list of 1,000 manual challenges skip 1,000 calls.
+ */
+export const mayRefresh = (def: ChallengeDef, instance: Instance | null): boolean => instance !== null || def.autoActivated;
+
+/**
  * Everything that happens by itself, applied lazily on each touch: the time-out (a `lost`
  * notification), the periodic reset of automatic challenges, and the automatic unlock and
  * activation of automatic challenges.

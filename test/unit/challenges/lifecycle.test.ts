@@ -5,6 +5,7 @@ import {
   cancel,
   claim,
   countEvent,
+  mayRefresh,
   refresh,
   unlock,
   type Instance,
@@ -238,5 +239,27 @@ describe("automatic challenges and periodic resets", () => {
   it("gone challenges stay gone", () => {
     const gone = inst({ type: "gone" });
     expect(refresh(def({ autoActivated: true }), gone, ctx())).toEqual({ next: gone, transitions: [], unlocks: 0 });
+  });
+});
+
+describe("mayRefresh: when refresh can be skipped", () => {
+  const manual = [
+    def(),
+    def({ repeatable: true }),
+    def({ durationSeconds: 60 }),
+    def({ period: { period: "d", resetAtTime: "06:00:00", timeZone: "Europe/Berlin" } }),
+  ];
+  it("a manual challenge never started: refresh changes nothing in any context", () => {
+    for (const d of manual) {
+      expect(mayRefresh(d, null)).toBe(false);
+      for (const over of [{}, { available: false }, { autoStart: false }, { now: T0 + 400 * 86_400_000 }]) {
+        expect(refresh(d, null, ctx(over))).toEqual({ next: null, transitions: [], unlocks: 0 });
+      }
+    }
+  });
+  it("an automatic challenge, or any challenge with an instance, is refreshed", () => {
+    expect(mayRefresh(def({ autoActivated: true }), null)).toBe(true);
+    expect(mayRefresh(def(), inst())).toBe(true);
+    expect(mayRefresh(def(), inst({ type: "unlocked" }))).toBe(true);
   });
 });

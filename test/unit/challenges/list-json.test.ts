@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { indexCatalog } from "../../../src/challenges/core/model";
 import { presentCategory, presentChallenge } from "../../../src/challenges/core/present";
 import { snapshotOf, type Instance } from "../../../src/challenges/core/lifecycle";
-import { categoryJson, challengeJson } from "../../../src/challenges/list-json";
+import { categoryJson, challengeJson, listJson } from "../../../src/challenges/list-json";
 import { category, challenge } from "./support";
 
 const started: Instance = {
@@ -46,5 +46,32 @@ describe("the list as JSON text", () => {
     const lang = { defaultLanguage: "en" };
     const empty = category("8", []);
     expect(categoryJson(empty, 1, [], lang)).toBe(JSON.stringify(presentCategory(empty, 1, [], lang)));
+  });
+
+  it("joins a category or a list again only when one of its texts differs, in each language", () => {
+    const [unit] = catalog.categories;
+    const expected = (snapshots: ReturnType<typeof snapshotOf>[], lang: { language?: string; defaultLanguage: string }) => {
+      const views = defs.map((def, i) => presentChallenge(def, snapshots[i], lang));
+      return JSON.stringify([presentCategory(unit, 0, views, lang)]);
+    };
+    const listed = (snapshots: ReturnType<typeof snapshotOf>[], lang: { language?: string; defaultLanguage: string }) => {
+      const texts = defs.map((def, i) => challengeJson(catalog, def, snapshots[i], lang));
+      return listJson(catalog, [categoryJson(unit, 0, texts, lang)], lang);
+    };
+    const en = { defaultLanguage: "en" };
+    const de = { language: "de", defaultLanguage: "en" };
+    const fresh = [snapshotOf(null), snapshotOf(null)];
+    // A user who never started anything, one with progress, then each again and in another language.
+    for (const [snapshots, lang] of [
+      [fresh, en],
+      [fresh, en],
+      [[snapshotOf(null), snapshotOf(started)], en],
+      [[snapshotOf(null), snapshotOf({ ...started, score: 4 })], en],
+      [fresh, de],
+      [fresh, en],
+      [[snapshotOf(null), snapshotOf(started)], de],
+    ] as const) {
+      expect(listed([...snapshots], lang)).toBe(expected([...snapshots], lang));
+    }
   });
 });
