@@ -31,6 +31,26 @@ export const challengesSchema: AreaSchema = {
     // Objects from before the holder counts (D1 migration 0010) report what they hold once (UserChallenges).
     "ALTER TABLE ch_owner ADD COLUMN holders_counted INTEGER NOT NULL DEFAULT 0",
   ],
+  created: `CREATE TABLE ch_instances (
+       challenge_id TEXT PRIMARY KEY,
+       user_challenge_id TEXT NOT NULL,
+       type TEXT NOT NULL,
+       score INTEGER NOT NULL,
+       last_session_id TEXT,
+       unlocked_at INTEGER,
+       activated_at INTEGER,
+       expires_at INTEGER,
+       is_claimed INTEGER NOT NULL,
+       period_start INTEGER
+     ) WITHOUT ROWID;
+     CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL;
+     CREATE TABLE ch_owner (
+       id INTEGER PRIMARY KEY CHECK (id = 1),
+       app_id TEXT NOT NULL,
+       user_id TEXT NOT NULL,
+       last_user_challenge_id INTEGER NOT NULL,
+       holders_counted INTEGER NOT NULL DEFAULT 0
+     );`,
 };
 
 interface InstanceRow {

@@ -17,6 +17,11 @@ export const eventsSchema: AreaSchema = {
     // src/events/archive-identity.ts
     "CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)",
   ],
+  // recent_events' `seq` only orders the events kept, the newest of which stays: no AUTOINCREMENT.
+  created: `CREATE TABLE processed_events (event_id TEXT PRIMARY KEY, processed_at INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE INDEX processed_events_by_time ON processed_events (processed_at);
+    CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL);
+    CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL);`,
 };
 
 export function wasProcessed(sql: AreaSql, eventId: string): boolean {

@@ -15,6 +15,7 @@ export class UserBoardPace implements UserArea<LeaderboardDef[]> {
   static readonly schema: AreaSchema = {
     area: "leaderboard-pace",
     migrations: ["CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at))"],
+    created: "CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at)) WITHOUT ROWID",
   };
 
   constructor(private readonly context: UserObjectContext) {}

@@ -15,6 +15,7 @@ import { logBackgroundFailure } from "../shared/log";
 export const watchersSchema: AreaSchema = {
   area: "realtime",
   migrations: ["CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))"],
+  created: "CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker)) WITHOUT ROWID",
 };
 
 /** Broker object id → when it said the topic has a subscriber there. */

@@ -4,7 +4,16 @@
  */
 export interface AreaSchema {
   area: string;
+  /** Appended to, never changed: each brings an older object's tables one version on. */
   migrations: string[];
+  /**
+   * The area's tables at their last version, made at once where the area has none: what the
+   * migrations give (the same tables, columns and indexes; test/integration/user/object-schema.test.ts
+   * compares them), in the cheapest form for this runtime. A table keyed by text is WITHOUT ROWID
+   * (one b-tree, not a table and its key's index), and no AUTOINCREMENT where the ids only order
+   * rows (no sqlite_sequence to make, nor to write at each insert). Without it the migrations run.
+   */
+  created?: string;
 }
 
 /** What an area needs of the object's SQLite storage. */
@@ -30,7 +39,8 @@ export class ObjectSchema {
     private readonly sql: SqlStorage,
     private readonly areas: AreaSchema[],
   ) {
-    sql.exec("CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+    // WITHOUT ROWID since 0.3.4: objects made before keep a table and its key's index, which read alike.
+    sql.exec("CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID");
     this.reload();
     for (const area of areas) if (this.versions.has(area.area)) this.migrate(area);
   }
@@ -68,9 +78,10 @@ export class ObjectSchema {
     };
   }
 
-  private migrate({ area, migrations }: AreaSchema): void {
+  private migrate({ area, migrations, created }: AreaSchema): void {
     const from = this.versions.get(area) ?? 0;
-    for (const migration of migrations.slice(from)) this.sql.exec(migration);
+    if (from === 0 && created !== undefined) this.sql.exec(created);
+    else for (const migration of migrations.slice(from)) this.sql.exec(migration);
     // One version row per area, not per migration: a new area runs every migration at once.
     if (from < migrations.length) this.sql.exec(UPSERT_VERSION, area, migrations.length);
     this.versions.set(area, Math.max(from, migrations.length));

@@ -19,6 +19,8 @@ import { logBackgroundFailure } from "../shared/log";
 export const outboxSchema: AreaSchema = {
   area: "outbox",
   migrations: ["CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)"],
+  // `seq` only orders the rows there are (a message's id is its outboxId): a new row comes after them without AUTOINCREMENT.
+  created: "CREATE TABLE outbox (seq INTEGER PRIMARY KEY, changes TEXT NOT NULL, background TEXT NOT NULL)",
 };
 
 /** How long after a failed flush the alarm tries again. */

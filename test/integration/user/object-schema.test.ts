@@ -20,6 +20,25 @@ const inNewObject = <T>(body: (storage: DurableObjectStorage) => T) =>
 
 const tables = (sql: SqlStorage) =>
   sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name").toArray().map((r) => r.name);
+/** SQLite's own tables and indexes: key indexes of rowid tables keyed by text, sqlite_sequence of AUTOINCREMENT. */
+const internal = (sql: SqlStorage) =>
+  sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 'sqlite_%' ORDER BY name").toArray().map((r) => r.name);
+/**
+ * What reads and writes see of an object's tables: each table's columns, keys and defaults, and
+ * each index made by name. A key column's NOT NULL is left out: a WITHOUT ROWID table adds it, where
+ * SQLite lets a rowid table's text key be NULL, which nothing writes.
+ */
+const layout = (sql: SqlStorage) =>
+  sql
+    .exec<{ type: string; name: string; sql: string }>(
+      "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'schema_versions' ORDER BY name",
+    )
+    .toArray()
+    .map(({ type, name, sql: text }) =>
+      type === "table"
+        ? { table: name, columns: sql.exec(`PRAGMA table_info("${name}")`).toArray().map(({ notnull, ...column }) => (column.pk ? column : { ...column, notnull })) }
+        : { index: name, sql: text.replace(/\s+/g, " ") },
+    );
 const versions = (sql: SqlStorage) =>
   Object.fromEntries(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
 
@@ -34,6 +53,8 @@ describe("a user object's tables", () => {
     expect((await p.all()).status).toBe(200);
     expect(await storageOf(tables)).toEqual(["ch_instances", "ch_instances_by_expiry", "ch_owner", "outbox", "schema_versions"]);
     expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1 });
+    // Tables keyed by text are WITHOUT ROWID, and nothing is AUTOINCREMENT: no key indexes, no sqlite_sequence.
+    expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
     expect(await storageOf(tables)).toEqual([
@@ -41,6 +62,7 @@ describe("a user object's tables", () => {
       "processed_events", "processed_events_by_time", "recent_events", "schema_versions",
     ]);
     expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 4, "event-rate": 1 });
+    expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
   });
 
@@ -96,5 +118,22 @@ describe("a user object's tables", () => {
       const rate = USER_OBJECT_SCHEMAS.find((a) => a.area === "event-rate")!;
       expect(schema.sqlFor(rate).exec("SELECT second, n FROM event_rate").toArray()).toEqual([{ second: 5, n: 2 }]);
     });
+  });
+
+  it("made at once where an area has none, are what the area's migrations make: the same tables, columns, keys and indexes", async () => {
+    const made = USER_OBJECT_SCHEMAS.filter((area) => area.created !== undefined);
+    expect(made.map((area) => area.area)).toEqual(expect.arrayContaining(["challenges", "outbox", "events", "realtime", "leaderboard-pace"]));
+    for (const area of made) {
+      const migrated = await inNewObject((storage) => {
+        for (const migration of area.migrations) storage.sql.exec(migration);
+        return layout(storage.sql);
+      });
+      const created = await inNewObject((storage) => {
+        storage.sql.exec(area.created!);
+        return layout(storage.sql);
+      });
+      expect(created, area.area).toEqual(migrated);
+      expect(created.length, area.area).toBeGreaterThan(0);
+    }
   });
 });
