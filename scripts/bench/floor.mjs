@@ -1,17 +1,19 @@
 // The runtime floor: what this runtime itself allows, measured on a minimal Worker
 // (scripts/bench/floor/) started next to the service, with none of the service's code. Its trivial
-// route does one D1 read, as the service's trivial route does for its API key; its object route adds
-// one read and one write in a SQLite Durable Object, the least an event does in its user's object;
-// its text route answers a JSON text of a given size from an object, the least a list of that size
-// costs. Figures of requests with an access token (lists, a first touch) are set against the same
-// routes without the D1 read, and the route without I/O as their trivial route: the service checks
-// a token's signature without I/O, so the D1 read would weigh on the floor's ratio alone. Each object phase also runs with one queue message sent from the object to a consumer that
+// route does one D1 read, as the service's trivial route does for its API key; its object route
+// adds one read and one write in a SQLite Durable Object, the least an event does in its user's
+// object; its text route answers a JSON text of a given size from an object, the least a list of
+// that size costs. Figures of requests with an access token (lists, a first touch) are set against
+// the same routes without the D1 read, and the route without I/O as their trivial route: the
+// service checks a token's signature without I/O, so the D1 read would weigh on the floor's ratio
+// alone. Each object phase also runs with one queue message sent from the object to a consumer that
 // only acknowledges it: an accepted event is always handed on to background work, and on this
-// runtime that hand-off costs about as much as the object call itself. Called on objects never called before (as a user's first touch), on objects that wrangler dev
-// evicted (it drops an object idle for 10 s, so every event of the 10,000-user intake wakes its
-// user's object), on objects kept in memory, and on one object that every request goes to (as a
-// hot user's). Scenarios measure these phases in the same rounds as the service's figures, so each
-// figure is set against its floor measured under the same load.
+// runtime that hand-off costs about as much as the object call itself. Called on objects never
+// called before (as a user's first touch), on objects that wrangler dev evicted (it drops an object
+// idle for 10 s, so every event of the 10,000-user intake wakes its user's object), on objects kept
+// in memory, and on one object that every request goes to (as a hot user's). Scenarios measure
+// these phases in the same rounds as the service's figures, so each figure is set against its floor
+// measured under the same load.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
