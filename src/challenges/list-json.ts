@@ -11,38 +11,38 @@ import { snapshotOf, type Snapshot } from "./core/lifecycle";
  * objects gives.
  */
 
-/** Languages kept per catalog: the language is the caller's choice, so the cache must not grow with it. */
+/** Languages kept per owner: the language is the caller's choice, so the caches must not grow with it. */
 const MAX_LANGUAGES = 8;
 const NOT_STARTED = snapshotOf(null);
+
+/** What a cache keeps for `owner` (a catalog, a category) in the caller's language, made by `make` when it has none. */
+function perLanguage<K extends object, V>(cache: WeakMap<K, Map<string, V>>, owner: K, lang: Language, make: () => V): V {
+  let byLanguage = cache.get(owner);
+  if (!byLanguage) cache.set(owner, (byLanguage = new Map()));
+  const key = lang.language ?? "";
+  let value = byLanguage.get(key);
+  if (value === undefined) {
+    if (byLanguage.size >= MAX_LANGUAGES) byLanguage.clear();
+    byLanguage.set(key, (value = make()));
+  }
+  return value;
+}
 
 /** catalog → language → challenge id → the JSON of the challenge without an instance. */
 const notStarted = new WeakMap<ChallengeCatalog, Map<string, Map<string, string>>>();
 
-function notStartedTexts(catalog: ChallengeCatalog, lang: Language): Map<string, string> {
-  let byLanguage = notStarted.get(catalog);
-  if (!byLanguage) notStarted.set(catalog, (byLanguage = new Map()));
-  const key = lang.language ?? "";
-  let texts = byLanguage.get(key);
-  if (!texts) {
-    if (byLanguage.size >= MAX_LANGUAGES) byLanguage.clear();
-    byLanguage.set(key, (texts = new Map()));
-  }
-  return texts;
-}
-
 /** One challenge of the list, as JSON. */
 export function challengeJson(catalog: ChallengeCatalog, def: ChallengeDef, snapshot: Snapshot, lang: Language): string {
   if (snapshot.instance !== null) return JSON.stringify(presentChallenge(def, snapshot, lang));
-  const texts = notStartedTexts(catalog, lang);
+  const texts = perLanguage(notStarted, catalog, lang, () => new Map<string, string>());
   let text = texts.get(def.challengeId);
   if (text === undefined) texts.set(def.challengeId, (text = JSON.stringify(presentChallenge(def, NOT_STARTED, lang))));
   return text;
 }
 
-/** The last text joined from some parts, kept with the parts. */
-interface Joined {
-  parts: string[];
-  text: string;
+/** The last text joined from some parts, kept with the parts; null before the first. */
+interface LastJoined {
+  last: { parts: string[]; text: string } | null;
 }
 
 /**
@@ -51,20 +51,16 @@ interface Joined {
  * same texts (challengeJson): comparing 1,000 of them by reference costs far less than joining
  * 657 KB again, and the same text object leaves the user's object without being flattened anew.
  */
-function joinedOnce<K extends object>(cache: WeakMap<K, Map<string, Joined>>, owner: K, lang: Language, parts: string[], join: () => string): string {
-  let byLanguage = cache.get(owner);
-  if (!byLanguage) cache.set(owner, (byLanguage = new Map()));
-  const key = lang.language ?? "";
-  const last = byLanguage.get(key);
+function joinedOnce<K extends object>(cache: WeakMap<K, Map<string, LastJoined>>, owner: K, lang: Language, parts: string[], join: () => string): string {
+  const slot = perLanguage(cache, owner, lang, (): LastJoined => ({ last: null }));
+  const { last } = slot;
   if (last && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i])) return last.text;
-  if (!last && byLanguage.size >= MAX_LANGUAGES) byLanguage.clear();
-  const text = join();
-  byLanguage.set(key, { parts, text });
-  return text;
+  slot.last = { parts, text: join() };
+  return slot.last.text;
 }
 
-const joinedCategories = new WeakMap<CategoryDef, Map<string, Joined>>();
-const joinedLists = new WeakMap<ChallengeCatalog, Map<string, Joined>>();
+const joinedCategories = new WeakMap<CategoryDef, Map<string, LastJoined>>();
+const joinedLists = new WeakMap<ChallengeCatalog, Map<string, LastJoined>>();
 
 /** One category of the list, its challenges given as JSON texts. */
 export function categoryJson(category: CategoryDef, index: number, challenges: string[], lang: Language): string {
