@@ -117,9 +117,14 @@ function addFloorRow(ctx, results, key, what, concurrency, trivialKey) {
  */
 export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
   addFloorRows(ctx, results, key, what, concurrency, credential);
+  if (results[`${key}-send`]) addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency, FLOOR_TRIVIAL[credential].key);
+  addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential });
+}
+
+/** A figure against an object phase of the floor and, when measured, the same phase with its queue message (rows of both already added). */
+export function addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
   addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target, credential });
   if (!results[`${key}-send`]) return;
-  addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency, FLOOR_TRIVIAL[credential].key);
   addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-send`, floorName: `${floorName}, one queue message`, target, credential });
 }
 

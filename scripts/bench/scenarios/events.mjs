@@ -1,5 +1,7 @@
 // Event intake: many distinct users each with N active challenges (every event wakes an evicted
-// object), 100 users whose objects stay in memory, and one hot user with many concurrent senders;
+// object: half of them send their first event, which makes their object's event tables, the other
+// half have sent one before), 100 users whose objects stay in memory, and one hot user with many
+// concurrent senders;
 // each against the trivial route with the same credential (API key, as a studio backend sends) and
 // concurrency, and the first two against the runtime floor of the same operation (floor.mjs),
 // measured in the same rounds. The users' first touch is measured too. Afterwards every counter is
@@ -11,7 +13,7 @@ import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
-import { addObjectFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
+import { addAgainstFloorRows, addObjectFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
 
 /** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
 const FLOOR_TARGET = 0.9;
@@ -76,6 +78,20 @@ async function tokensOf(ctx, app, users) {
   const tokens = await mintTokens(ctx.client, app.apiKey, users, 32);
   users.forEach((u, i) => app.tokens.set(u, tokens[i]));
   return tokens;
+}
+
+/** Object eviction on wrangler dev: 10 s after an object's last call (floor.mjs), with a margin. */
+const EVICTION_WAIT_MS = 12_000;
+
+/**
+ * One unmeasured event for each of `users`, booked as the measured ones are, then the wait until
+ * their objects are evicted: the users a measured phase reaches afterwards are returning players.
+ */
+async function sendFirstEvents(ctx, app, users, concurrency) {
+  const phase = eventPhase(app, { key: "first-events", label: "first events", concurrency, userOf: (i) => users[i] });
+  const result = await runLoad(ctx.client, { concurrency, maxRequests: users.length, maxMs: Infinity, make: phase.make, onResult: phase.onResult });
+  if (result.ok !== users.length) throw new Error(`first events failed: ${JSON.stringify(result.failures)}`);
+  await new Promise((resolve) => setTimeout(resolve, EVICTION_WAIT_MS));
 }
 
 /** First touch (the list route starts the automatic challenges) of users no measured phase touched. */
@@ -144,22 +160,39 @@ export async function runDistinctUsers(ctx) {
     if (doBefore) reportStoragePerUser(ctx, doBefore, app.challengeCount, "after first touch");
   }
 
+  // Half the users send their first event in the rounds (their objects make the event tables then);
+  // the other half sent one before and come back, each in an object evicted since, as the floor's.
+  const half = Math.floor(users.length / 2);
+  const firstTimers = users.slice(0, half);
+  const returning = users.slice(half);
+  await sendFirstEvents(ctx, app, returning, concurrency);
   await floor?.untilEvicted();
   const results = await compareInRounds(
     ctx,
     [
       ceilingPhase(app.apiKey, concurrency),
-      eventPhase(app, { key: "events", label: "event intake, distinct users", concurrency, userOf: (i) => users[i % users.length] }),
+      // Bounded by the users (its warm-up included), so that each event of the phase is its user's first.
+      {
+        ...eventPhase(app, { key: "events", label: "event intake, first events", concurrency, userOf: (i) => firstTimers[i % half] }),
+        warmUpCount: concurrency,
+        requests: Math.min(events.requests, half - concurrency),
+      },
+      eventPhase(app, { key: "returning", label: "event intake, returning users", concurrency, userOf: (i) => returning[i % returning.length] }),
       ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, true)] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
-  const { ceiling, events: result } = results;
+  const { ceiling, events: first, returning: back } = results;
   addCeilingRow(ctx, `API key, ${concurrency} concurrent`, ceiling);
-  addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
+  const firstScenario = `${scenario}, each event its user's first (the object makes its event tables)`;
+  const backScenario = `${scenario}, each user's event after one before (the object evicted since)`;
+  addThroughputRow(ctx, firstScenario, `, ${concurrency} concurrent`, first, ceiling);
+  addThroughputRow(ctx, backScenario, `, ${concurrency} concurrent`, back, ceiling);
   if (floor) {
     const what = `one read + one write in an object evicted since its last call, as at every event of the ${events.users.toLocaleString("en-US")}-user intake`;
-    addObjectFloorRows(ctx, { results, key: "floor-evicted", what, concurrency, scenario, figure: result, ceiling, floorName: "object evicted", target: FLOOR_TARGET });
+    const against = { results, concurrency, ceiling, floorName: "object evicted", target: FLOOR_TARGET };
+    addObjectFloorRows(ctx, { ...against, key: "floor-evicted", what, scenario: firstScenario, figure: first });
+    addAgainstFloorRows(ctx, { ...against, key: "floor-evicted", scenario: backScenario, figure: back });
   }
   if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
 }
