@@ -8,7 +8,9 @@
 // service checks a token's signature without I/O, so the D1 read would weigh on the floor's ratio
 // alone. Each object phase also runs with one queue message sent from the object to a consumer that
 // only acknowledges it: an accepted event is always handed on to background work, and on this
-// runtime that hand-off costs about as much as the object call itself. Called on objects never
+// runtime that hand-off costs about as much as the object call itself. And once more with that
+// message through an outbox, as the service sends it: a row written with the object's write and
+// deleted after the send, so that an object reset in between cannot lose it. Called on objects never
 // called before (as a user's first touch), on objects that wrangler dev evicted (it drops an object
 // idle for 10 s, so every event of the 10,000-user intake wakes its user's object), on objects kept
 // in memory, and on one object that every request goes to (as a hot user's). Scenarios measure
@@ -29,14 +31,27 @@ export const IN_MEMORY_OBJECTS = 100;
 
 export const FLOOR_SCENARIO = "runtime floor (a minimal Worker on the same runtime, none of the service's code)";
 
+/**
+ * How an object phase hands on what it did, as the service hands on every accepted event: its
+ * name in labels and what the object does after its write.
+ */
+const HAND_OFFS = {
+  send: { name: "one queue message", what: "then one queue message from the object (its consumer only acknowledges it)" },
+  outbox: {
+    name: "one queue message through an outbox",
+    what: "then one queue message from the object through an outbox: the message also written as a row with the object's write, that row deleted after the send in a second commit",
+  },
+};
 /** The floor's server, started once per run at its first use; `stop` ends it with the run. */
 export async function openFloor(ctx) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
   const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
   const client = createClient(server.url);
-  const object = (name, send, token = false) => ({ method: "GET", path: `/object?name=${name}${send ? "&send=1" : ""}${token ? "&token=1" : ""}` });
-  /** The key and label of an object phase, with or without the queue message. */
-  const named = (key, label, send) => (send ? [`${key}-send`, `${label}, one queue message`] : [key, label]);
+  /** `handOff`: none, "send" (one queue message) or "outbox" (the message also as a row, deleted after the send). */
+  const object = (name, handOff, token = false) => ({ method: "GET", path: `/object?name=${name}${handOff ? `&${handOff}=1` : ""}${token ? "&token=1" : ""}` });
+  /** The key and label of an object phase, by its hand-off, and the prefix of its objects' names. */
+  const named = (key, label, handOff) => (handOff ? [`${key}-${handOff}`, `${label}, ${HAND_OFFS[handOff].name}`] : [key, label]);
+  const pool = (handOff) => (handOff ? `${handOff}-` : "");
   let evictedAt = 0;
   let evictedCount = 0;
   // The floor's CPU per request, from its own processes, as the service's phases measure theirs.
@@ -48,29 +63,34 @@ export async function openFloor(ctx) {
     /** No I/O: against the trivial route, what one D1 round trip adds. */
     nothing: (concurrency) => phase("floor-nothing", "route without I/O", concurrency, () => ({ method: "GET", path: "/nothing" })),
     /** The first call of an object, as with an access token (no D1 read): each request number names a new one. */
-    freshForToken: (concurrency, send = false) =>
-      phase(...named("floor-fresh-token", "new objects, no D1 read", send), concurrency, (i) => object(`fresh-${send ? "send-" : ""}${i}`, send, true)),
+    freshForToken: (concurrency, handOff) =>
+      phase(...named("floor-fresh-token", "new objects, no D1 read", handOff), concurrency, (i) => object(`fresh-${pool(handOff)}${i}`, handOff, true)),
     /** Request numbers are used once each, so every call wakes an object idle since its creation. */
-    evicted: (concurrency, send = false) =>
+    evicted: (concurrency, handOff) =>
       // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
-      phase(...named("floor-evicted", "evicted objects", send), concurrency, (i) => object(`evicted-${send ? "send-" : ""}${i}`, send), {
+      phase(...named("floor-evicted", "evicted objects", handOff), concurrency, (i) => object(`evicted-${pool(handOff)}${i}`, handOff), {
         requests: evictedCount - 210,
       }),
-    memory: (concurrency, send = false) =>
-      phase(...named("floor-memory", "objects in memory", send), concurrency, (i) => object(`memory-${i % IN_MEMORY_OBJECTS}`, send)),
+    memory: (concurrency, handOff) =>
+      phase(...named("floor-memory", "objects in memory", handOff), concurrency, (i) => object(`memory-${pool(handOff)}${i % IN_MEMORY_OBJECTS}`, handOff)),
     /** Every request to one object, as every event of one hot user goes to that user's object. */
-    hot: (concurrency, send = false) => phase(...named("floor-hot", "one object", send), concurrency, () => object("hot", send)),
+    hot: (concurrency, handOff) => phase(...named("floor-hot", "one object", handOff), concurrency, () => object(`hot-${pool(handOff)}`, handOff)),
     /** An answer of `size` bytes made once, from one of the objects kept in memory, as with an access token (no D1 read). */
     textForToken: (concurrency, size) =>
       phase(`floor-text-${size}`, `${size} bytes from objects in memory, no D1 read`, concurrency, (i) => ({
         method: "GET",
         path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}&token=1`,
       })),
-    /** Creates `count` objects for each evicted phase (with and without the queue message); they are evicted EVICTION_WAIT_MS later. */
+    /** Creates `count` objects for each evicted phase (each hand-off), with their tables; they are evicted EVICTION_WAIT_MS later. */
     async createEvicted(count, concurrency) {
-      const make = (i) => object(i < count ? `evicted-${i}` : `evicted-send-${i - count}`);
-      const created = await runLoad(client, { concurrency, maxRequests: 2 * count, maxMs: Infinity, make });
-      if (created.ok !== 2 * count) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
+      const handOffs = [undefined, ...Object.keys(HAND_OFFS)];
+      const make = (i) => {
+        const handOff = handOffs[Math.floor(i / count)];
+        return object(`evicted-${pool(handOff)}${i % count}`, handOff);
+      };
+      const total = handOffs.length * count;
+      const created = await runLoad(client, { concurrency, maxRequests: total, maxMs: Infinity, make });
+      if (created.ok !== total) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
       evictedAt = Date.now();
       evictedCount = count;
     },
@@ -117,15 +137,19 @@ function addFloorRow(ctx, results, key, what, concurrency, trivialKey) {
  */
 export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
   addFloorRows(ctx, results, key, what, concurrency, credential);
-  if (results[`${key}-send`]) addFloorRow(ctx, results, `${key}-send`, `${what}, then one queue message from the object (its consumer only acknowledges it)`, concurrency, FLOOR_TRIVIAL[credential].key);
+  for (const [handOff, row] of Object.entries(HAND_OFFS)) {
+    if (results[`${key}-${handOff}`]) addFloorRow(ctx, results, `${key}-${handOff}`, `${what}, ${row.what}`, concurrency, FLOOR_TRIVIAL[credential].key);
+  }
   addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential });
 }
 
-/** A figure against an object phase of the floor and, when measured, the same phase with its queue message (rows of both already added). */
+/** A figure against an object phase of the floor and against the same phase with each hand-off measured (rows of the phases already added). */
 export function addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
   addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target, credential });
-  if (!results[`${key}-send`]) return;
-  addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-send`, floorName: `${floorName}, one queue message`, target, credential });
+  for (const [handOff, row] of Object.entries(HAND_OFFS)) {
+    if (!results[`${key}-${handOff}`]) continue;
+    addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-${handOff}`, floorName: `${floorName}, ${row.name}`, target, credential });
+  }
 }
 
 /**

@@ -7,6 +7,9 @@
 //   GET /object?name=n&send=1   the same, then the object puts one message of about an event's size on a
 //                               queue whose consumer only acknowledges it (the least an event costs that
 //                               is handed on to background work, as every accepted event is)
+//   GET /object?name=n&outbox=1 the same with an outbox: the message is also written as a row with the
+//                               object's write, and that row deleted once the queue took the message, in
+//                               a second commit (the least a hand-off costs that a reset object cannot lose)
 //   GET /object-text?name=n&size=s   the same D1 read, then one read in object n, which answers a JSON
 //                               text of s bytes made once (the least a list of that size costs), as the answer
 //   &token=1 on the object routes leaves their D1 read out: a request with an access token, whose
@@ -29,11 +32,18 @@ export class FloorObject extends DurableObject {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
   }
 
-  async bump(send) {
+  async bump(send, outbox) {
     const sql = this.ctx.storage.sql;
     const n = (sql.exec("SELECT n FROM counter WHERE id = 1").toArray()[0]?.n ?? 0) + 1;
     sql.exec("INSERT INTO counter (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n", n);
-    if (send) await this.env.QUEUE.send({ kind: "event", n, event: EVENT_BODY }, { contentType: "json" });
+    const message = { kind: "event", n, event: EVENT_BODY };
+    if (outbox) {
+      // Made by the object's first call with an outbox, as the service's outbox table is.
+      sql.exec("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, message TEXT NOT NULL)");
+      sql.exec("INSERT INTO outbox (seq, message) VALUES (?, ?)", n, JSON.stringify(message));
+    }
+    if (send || outbox) await this.env.QUEUE.send(message, { contentType: "json" });
+    if (outbox) sql.exec("DELETE FROM outbox WHERE seq <= ?", n);
     return n;
   }
 
@@ -51,7 +61,9 @@ export default {
     if (url.pathname === "/trivial") return Response.json({ status: 200 });
     const name = url.searchParams.get("name");
     const object = name && env.OBJECT.get(env.OBJECT.idFromName(name));
-    if (url.pathname === "/object" && object) return Response.json({ n: await object.bump(url.searchParams.get("send") === "1") });
+    if (url.pathname === "/object" && object) {
+      return Response.json({ n: await object.bump(url.searchParams.get("send") === "1", url.searchParams.get("outbox") === "1") });
+    }
     const size = Number(url.searchParams.get("size"));
     if (url.pathname === "/object-text" && object && Number.isInteger(size) && size > 0) {
       return new Response(await object.text(size), { headers: { "Content-Type": "application/json" } });

@@ -128,7 +128,7 @@ async function measureFirstTouch(ctx, app, tokens, floor) {
       requests: Math.floor((tokens.length - FIRST_TOUCH_CONCURRENCY) / 2),
     },
     // The floor as a request with an access token makes it: no D1 read (floor.mjs).
-    ...(floor ? [floor.nothing(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY, true)] : []),
+    ...(floor ? [floor.nothing(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "send"), floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "outbox")] : []),
   ];
   const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds: ctx.config.seconds, requests: ctx.config.events.requests });
   await touchUsers(ctx, app, tokens.filter((_, i) => !touched.has(i)));
@@ -178,7 +178,7 @@ export async function runDistinctUsers(ctx) {
         requests: Math.min(events.requests, half - concurrency),
       },
       eventPhase(app, { key: "returning", label: "event intake, returning users", concurrency, userOf: (i) => returning[i % returning.length] }),
-      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, true)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, "send"), floor.evicted(concurrency, "outbox")] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -216,7 +216,7 @@ export async function runWarmUsers(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, warm users", concurrency, userOf: (i) => users[i % WARM_USERS] }),
-      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency), floor.memory(concurrency, true)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency), floor.memory(concurrency, "send"), floor.memory(concurrency, "outbox")] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -246,7 +246,7 @@ export async function runHotUser(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user }),
-      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency), floor.hot(concurrency, true)] : []),
+      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency), floor.hot(concurrency, "send"), floor.hot(concurrency, "outbox")] : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
