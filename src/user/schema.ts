@@ -80,11 +80,13 @@ export class ObjectSchema {
 
   private migrate({ area, migrations, created }: AreaSchema): void {
     const from = this.versions.get(area) ?? 0;
+    if (from >= migrations.length) return;
     if (from === 0 && created !== undefined) this.sql.exec(created);
     else for (const migration of migrations.slice(from)) this.sql.exec(migration);
     // One version row per area, not per migration: a new area runs every migration at once.
-    if (from < migrations.length) this.sql.exec(UPSERT_VERSION, area, migrations.length);
-    this.versions.set(area, Math.max(from, migrations.length));
+    this.sql.exec(UPSERT_VERSION, area, migrations.length);
+    // Read again, not set: an area's tables may include another area's, which it registers (src/events/events-schema.ts).
+    this.reload();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { UserAreaClass, UserObjectContext } from "../user/area";
 import type { AreaSchema, ObjectSchema } from "../user/schema";
-import { eventsSchema } from "../events/processed-events";
+import { eventsSchema } from "../events/events-schema";
+import { eventIdsSchema } from "../events/processed-events";
 import { eventRateSchema } from "../events/user-rate";
 import { UserBoardPace } from "../leaderboards/user-pace";
 import { watchersSchema } from "../realtime/watchers";
@@ -29,6 +30,8 @@ export function userAreas(schema: ObjectSchema, context: Omit<UserObjectContext,
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
 export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
   eventsSchema,
+  // After the events area, whose last migration registers it in objects made before it was split off.
+  eventIdsSchema,
   eventRateSchema,
   outboxSchema,
   watchersSchema,

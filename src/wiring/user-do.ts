@@ -3,7 +3,8 @@ import type { ApplyEventResult, UserEvent } from "../user/event";
 import { Staged, type ErasedUser, type Receives, type UserArea } from "../user/area";
 import { ObjectSchema, type AreaSql } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
-import { eventsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
+import { eventsSchema } from "../events/events-schema";
+import { eventIdsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
 import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
 import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
 import { eventRateSchema, UserEventRate } from "../events/user-rate";
@@ -46,8 +47,10 @@ const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 export class UserDO extends DurableObject<Env> {
   /** Which areas have tables; each part below reads and writes through its area's view of it. */
   private readonly schema: ObjectSchema;
-  /** The events area's tables: ids of applied events, recent events, the archive's name of the player. */
+  /** The events area's tables: recent events, the archive's name of the player. */
   private readonly events: AreaSql;
+  /** The ids of applied events (src/events/processed-events.ts), made at the first event that has one. */
+  private readonly eventIds: AreaSql;
   private outbox!: Outbox;
   private watchers!: TopicWatchers;
   private rate!: UserEventRate;
@@ -71,6 +74,7 @@ export class UserDO extends DurableObject<Env> {
     super(ctx, env);
     this.schema = new ObjectSchema(ctx.storage.sql, USER_OBJECT_SCHEMAS);
     this.events = this.schema.sqlFor(eventsSchema);
+    this.eventIds = this.schema.sqlFor(eventIdsSchema);
     this.erasure = new UserErasure(this.schema.sqlFor(erasureSchema));
     this.open();
   }
@@ -169,7 +173,7 @@ export class UserDO extends DurableObject<Env> {
     const sql = this.events;
     if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) return this.droppedForErasure(event);
     // A retry of an applied event is answered as a duplicate (OK) even past the limit.
-    const retried = event.eventId !== null && wasProcessed(sql, event.eventId);
+    const retried = event.eventId !== null && wasProcessed(this.eventIds, event.eventId);
     const early = retried ? null : this.rate.refusal(event.receivedAt, perMinute);
     if (early !== null) return { limited: { retryAfterMs: early } };
     const prepared: unknown[] = [];
@@ -184,12 +188,12 @@ export class UserDO extends DurableObject<Env> {
             erased = true;
             return { duplicate: false };
           }
-          if (event.eventId !== null && wasProcessed(sql, event.eventId)) return { duplicate: true };
+          if (event.eventId !== null && wasProcessed(this.eventIds, event.eventId)) return { duplicate: true };
           const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
           if (retryAfterMs !== null) return { limited: { retryAfterMs } };
           this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
           staged.background.unshift(eventMessage(event, (this.userRef ??= archiveUserRef(sql)), staged));
-          if (event.eventId !== null) recordProcessed(sql, event.eventId, event.receivedAt);
+          if (event.eventId !== null) recordProcessed(this.eventIds, event.eventId, event.receivedAt);
           recordRecentEvent(sql, event);
           return { duplicate: false };
         },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readRecentEvents, recordRecentEvent, RECENT_EVENTS_KEPT } from "../../../src/events/recent-events";
 import type { UserEvent } from "../../../src/user/event";
 import { userObject } from "../../../src/user/names";
-import { eventsSchema } from "../../../src/events/processed-events";
+import { eventsSchema } from "../../../src/events/events-schema";
 import { areaTables } from "../helpers";
 
 const event = (n: number): UserEvent => ({

@@ -5,6 +5,7 @@ import { UserChallenges } from "../../../src/challenges/user-challenges";
 import { userObject } from "../../../src/user/names";
 import { ObjectSchema } from "../../../src/user/schema";
 import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
+import { eventsSchema } from "../../../src/events/events-schema";
 import { createTestApp, sendEvent } from "../helpers";
 import { createCategory, createChallenge, player } from "../challenges/support";
 
@@ -57,12 +58,73 @@ describe("a user object's tables", () => {
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
-    expect(await storageOf(tables)).toEqual([
+    // The ids of applied events are an area of their own, made with the events area's tables (src/events/events-schema.ts).
+    const afterEvent = [
       "archive_identity", "ch_instances", "ch_instances_by_expiry", "ch_owner", "event_rate", "outbox",
       "processed_events", "processed_events_by_time", "recent_events", "schema_versions",
-    ]);
-    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 4, "event-rate": 1 });
+    ];
+    expect(await storageOf(tables)).toEqual(afterEvent);
+    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
     expect(await storageOf(internal)).toEqual([]);
+    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
+
+    await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
+    await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
+    expect(await storageOf(tables)).toEqual(afterEvent);
+    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
+  });
+
+  it("whose events area has no ids of applied events, as a later version makes it, get them at the first event that carries one", async () => {
+    const app = await createTestApp("Events without ids");
+    const categoryId = (await createCategory(app.appId)).category_id;
+    await createChallenge(app.appId, categoryId, { is_auto_activated: true });
+    const p = player(app.appId, await app.tokenFor("no-ids"));
+    expect((await p.all()).status).toBe(200);
+    // The events area at its last version without the event-ids area's tables (rolled back to this version).
+    await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec("CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL)");
+      sql.exec("CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)");
+      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', ?)", eventsSchema.migrations.length);
+    });
+    await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
+
+    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 });
+    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 }, { event_id: "first-id" });
+    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 }, { event_id: "first-id" });
+    const stored = await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => ({
+      versions: versions(state.storage.sql),
+      ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events").toArray().map((r) => r.event_id),
+    }));
+    expect(stored).toEqual({ versions: { challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["first-id"] });
+    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
+  });
+
+  it("made before the ids of applied events were an area of their own keep those ids: a retried event stays a duplicate", async () => {
+    const app = await createTestApp("Split event ids");
+    const categoryId = (await createCategory(app.appId)).category_id;
+    await createChallenge(app.appId, categoryId, { is_auto_activated: true });
+    const p = player(app.appId, await app.tokenFor("split"));
+    expect((await p.all()).status).toBe(200);
+    // The events area as 0.3.4 left it, with an applied event's id in its processed_events.
+    await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => {
+      const sql = state.storage.sql;
+      for (const migration of eventsSchema.migrations.slice(0, 4)) sql.exec(migration);
+      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', 4)");
+      sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('old-1', ?)", Date.now());
+    });
+    // Restarted (an abort drops what its own call wrote), the object starts as a 0.3.4 one under this version.
+    await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
+
+    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "old-1" });
+    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
+    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
+    const stored = await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => ({
+      versions: versions(state.storage.sql),
+      ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
+    }));
+    expect(stored).toEqual({ versions: { challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["new-1", "old-1"] });
+    // old-1 was applied before the upgrade: only new-1 counted, once.
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
   });
 
@@ -120,20 +182,19 @@ describe("a user object's tables", () => {
     });
   });
 
-  it("made at once where an area has none, are what the area's migrations make: the same tables, columns, keys and indexes", async () => {
+  it("made at once where an area has none, are what the areas' migrations make: the same tables, columns, keys and indexes", async () => {
     const made = USER_OBJECT_SCHEMAS.filter((area) => area.created !== undefined);
-    expect(made.map((area) => area.area)).toEqual(expect.arrayContaining(["challenges", "outbox", "events", "realtime", "leaderboard-pace"]));
-    for (const area of made) {
-      const migrated = await inNewObject((storage) => {
-        for (const migration of area.migrations) storage.sql.exec(migration);
-        return layout(storage.sql);
-      });
-      const created = await inNewObject((storage) => {
-        storage.sql.exec(area.created!);
-        return layout(storage.sql);
-      });
-      expect(created, area.area).toEqual(migrated);
-      expect(created.length, area.area).toBeGreaterThan(0);
-    }
+    expect(made.map((area) => area.area)).toEqual(expect.arrayContaining(["challenges", "outbox", "events", "event-ids", "realtime", "leaderboard-pace"]));
+    // Whole objects, every area made: one area's migrations may make tables that another area now owns.
+    const migrated = await inNewObject((storage) => {
+      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS.map(({ created: _created, ...area }) => area)).migrateAll();
+      return { layout: layout(storage.sql), versions: versions(storage.sql) };
+    });
+    const created = await inNewObject((storage) => {
+      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).migrateAll();
+      return { layout: layout(storage.sql), versions: versions(storage.sql) };
+    });
+    expect(created).toEqual(migrated);
+    for (const area of made) expect(created.layout.length, area.area).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,27 @@
+import type { AreaSchema } from "../user/schema";
+import { eventIdsSchema, PROCESSED_EVENTS_MIGRATIONS } from "./processed-events";
+
+/**
+ * The events area's tables in a player's object: the recent events (src/events/recent-events.ts)
+ * and how the archive names the player (src/events/archive-identity.ts), made at the player's
+ * first event. The ids of applied events were this area's first tables until 0.3.4; since 0.3.5
+ * they are an area of their own (src/events/processed-events.ts), which this area's last migration
+ * registers in the objects that have them. This version still makes them with this area's tables,
+ * so that rolling back to 0.3.4, which takes them to be there, stays safe; a later version leaves
+ * them to their area, made at the first event that carries an `event_id`.
+ */
+export const eventsSchema: AreaSchema = {
+  area: "events",
+  migrations: [
+    ...PROCESSED_EVENTS_MIGRATIONS,
+    "CREATE TABLE recent_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL)",
+    "CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)",
+    // The tables of the first two migrations belong to the event-ids area since 0.3.5: in the objects that have them, at its version 2.
+    "INSERT INTO schema_versions (area, version) VALUES ('event-ids', 2) ON CONFLICT (area) DO NOTHING",
+  ],
+  // recent_events' `seq` only orders the events kept, the newest of which stays: no AUTOINCREMENT.
+  created: `${eventIdsSchema.created}
+    CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL);
+    CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL);
+    INSERT INTO schema_versions (area, version) VALUES ('event-ids', ${eventIdsSchema.migrations.length}) ON CONFLICT (area) DO NOTHING;`,
+};
