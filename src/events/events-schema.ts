@@ -1,14 +1,14 @@
 import type { AreaSchema } from "../user/schema";
-import { eventIdsSchema, PROCESSED_EVENTS_MIGRATIONS } from "./processed-events";
+import { PROCESSED_EVENTS_MIGRATIONS } from "./processed-events";
 
 /**
  * The events area's tables in a player's object: the recent events (src/events/recent-events.ts)
  * and how the archive names the player (src/events/archive-identity.ts), made at the player's
  * first event. The ids of applied events were this area's first tables until 0.3.4; since 0.3.5
  * they are an area of their own (src/events/processed-events.ts), which this area's last migration
- * registers in the objects that have them. This version still makes them with this area's tables,
- * so that rolling back to 0.3.4, which takes them to be there, stays safe; a later version leaves
- * them to their area, made at the first event that carries an `event_id`.
+ * registers in the objects that have them. Since 0.3.6 this area no longer makes them: the SCILL
+ * SDKs send no `event_id`, and a player whose events carry none keeps two b-trees (8 KB) fewer.
+ * 0.3.5 reads objects without them right; 0.3.4 does not (CHANGELOG).
  */
 export const eventsSchema: AreaSchema = {
   area: "events",
@@ -20,8 +20,6 @@ export const eventsSchema: AreaSchema = {
     "INSERT INTO schema_versions (area, version) VALUES ('event-ids', 2) ON CONFLICT (area) DO NOTHING",
   ],
   // recent_events' `seq` only orders the events kept, the newest of which stays: no AUTOINCREMENT.
-  created: `${eventIdsSchema.created}
-    CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL);
-    CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL);
-    INSERT INTO schema_versions (area, version) VALUES ('event-ids', ${eventIdsSchema.migrations.length}) ON CONFLICT (area) DO NOTHING;`,
+  created: `CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL);
+    CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL);`,
 };

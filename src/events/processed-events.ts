@@ -3,9 +3,9 @@ import type { AreaSchema, AreaSql } from "../user/schema";
 /**
  * The event ids a user's object has applied, so that a retried event (same `event_id`) is
  * acknowledged without being applied again. Ids are kept for IDEMPOTENCY_WINDOW_MS, well beyond
- * the promised 24 hours, and pruned as new ids arrive. An area of its own since 0.3.5, so that a
- * later version can make its tables only at the first event that carries an id: the SCILL SDKs
- * send none, and a player without them would keep two b-trees (8 KB) fewer.
+ * the promised 24 hours, and pruned as new ids arrive. An area of its own since 0.3.5, whose
+ * tables are made at the first event that carries an id since 0.3.6: the SCILL SDKs send none, and
+ * a player without them keeps two b-trees (8 KB) fewer.
  */
 export const IDEMPOTENCY_WINDOW_MS = 48 * 3600 * 1000;
 

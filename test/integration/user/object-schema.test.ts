@@ -6,6 +6,7 @@ import { userObject } from "../../../src/user/names";
 import { ObjectSchema } from "../../../src/user/schema";
 import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
 import { eventsSchema } from "../../../src/events/events-schema";
+import { eventIdsSchema } from "../../../src/events/processed-events";
 import { createTestApp, sendEvent } from "../helpers";
 import { createCategory, createChallenge, player } from "../challenges/support";
 
@@ -58,46 +59,40 @@ describe("a user object's tables", () => {
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
-    // The ids of applied events are an area of their own, made with the events area's tables (src/events/events-schema.ts).
-    const afterEvent = [
-      "archive_identity", "ch_instances", "ch_instances_by_expiry", "ch_owner", "event_rate", "outbox",
-      "processed_events", "processed_events_by_time", "recent_events", "schema_versions",
-    ];
+    const afterEvent = ["archive_identity", "ch_instances", "ch_instances_by_expiry", "ch_owner", "event_rate", "outbox", "recent_events", "schema_versions"];
     expect(await storageOf(tables)).toEqual(afterEvent);
-    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-rate": 1 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
 
+    // The ids of applied events get their tables with the first event that carries one.
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
-    expect(await storageOf(tables)).toEqual(afterEvent);
+    expect(await storageOf(tables)).toEqual([...afterEvent, "processed_events", "processed_events_by_time"].sort());
+    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
+    expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
   });
 
-  it("whose events area has no ids of applied events, as a later version makes it, get them at the first event that carries one", async () => {
-    const app = await createTestApp("Events without ids");
+  it("made by 0.3.5, whose events area has the ids of applied events, keep them: a retried event stays a duplicate", async () => {
+    const app = await createTestApp("Events of 0.3.5");
     const categoryId = (await createCategory(app.appId)).category_id;
     await createChallenge(app.appId, categoryId, { is_auto_activated: true });
-    const p = player(app.appId, await app.tokenFor("no-ids"));
+    const p = player(app.appId, await app.tokenFor("v035"));
     expect((await p.all()).status).toBe(200);
-    // The events area at its last version without the event-ids area's tables (rolled back to this version).
-    await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => {
+    // The events area as 0.3.5 made it: with the event-ids area's tables, registered, and an applied event's id.
+    await runInDurableObject(userObject(env, app.appId, "v035"), (_i, state) => {
       const sql = state.storage.sql;
-      sql.exec("CREATE TABLE recent_events (seq INTEGER PRIMARY KEY, event TEXT NOT NULL)");
-      sql.exec("CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)");
-      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', ?)", eventsSchema.migrations.length);
+      sql.exec(eventIdsSchema.created!);
+      sql.exec(eventsSchema.created!);
+      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', ?), ('event-ids', ?)", eventsSchema.migrations.length, eventIdsSchema.migrations.length);
+      sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('v035-1', ?)", Date.now());
     });
-    await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
+    await runInDurableObject(userObject(env, app.appId, "v035"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
 
-    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 });
-    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 }, { event_id: "first-id" });
-    await sendEvent(app.apiKey, "no-ids", "kill-enemy", { amount: 1 }, { event_id: "first-id" });
-    const stored = await runInDurableObject(userObject(env, app.appId, "no-ids"), (_i, state) => ({
-      versions: versions(state.storage.sql),
-      ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events").toArray().map((r) => r.event_id),
-    }));
-    expect(stored).toEqual({ versions: { challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["first-id"] });
-    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
+    await sendEvent(app.apiKey, "v035", "kill-enemy", { amount: 1 }, { event_id: "v035-1" });
+    await sendEvent(app.apiKey, "v035", "kill-enemy", { amount: 1 }, { event_id: "v036-1" });
+    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
   });
 
   it("made before the ids of applied events were an area of their own keep those ids: a retried event stays a duplicate", async () => {
