@@ -44,6 +44,24 @@ const layout = (sql: SqlStorage) =>
 const versions = (sql: SqlStorage) =>
   Object.fromEntries(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
 
+/**
+ * A player with one automatic challenge whose object holds what `layout` writes, as an older
+ * version left it, then started again under this version (an abort drops what its own call wrote,
+ * so the layout is written in a call before it). `score` is the challenge's counter.
+ */
+async function playerOfOlderObject(userId: string, layout: (sql: SqlStorage) => void) {
+  const app = await createTestApp(`Older object ${userId}`);
+  const categoryId = (await createCategory(app.appId)).category_id;
+  await createChallenge(app.appId, categoryId, { is_auto_activated: true });
+  const p = player(app.appId, await app.tokenFor(userId));
+  expect((await p.all()).status).toBe(200);
+  const stub = () => userObject(env, app.appId, userId);
+  await runInDurableObject(stub(), (_i, state) => layout(state.storage.sql));
+  await runInDurableObject(stub(), (_i, state) => state.abort("restarted under this version")).catch(() => {});
+  const score = async () => (await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score;
+  return { app, score, stub };
+}
+
 describe("a user object's tables", () => {
   it("are those of what the player used: a first list, then a first event", async () => {
     const app = await createTestApp("Lazy tables");
@@ -75,52 +93,35 @@ describe("a user object's tables", () => {
   });
 
   it("made by 0.3.5, whose events area has the ids of applied events, keep them: a retried event stays a duplicate", async () => {
-    const app = await createTestApp("Events of 0.3.5");
-    const categoryId = (await createCategory(app.appId)).category_id;
-    await createChallenge(app.appId, categoryId, { is_auto_activated: true });
-    const p = player(app.appId, await app.tokenFor("v035"));
-    expect((await p.all()).status).toBe(200);
     // The events area as 0.3.5 made it: with the event-ids area's tables, registered, and an applied event's id.
-    await runInDurableObject(userObject(env, app.appId, "v035"), (_i, state) => {
-      const sql = state.storage.sql;
+    const { app, score } = await playerOfOlderObject("v035", (sql) => {
       sql.exec(eventIdsSchema.created!);
       sql.exec(eventsSchema.created!);
       sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', ?), ('event-ids', ?)", eventsSchema.migrations.length, eventIdsSchema.migrations.length);
       sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('v035-1', ?)", Date.now());
     });
-    await runInDurableObject(userObject(env, app.appId, "v035"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
-
     await sendEvent(app.apiKey, "v035", "kill-enemy", { amount: 1 }, { event_id: "v035-1" });
     await sendEvent(app.apiKey, "v035", "kill-enemy", { amount: 1 }, { event_id: "v036-1" });
-    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
+    expect(await score()).toBe(1);
   });
 
   it("made before the ids of applied events were an area of their own keep those ids: a retried event stays a duplicate", async () => {
-    const app = await createTestApp("Split event ids");
-    const categoryId = (await createCategory(app.appId)).category_id;
-    await createChallenge(app.appId, categoryId, { is_auto_activated: true });
-    const p = player(app.appId, await app.tokenFor("split"));
-    expect((await p.all()).status).toBe(200);
     // The events area as 0.3.4 left it, with an applied event's id in its processed_events.
-    await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => {
-      const sql = state.storage.sql;
+    const { app, score, stub } = await playerOfOlderObject("v034", (sql) => {
       for (const migration of eventsSchema.migrations.slice(0, 4)) sql.exec(migration);
       sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', 4)");
       sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('old-1', ?)", Date.now());
     });
-    // Restarted (an abort drops what its own call wrote), the object starts as a 0.3.4 one under this version.
-    await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => state.abort("restarted under this version")).catch(() => {});
-
-    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "old-1" });
-    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
-    await sendEvent(app.apiKey, "split", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
-    const stored = await runInDurableObject(userObject(env, app.appId, "split"), (_i, state) => ({
+    await sendEvent(app.apiKey, "v034", "kill-enemy", { amount: 1 }, { event_id: "old-1" });
+    await sendEvent(app.apiKey, "v034", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
+    await sendEvent(app.apiKey, "v034", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
+    const stored = await runInDurableObject(stub(), (_i, state) => ({
       versions: versions(state.storage.sql),
       ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
     }));
     expect(stored).toEqual({ versions: { challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["new-1", "old-1"] });
     // old-1 was applied before the upgrade: only new-1 counted, once.
-    expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
+    expect(await score()).toBe(1);
   });
 
   it("answer no rows for an area without tables, and its first write makes them at their last version", async () => {
