@@ -26,7 +26,7 @@ import { createMeasure } from "./measure.mjs";
 
 const CONFIG = path.join(path.dirname(fileURLToPath(import.meta.url)), "floor/wrangler.toml");
 /** wrangler dev evicts an object after 10 s without calls; a margin on top. */
-const EVICTION_WAIT_MS = 12_000;
+export const EVICTION_WAIT_MS = 12_000;
 export const IN_MEMORY_OBJECTS = 100;
 
 export const FLOOR_SCENARIO = "runtime floor (a minimal Worker on the same runtime, none of the service's code)";

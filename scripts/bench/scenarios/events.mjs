@@ -13,7 +13,7 @@ import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
-import { addAgainstFloorRows, addObjectFloorRows, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
+import { addAgainstFloorRows, addObjectFloorRows, EVICTION_WAIT_MS, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
 
 /** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
 const FLOOR_TARGET = 0.9;
@@ -79,9 +79,6 @@ async function tokensOf(ctx, app, users) {
   users.forEach((u, i) => app.tokens.set(u, tokens[i]));
   return tokens;
 }
-
-/** Object eviction on wrangler dev: 10 s after an object's last call (floor.mjs), with a margin. */
-const EVICTION_WAIT_MS = 12_000;
 
 /**
  * One unmeasured event for each of `users`, booked as the measured ones are, then the wait until
@@ -175,7 +172,7 @@ export async function runDistinctUsers(ctx) {
       {
         ...eventPhase(app, { key: "events", label: "event intake, first events", concurrency, userOf: (i) => firstTimers[i % half] }),
         warmUpCount: concurrency,
-        requests: Math.min(events.requests, half - concurrency),
+        requests: Math.max(1, Math.min(events.requests, half - concurrency)),
       },
       eventPhase(app, { key: "returning", label: "event intake, returning users", concurrency, userOf: (i) => returning[i % returning.length] }),
       ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, "send"), floor.evicted(concurrency, "outbox")] : []),
