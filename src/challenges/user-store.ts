@@ -6,22 +6,29 @@ import type { Instance, StoredType } from "./core/lifecycle";
  * unlocked has no row. The owner row lets the alarm, which gets no arguments, know whose object
  * this is.
  */
+/**
+ * The instances' table and its index as the first migration made them: history, never changed (a
+ * later column is a migration appended to the area's, and a column of `created`).
+ */
+const INSTANCES_TABLE = `ch_instances (
+  challenge_id TEXT PRIMARY KEY,
+  user_challenge_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  score INTEGER NOT NULL,
+  last_session_id TEXT,
+  unlocked_at INTEGER,
+  activated_at INTEGER,
+  expires_at INTEGER,
+  is_claimed INTEGER NOT NULL,
+  period_start INTEGER
+)`;
+const INSTANCES_BY_EXPIRY = "CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL";
+
 export const challengesSchema: AreaSchema = {
   area: "challenges",
   migrations: [
-    `CREATE TABLE ch_instances (
-       challenge_id TEXT PRIMARY KEY,
-       user_challenge_id TEXT NOT NULL,
-       type TEXT NOT NULL,
-       score INTEGER NOT NULL,
-       last_session_id TEXT,
-       unlocked_at INTEGER,
-       activated_at INTEGER,
-       expires_at INTEGER,
-       is_claimed INTEGER NOT NULL,
-       period_start INTEGER
-     );
-     CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL;
+    `CREATE TABLE ${INSTANCES_TABLE};
+     ${INSTANCES_BY_EXPIRY};
      CREATE TABLE ch_owner (
        id INTEGER PRIMARY KEY CHECK (id = 1),
        app_id TEXT NOT NULL,
@@ -31,19 +38,8 @@ export const challengesSchema: AreaSchema = {
     // Objects from before the holder counts (D1 migration 0010) report what they hold once (UserChallenges).
     "ALTER TABLE ch_owner ADD COLUMN holders_counted INTEGER NOT NULL DEFAULT 0",
   ],
-  created: `CREATE TABLE ch_instances (
-       challenge_id TEXT PRIMARY KEY,
-       user_challenge_id TEXT NOT NULL,
-       type TEXT NOT NULL,
-       score INTEGER NOT NULL,
-       last_session_id TEXT,
-       unlocked_at INTEGER,
-       activated_at INTEGER,
-       expires_at INTEGER,
-       is_claimed INTEGER NOT NULL,
-       period_start INTEGER
-     ) WITHOUT ROWID;
-     CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL;
+  created: `CREATE TABLE ${INSTANCES_TABLE} WITHOUT ROWID;
+     ${INSTANCES_BY_EXPIRY};
      CREATE TABLE ch_owner (
        id INTEGER PRIMARY KEY CHECK (id = 1),
        app_id TEXT NOT NULL,
