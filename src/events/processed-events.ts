@@ -21,8 +21,7 @@ export const PROCESSED_EVENTS_MIGRATIONS = [
 export const eventIdsSchema: AreaSchema = {
   area: "event-ids",
   migrations: PROCESSED_EVENTS_MIGRATIONS,
-  created: `CREATE TABLE processed_events (event_id TEXT PRIMARY KEY, processed_at INTEGER NOT NULL) WITHOUT ROWID;
-    CREATE INDEX processed_events_by_time ON processed_events (processed_at);`,
+  created: `${PROCESSED_EVENTS_MIGRATIONS[0]} WITHOUT ROWID; ${PROCESSED_EVENTS_MIGRATIONS[1]};`,
 };
 
 export function wasProcessed(sql: AreaSql, eventId: string): boolean {
