@@ -38,8 +38,8 @@ export class FloorObject extends DurableObject {
     sql.exec("INSERT INTO counter (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n", n);
     const message = { kind: "event", n, event: EVENT_BODY };
     if (outbox) {
-      // Made by the object's first call with an outbox, as the service's outbox table is.
-      sql.exec("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, message TEXT NOT NULL)");
+      // Made at the object's first call (objects of an outbox phase are called with it from the first), as the service's outbox table is.
+      if (n === 1) sql.exec("CREATE TABLE outbox (seq INTEGER PRIMARY KEY, message TEXT NOT NULL)");
       sql.exec("INSERT INTO outbox (seq, message) VALUES (?, ?)", n, JSON.stringify(message));
     }
     if (send || outbox) await this.env.QUEUE.send(message, { contentType: "json" });
