@@ -8,8 +8,9 @@ export interface AreaSchema {
   migrations: string[];
   /**
    * The area's tables at their last version, made at once where the area has none: what the
-   * migrations give (the same tables, columns and indexes; test/integration/user/object-schema.test.ts
-   * compares them), in the cheapest form for this runtime. A table keyed by text is WITHOUT ROWID
+   * migrations give, less the tables a migration handed to an area of their own (the same tables,
+   * columns and indexes across a whole object; test/integration/user/object-schema.test.ts compares
+   * them), in the cheapest form for this runtime. A table keyed by text is WITHOUT ROWID
    * (one b-tree, not a table and its key's index), and no AUTOINCREMENT where the ids only order
    * rows (no sqlite_sequence to make, nor to write at each insert). Without it the migrations run.
    */
