@@ -5,6 +5,9 @@ import { admit, WINDOW_MS } from "../rules/sliding-window";
 import { appLeaderboards, type LeaderboardDef } from "./catalog";
 import { boardTakes } from "./core/contributions";
 
+/** The table as its first migration made it: history, never changed. */
+const PACE_TABLE = "CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at))";
+
 /**
  * The leaderboards' part of the player's object: `max_events_per_minute`, per player per board,
  * counted where the player's events arrive one at a time, so exactly. An event past a board's
@@ -14,8 +17,9 @@ import { boardTakes } from "./core/contributions";
 export class UserBoardPace implements UserArea<LeaderboardDef[]> {
   static readonly schema: AreaSchema = {
     area: "leaderboard-pace",
-    migrations: ["CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at))"],
-    created: "CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at)) WITHOUT ROWID",
+    migrations: [PACE_TABLE],
+    // The same table as one b-tree: its key is the table (src/user/schema.ts).
+    created: `${PACE_TABLE} WITHOUT ROWID`,
   };
 
   constructor(private readonly context: UserObjectContext) {}

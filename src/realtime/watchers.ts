@@ -4,6 +4,9 @@ import type { TopicBatch } from "./broker-do";
 import { topicBatches } from "./publish";
 import { logBackgroundFailure } from "../shared/log";
 
+/** The table as its first migration made it: history, never changed. */
+const WATCHERS_TABLE = "CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))";
+
 /**
  * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
  * (and by the hub of a topic of no one user: topic-hub-do.ts) so that changes go out over MQTT only
@@ -14,8 +17,9 @@ import { logBackgroundFailure } from "../shared/log";
  */
 export const watchersSchema: AreaSchema = {
   area: "realtime",
-  migrations: ["CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))"],
-  created: "CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker)) WITHOUT ROWID",
+  migrations: [WATCHERS_TABLE],
+  // The same table as one b-tree: its key is the table (src/user/schema.ts).
+  created: `${WATCHERS_TABLE} WITHOUT ROWID`,
 };
 
 /** Broker object id → when it said the topic has a subscriber there. */
