@@ -6,7 +6,7 @@ import { buildOf, SERVICE_VERSION } from "./version";
 
 const Version = z
   .object({
-    service: z.string().openapi({ example: "0.3.6", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
+    service: z.string().openapi({ example: "0.3.7", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
     build: z.object({
       id: z.string().nullable().openapi({ description: "The deployed Worker version id: what `wrangler rollback` takes." }),
       tag: z.string().nullable(),

@@ -71,15 +71,15 @@ describe("a user object's tables", () => {
     const storageOf = <T>(body: (sql: SqlStorage) => T) => runInDurableObject(userObject(env, app.appId, "lazy"), (_i, state) => body(state.storage.sql));
 
     expect((await p.all()).status).toBe(200);
-    expect(await storageOf(tables)).toEqual(["ch_instances", "ch_instances_by_expiry", "ch_owner", "outbox", "schema_versions"]);
-    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1 });
+    expect(await storageOf(tables)).toEqual(["ch_instances", "ch_owner", "outbox", "schema_versions"]);
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1 });
     // Tables keyed by text are WITHOUT ROWID, and nothing is AUTOINCREMENT: no key indexes, no sqlite_sequence.
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
-    const afterEvent = ["archive_identity", "ch_instances", "ch_instances_by_expiry", "ch_owner", "event_rate", "outbox", "recent_events", "schema_versions"];
+    const afterEvent = ["archive_identity", "ch_instances", "ch_owner", "event_rate", "outbox", "recent_events", "schema_versions"];
     expect(await storageOf(tables)).toEqual(afterEvent);
-    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-rate": 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
 
@@ -87,7 +87,7 @@ describe("a user object's tables", () => {
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     expect(await storageOf(tables)).toEqual([...afterEvent, "processed_events", "processed_events_by_time"].sort());
-    expect(await storageOf(versions)).toEqual({ challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
   });
@@ -119,7 +119,7 @@ describe("a user object's tables", () => {
       versions: versions(state.storage.sql),
       ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
     }));
-    expect(stored).toEqual({ versions: { challenges: 2, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["new-1", "old-1"] });
+    expect(stored).toEqual({ versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["new-1", "old-1"] });
     // old-1 was applied before the upgrade: only new-1 counted, once.
     expect(await score()).toBe(1);
   });
@@ -160,16 +160,19 @@ describe("a user object's tables", () => {
   it("of an object made with every area keep their rows, and an area behind its last version is migrated at the start", async () => {
     await inNewObject((storage) => {
       const challenges = UserChallenges.schema;
-      // The object as an older version left it: every area, the challenges one before its last migration.
+      // The object as an older version left it: every area, the challenges one at its first migration
+      // (before the holder counts' column, with the time-outs' index).
       new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).migrateAll();
-      storage.sql.exec("DROP TABLE ch_owner");
-      storage.sql.exec("CREATE TABLE ch_owner (id INTEGER PRIMARY KEY CHECK (id = 1), app_id TEXT NOT NULL, user_id TEXT NOT NULL, last_user_challenge_id INTEGER NOT NULL)");
-      storage.sql.exec("UPDATE schema_versions SET version = ? WHERE area = ?", challenges.migrations.length - 1, challenges.area);
+      storage.sql.exec("DROP TABLE ch_owner; DROP TABLE ch_instances");
+      storage.sql.exec(challenges.migrations[0]);
+      storage.sql.exec("UPDATE schema_versions SET version = 1 WHERE area = ?", challenges.area);
+      expect(tables(storage.sql)).toContain("ch_instances_by_expiry");
       storage.sql.exec("INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id) VALUES (1, '1', 'old', 4)");
       storage.sql.exec("INSERT INTO event_rate (second, n) VALUES (5, 2)");
 
       const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
       expect(versions(storage.sql)).toEqual(Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])));
+      expect(tables(storage.sql)).not.toContain("ch_instances_by_expiry");
       expect(schema.sqlFor(challenges).exec("SELECT user_id, last_user_challenge_id, holders_counted FROM ch_owner").toArray()).toEqual([
         { user_id: "old", last_user_challenge_id: 4, holders_counted: 0 },
       ]);
