@@ -2,7 +2,9 @@
 
 /**
  * @typedef {{scenario: string, metric: string, value?: number, unit?: string, ceiling?: number,
- *   ratio?: number, p50?: number, p99?: number, target?: string, pass?: boolean}} Row
+ *   ratio?: number, p50?: number, p99?: number, target?: string, pass?: boolean, verdict?: string}} Row
+ * `verdict` replaces pass/fail where a row is not the service's figure but says of a target whether
+ * the runtime floor lets any service reach it (floor.mjs); it leaves the run's exit code alone.
  */
 
 const fmt = (v, digits = 1) => {
@@ -42,7 +44,7 @@ export function createReport() {
       for (const r of rows) {
         const value = r.value === undefined ? "" : `${fmt(r.value)}${r.unit ? ` ${r.unit}` : ""}`;
         const ceiling = r.ceiling === undefined ? "" : `${fmt(r.ceiling)}${r.unit ? ` ${r.unit}` : ""}`;
-        const verdict = r.pass === undefined ? (r.target ? "n/a" : "") : r.pass ? "pass" : "**FAIL**";
+        const verdict = r.verdict ?? (r.pass === undefined ? (r.target ? "n/a" : "") : r.pass ? "pass" : "**FAIL**");
         const cells = [r.scenario, r.metric, value, ceiling, r.ratio === undefined ? "" : `${fmt(r.ratio, 2)}×`, fmt(r.p50), fmt(r.p99), r.target ?? "", verdict];
         lines.push(`| ${cells.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ")} |`);
       }
