@@ -184,6 +184,34 @@ describe("configuring a game in the console", () => {
     expect((await admin(`/apps/${appId}/leaderboards`)).total).toBe(1);
   });
 
+  it("disables a form's button while it posts, and posts it once when pressed again before the answer", async () => {
+    await page.goto(url(`/console/apps/${appId}/leaderboards/new`));
+    await page.locator("#f-name-0-text").fill("Fastest lap");
+    await page.getByLabel("Event name").fill("lap-position");
+    await page.getByLabel("Value field").fill("required_time");
+    // A slow connection: the first post is held long enough for a second press to come before its answer.
+    const action = url(`/console/apps/${appId}/leaderboards/new`);
+    let posts = 0;
+    await page.route(action, async (route) => {
+      if (route.request().method() === "POST") {
+        posts++;
+        await new Promise((resolve) => setTimeout(resolve, 800));
+      }
+      await route.continue();
+    });
+    const button = page.getByRole("button", { name: "Create leaderboard" });
+    await button.click();
+    await expect.poll(() => posts).toBe(1);
+    expect(await button.isDisabled()).toBe(true);
+    // Forced: a button disabled while its form is posting takes no click, which is the point.
+    await button.click({ force: true });
+    await page.waitForURL(/\/leaderboards\/\d+$/);
+    await page.unroute(action);
+    expect(posts).toBe(1);
+    const boards = await admin(`/apps/${appId}/leaderboards`);
+    expect(boards.items.filter((board: { name: { en: string } }) => board.name.en === "Fastest lap")).toHaveLength(1);
+  });
+
   it("adds a webhook endpoint", async () => {
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Webhooks" }).click();
     await page.waitForURL(url(`/console/apps/${appId}/webhooks`));

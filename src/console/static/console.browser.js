@@ -24,6 +24,24 @@ document.addEventListener(
   true,
 );
 
+// A form's submit buttons are disabled while it posts: on a slow connection a second press shows the
+// first one under way instead of seeming lost (PostForm also drops a second submit meanwhile). The
+// values are read before htmx:beforeRequest, so the pressed button's own is still sent.
+function setPosting(elt, posting) {
+  if (!(elt instanceof HTMLFormElement) || elt.method !== "post") return;
+  for (const button of elt.querySelectorAll('button[type="submit"]')) {
+    if (posting && !button.disabled) {
+      button.disabled = true;
+      button.dataset.posting = "";
+    } else if (!posting && "posting" in button.dataset) {
+      button.disabled = false;
+      delete button.dataset.posting;
+    }
+  }
+}
+document.addEventListener("htmx:beforeRequest", (event) => setPosting(event.detail.elt, true));
+document.addEventListener("htmx:afterRequest", (event) => setPosting(event.detail.elt, false));
+
 // The menu button shows the navigation at phone width.
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target : null;

@@ -27,6 +27,8 @@ export function CsrfField() {
  * answers with the problems next to the fields, so the browser's own checks are off (novalidate):
  * one set of rules, one way of showing them. Re-rendering keeps the scroll position (`show:none`).
  * A form with a file input takes `enctype: "multipart/form-data"` (htmx then sends it so too).
+ * A second submit while the form posts is dropped (its buttons are disabled meanwhile, by
+ * console.browser.js): whatever the answer swaps in, the form is not posted twice.
  */
 export function PostForm(props: { action: string; children: Child; class?: string; confirm?: string; id?: string; swap?: string; enctype?: "multipart/form-data" }) {
   return (
@@ -39,6 +41,7 @@ export function PostForm(props: { action: string; children: Child; class?: strin
       id={props.id}
       data-confirm={props.confirm}
       hx-swap={props.swap ?? "innerHTML show:none"}
+      hx-sync="this:drop"
     >
       <CsrfField />
       {props.children}
