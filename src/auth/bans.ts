@@ -62,12 +62,13 @@ export async function readBan(db: D1Database, appId: number, userId: string): Pr
   return db.prepare("SELECT * FROM player_bans WHERE app_id = ? AND user_id = ?").bind(appId, userId).first<BanRow>();
 }
 
-/** The bans in force at `now`, newest first. */
-export async function listBans(db: D1Database, appId: number, now: number, paging: Paging): Promise<{ rows: BanRow[]; total: number }> {
-  const inForce = "app_id = ? AND (expires_at IS NULL OR expires_at > ?)";
+/** The bans in force at `now`, newest first; with `search`, those whose player id or reason contains it (any case). */
+export async function listBans(db: D1Database, appId: number, now: number, paging: Paging, search = ""): Promise<{ rows: BanRow[]; total: number }> {
+  const inForce =
+    "app_id = ?1 AND (expires_at IS NULL OR expires_at > ?2) AND (?3 = '' OR instr(lower(user_id), lower(?3)) > 0 OR instr(lower(reason), lower(?3)) > 0)";
   const [rows, total] = await db.batch<BanRow | { n: number }>([
-    db.prepare(`SELECT * FROM player_bans WHERE ${inForce} ORDER BY banned_at DESC, user_id LIMIT ? OFFSET ?`).bind(appId, now, paging.pageSize, pageOffset(paging)),
-    db.prepare(`SELECT COUNT(*) AS n FROM player_bans WHERE ${inForce}`).bind(appId, now),
+    db.prepare(`SELECT * FROM player_bans WHERE ${inForce} ORDER BY banned_at DESC, user_id LIMIT ?4 OFFSET ?5`).bind(appId, now, search, paging.pageSize, pageOffset(paging)),
+    db.prepare(`SELECT COUNT(*) AS n FROM player_bans WHERE ${inForce}`).bind(appId, now, search),
   ]);
   return { rows: rows.results as BanRow[], total: (total.results[0] as { n: number }).n };
 }

@@ -65,6 +65,14 @@ describe("fair play in the console", () => {
     const row = page.getByRole("row", { name: /cheater/ });
     expect((await cells(row)).slice(0, 2)).toEqual(["cheater", "aimbot"]);
     await screenshot(page, "bans");
+    // The search narrows the list as one types, by a part of the player's id or of the reason.
+    const search = page.getByLabel("Search by player id or reason");
+    await search.fill("AIM");
+    await expect.poll(() => page.url()).toBe(url(app("/bans?search=AIM")));
+    expect(await page.getByRole("row", { name: /cheater/ }).count()).toBe(1);
+    await search.fill("nobody");
+    await expect.poll(() => page.locator("#list .empty").textContent()).toBe("No ban in force matches “nobody”.");
+    await page.goto(url(app("/bans")));
 
     acceptNextDialog(page, /^Lift the ban of cheater\?/);
     await row.getByRole("button", { name: "Lift" }).click();

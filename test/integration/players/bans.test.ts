@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { listBans } from "../../../src/auth/bans";
 import { ADMIN, call, createTestApp, serviceNow } from "../helpers";
 
 const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
@@ -26,6 +28,21 @@ describe("admin: bans", () => {
     expect(await admin("DELETE", `/apps/${app.appId}/users/ann/ban`)).toMatchObject({ status: 404, body: { message: "Player ann is not banned" } });
     expect((await admin("GET", `/apps/${app.appId}/users/ann/ban`)).status).toBe(404);
     expect((await admin("GET", `/apps/${app.appId}/bans`)).body.total).toBe(1);
+  });
+
+  it("are searched by a part of the player's id or of the reason, in any case, for the console's Bans page", async () => {
+    const app = await createTestApp("Bans search");
+    await admin("POST", `/apps/${app.appId}/users/Cheater-1/ban`, { reason: "aimbot" });
+    await admin("POST", `/apps/${app.appId}/users/speedy/ban`, { reason: "Speed hack" });
+    const found = async (search: string) => {
+      const { rows, total } = await listBans(env.DB, Number(app.appId), await serviceNow(), { currentPage: 1, pageSize: 25 }, search);
+      return { users: rows.map((r) => r.user_id).sort(), total };
+    };
+    expect(await found("")).toEqual({ users: ["Cheater-1", "speedy"], total: 2 });
+    expect(await found("CHEAT")).toEqual({ users: ["Cheater-1"], total: 1 });
+    expect(await found("hack")).toEqual({ users: ["speedy"], total: 1 });
+    expect(await found("e")).toEqual({ users: ["Cheater-1", "speedy"], total: 2 });
+    expect(await found("nobody")).toEqual({ users: [], total: 0 });
   });
 
   it("refuse a ban without a reason, with an expiry in the past or not a date, and an unknown app", async () => {
