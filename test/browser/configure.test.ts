@@ -195,7 +195,7 @@ describe("configuring a game in the console", () => {
     await page.route(action, async (route) => {
       if (route.request().method() === "POST") {
         posts++;
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        await new Promise((resolve) => setTimeout(resolve, 2000));
       }
       await route.continue();
     });
@@ -203,6 +203,7 @@ describe("configuring a game in the console", () => {
     await button.click();
     await expect.poll(() => posts).toBe(1);
     expect(await button.isDisabled()).toBe(true);
+    await screenshot(page, "leaderboard-posting");
     // Forced: a button disabled while its form is posting takes no click, which is the point.
     await button.click({ force: true });
     await page.waitForURL(/\/leaderboards\/\d+$/);

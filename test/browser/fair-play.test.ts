@@ -72,6 +72,7 @@ describe("fair play in the console", () => {
     expect(await page.getByRole("row", { name: /cheater/ }).count()).toBe(1);
     await search.fill("nobody");
     await expect.poll(() => page.locator("#list .empty").textContent()).toBe("No ban in force matches “nobody”.");
+    await screenshot(page, "bans-no-match");
     await page.goto(url(app("/bans")));
 
     acceptNextDialog(page, /^Lift the ban of cheater\?/);
