@@ -130,7 +130,7 @@ const reachability = (floorRatio, target) => ({
  * The floor's trivial route for `credential` and one of its phases, as measured in a scenario's
  * rounds; with `trivialTarget`, the service's target for the operation against its trivial route.
  */
-export function addFloorRows(ctx, results, key, what, concurrency, credential = "api-key", trivialTarget = undefined) {
+export function addFloorRows(ctx, results, key, what, concurrency, credential = "api-key", trivialTarget) {
   const { key: trivialKey, label } = FLOOR_TRIVIAL[credential];
   const trivial = results[trivialKey];
   ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${label} (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
