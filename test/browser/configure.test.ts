@@ -189,13 +189,15 @@ describe("configuring a game in the console", () => {
     await page.locator("#f-name-0-text").fill("Fastest lap");
     await page.getByLabel("Event name").fill("lap-position");
     await page.getByLabel("Value field").fill("required_time");
-    // A slow connection: the first post is held long enough for a second press to come before its answer.
+    // A slow connection: the first post is held until the test has pressed the button a second time.
     const action = url(`/console/apps/${appId}/leaderboards/new`);
     let posts = 0;
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
     await page.route(action, async (route) => {
       if (route.request().method() === "POST") {
         posts++;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await held;
       }
       await route.continue();
     });
@@ -206,6 +208,7 @@ describe("configuring a game in the console", () => {
     await screenshot(page, "leaderboard-posting");
     // Forced: a button disabled while its form is posting takes no click, which is the point.
     await button.click({ force: true });
+    answer();
     await page.waitForURL(/\/leaderboards\/\d+$/);
     await page.unroute(action);
     expect(posts).toBe(1);

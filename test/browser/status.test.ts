@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { DEVELOPMENT_SECRET_VALUES } from "../../src/shared/secrets";
 import { EXPECTED_D1_MIGRATION } from "../../src/ops/expected-migration";
 import { openBrowser, screenshot, signInAsOwner, url } from "./support";
@@ -50,7 +51,7 @@ describe("a deployment with unsafe settings", () => {
       DEV_CLOCK: "on",
       ALLOW_LOOPBACK_WEBHOOKS: "off",
     };
-    server = await startDevServer({ port: 20787 + Math.floor(Math.random() * 1000), persistTo, vars, quiet: true, localTraces: false });
+    server = await startDevServer({ port: await freePort(), persistTo, vars, quiet: true, localTraces: false });
   });
   afterAll(async () => {
     await server?.stop();

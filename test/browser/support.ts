@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterEach, beforeEach, expect, inject } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
 import { CHROMIUM_ARGS } from "../../scripts/lib/chromium.mjs";
 import { ADMIN_TOKEN, baseUrl, http } from "../e2e/support";
 
@@ -15,20 +14,32 @@ export const PHONE = { width: 390, height: 844 };
 /** Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for the README). */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
-/** A fresh Chromium with its own profile directory: no cookies or storage from any other test. */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per test file, launched at its first use and closed after the file's last test:
+ * starting a browser costs far more than a context, and contexts share no cookies or storage.
+ */
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
+  return shared;
+}
+
+// Each test file imports this module afresh, so this closes the browser of the file.
+afterAll(async () => {
+  const browser = await shared;
+  shared = undefined;
+  await browser?.close();
+});
+
+/** A fresh browser context: no cookies or storage from any other test. */
 export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
-  const profile = mkdtempSync(path.join(tmpdir(), "console-browser-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: inject("chromiumPath"),
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: DESKTOP,
-  });
+  const context = await (await sharedBrowser()).newContext({ viewport: DESKTOP });
   // Content-Security-Policy violations name their source, so a failure says what broke the policy.
   await context.addInitScript(
     "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation', e.violatedDirective, e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber, e.sample))",
   );
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const problems: string[] = [];
   // A page that breaks its CSP or throws is a failure, not noise.
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -40,7 +51,6 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
     page,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
       expect(problems).toEqual([]);
     },
   };

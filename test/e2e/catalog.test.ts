@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { projectRoot } from "../../scripts/lib/wrangler.mjs";
 import { TEST_SECRETS } from "../support/secrets";
 import { E2E_VARS } from "./global-setup";
@@ -129,17 +130,24 @@ describe("the catalog CLI", () => {
   });
 });
 
+// The second deployment starts with the file, while the CLI's tests run against the first.
+const secondPersistTo = mkdtempSync(path.join(tmpdir(), "catalog-e2e-second-"));
+let starting: ReturnType<typeof startDevServer> | undefined;
+beforeAll(() => {
+  starting = freePort().then((port) => startDevServer({ port, persistTo: secondPersistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false }));
+  // Awaited by the tests that use it; a failure to start is theirs to report.
+  starting.catch(() => {});
+});
+afterAll(async () => {
+  await (await starting?.catch(() => undefined))?.stop();
+  rmSync(secondPersistTo, { recursive: true, force: true });
+});
+
 describe("a catalog promoted to another deployment", () => {
   let second: { url: string; stop: () => Promise<void> };
-  const persistTo = mkdtempSync(path.join(tmpdir(), "catalog-e2e-second-"));
 
   beforeAll(async () => {
-    const port = 28787 + Math.floor(Math.random() * 1000);
-    second = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false });
-  });
-  afterAll(async () => {
-    await second?.stop();
-    rmSync(persistTo, { recursive: true, force: true });
+    second = await starting!;
   });
 
   it("applies to a fresh app on fresh local state, and both apps answer the same to the same player actions", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { TEST_SECRETS } from "../support/secrets";
 
 declare module "vitest" {
@@ -20,7 +21,7 @@ export const E2E_VARS: Record<string, string> = {
 /** One `wrangler dev` for the whole e2e run, on a free port, with its own fresh local state. */
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-e2e-"));
-  const port = 18787 + Math.floor(Math.random() * 1000);
+  const port = await freePort();
   const server = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false });
   project.provide("baseUrl", server.url);
   return async () => {

@@ -7,6 +7,7 @@ import { ChallengesApi, Configuration, EventsApi } from "@scillgame/scill-js";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { TEST_SECRETS } from "../support/secrets";
 import { E2E_VARS } from "./global-setup";
 import { eventually } from "./support";
@@ -19,7 +20,7 @@ let output = "";
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-logs-"));
-  const port = 19787 + Math.floor(Math.random() * 1000);
+  const port = await freePort();
   const vars = { ...TEST_SECRETS, ...E2E_VARS, LOG_SAMPLE_RATE: "1" };
   server = await startDevServer({ port, persistTo, vars, quiet: true, localTraces: false, onOutput: (chunk) => (output += chunk) });
 });

@@ -7,7 +7,7 @@ import type { BackgroundMessage } from "../../../src/user/messages";
 import type { DeliveryMessage } from "../../../src/webhooks/messages";
 import { userObject } from "../../../src/user/names";
 import { erasureSubject } from "../../../src/apps/erasure-tombstones";
-import { ADMIN, call, createTestApp, DAY, HOUR, iso, serviceNow } from "../helpers";
+import { ADMIN, advanceClock, call, createTestApp, DAY, HOUR, iso, serviceNow } from "../helpers";
 import { createCategory, createChallenge, player } from "../challenges/support";
 import { createBoard } from "../leaderboards/support";
 import { addWebhook, threeLevelPass } from "../battlepasses/support";
@@ -189,8 +189,8 @@ describe("an erased player", () => {
   });
 
   it("starts fresh under the same id with a new token, answered as any new player", async () => {
-    // A new token is good from the second after the erasure.
-    await new Promise((r) => setTimeout(r, 1000));
+    // A new token is good from the second after the erasure: the service clock moves on by one.
+    await advanceClock(1);
     const [again, newcomer] = [await app.tokenFor(PLAYER), await app.tokenFor(NEWCOMER)];
     const challenges = async (token: string) =>
       (await player(app.appId, token).all()).body.flatMap((c: any) => c.challenges.map((ch: any) => [ch.challenge_id, ch.type, ch.user_challenge_current_score]));
@@ -252,7 +252,7 @@ describe("erasure of a banned player", () => {
     expect(await erase(fair.appId, CHEATER)).toMatchObject({ status: "completed", error: null });
     expect(await d1RowsHolding(CHEATER)).toEqual([]);
     // No ban survives to refuse the new player: a new token plays (its event is held for review again, as any player's would be).
-    await new Promise((r) => setTimeout(r, 1000));
+    await advanceClock(1);
     expect((await cheat(await fair.tokenFor(CHEATER))).status).toBe(200);
   });
 });

@@ -44,7 +44,7 @@ describe("the watcher registry", () => {
     expect(await watchersOf("wendy")).toEqual([{ topic, broker: brokerId() }]);
 
     second.close();
-    await vi.waitFor(async () => expect(await watchersOf("wendy")).toEqual([]), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect(await watchersOf("wendy")).toEqual([]), { timeout: 15_000, interval: 50 });
     first.close();
   });
 
@@ -78,6 +78,6 @@ describe("the watcher registry", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
 
     await sendEvent(app.apiKey, "vera", "kill-enemy", { amount: 1 });
-    await vi.waitFor(async () => expect(await watchersOf("vera")).toEqual([]), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect(await watchersOf("vera")).toEqual([]), { timeout: 15_000, interval: 50 });
   });
 });
