@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,14 +104,22 @@ class Shell {
   }
 }
 
+/** A port the system reports free right now (the server binds it a moment later). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 let server: { url: string; stop: () => Promise<void> };
 let persistTo: string;
 let seeded: { appId: string; apiKey: string; catalog: string };
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-tour-"));
-  const port = 20787 + Math.floor(Math.random() * 1000);
-  server = await startDevServer({ port, persistTo, vars: devVars, quiet: true, localTraces: false });
+  server = await startDevServer({ port: await freePort(), persistTo, vars: devVars, quiet: true, localTraces: false });
   const admin = { Authorization: `Bearer ${devVars.ADMIN_TOKEN}`, "Content-Type": "application/json" };
   const app: { app_id: string } = await (await fetch(`${server.url}/api/v1/admin/apps`, { method: "POST", headers: admin, body: JSON.stringify(DEMO_APP) })).json();
   const key: { key: string } = await (
