@@ -1,4 +1,4 @@
-// Checks that every import in src/ points down the layers of the README's Layout section, and that
+// Checks that every import in src/ points down the layers of docs/architecture.md, and that
 // no two folders import each other. `npm test` runs it; `node scripts/check-layers.mjs --graph`
 // prints the folder graph with the count of imports behind each edge.
 import { readdirSync, readFileSync } from "node:fs";

@@ -4,14 +4,13 @@
 import { randomBytes } from "node:crypto";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { catalogCall, readCatalogFile } from "./lib/catalog-client.mjs";
+import { applyDemoCatalog, DEMO_APP, DEMO_CATALOG as demoCatalog, DEMO_CONSOLE_EMAIL, DEMO_KEY } from "./lib/demo.mjs";
 import { startDevServer } from "./lib/dev-server.mjs";
 import { projectRoot } from "./lib/wrangler.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const devVars = path.join(projectRoot, ".dev.vars");
 const credentialsFile = path.join(projectRoot, ".wrangler", "demo-credentials.json");
-const demoCatalog = path.join("scripts", "demo", "catalog.yaml");
 
 if (!existsSync(devVars)) copyFileSync(path.join(projectRoot, ".dev.vars.example"), devVars);
 // A .dev.vars from before ENVIRONMENT existed would run as production, which refuses its
@@ -50,33 +49,17 @@ async function seedDemo() {
   }
   let appId = saved?.appId;
   if (!appId || (await api("GET", `/api/v1/admin/apps/${appId}`, adminToken)).status !== 200) {
-    const created = await api("POST", "/api/v1/admin/apps", adminToken, { name: "Demo app", default_language: "en" });
+    const created = await api("POST", "/api/v1/admin/apps", adminToken, DEMO_APP);
     if (created.status !== 201) throw new Error(`could not create the demo app: ${JSON.stringify(created.body)}`);
     appId = created.body.app_id;
   }
-  const key = await api("POST", `/api/v1/admin/apps/${appId}/api-keys`, adminToken, { name: "demo" });
+  const key = await api("POST", `/api/v1/admin/apps/${appId}/api-keys`, adminToken, DEMO_KEY);
   if (key.status !== 201) throw new Error(`could not create the demo key: ${JSON.stringify(key.body)}`);
   const credentials = { appId, apiKey: key.body.key };
   mkdirSync(path.dirname(credentialsFile), { recursive: true });
   writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2));
   return credentials;
 }
-
-/**
- * The demo game's challenges, battle pass and leaderboards, so a new user's first list request
- * shows something. Applying it again changes nothing; edits to the file are applied at the next start.
- */
-async function applyDemoCatalog(appId) {
-  try {
-    const doc = readCatalogFile(path.join(projectRoot, demoCatalog));
-    const { summary } = await catalogCall({ url: server.url, token: adminToken, appId, method: "PUT", body: doc });
-    return summary.create + summary.update === 0 ? "unchanged" : `${summary.create} created, ${summary.update} updated`;
-  } catch (err) {
-    return `not applied: ${err.message}`;
-  }
-}
-
-const DEMO_CONSOLE_EMAIL = "demo@open-gamification.local";
 
 /**
  * An owner for the console: reused while it exists with the saved password, otherwise created
@@ -97,7 +80,7 @@ async function seedConsoleUser(credentials) {
 }
 
 const demo = await seedDemo();
-const catalogOutcome = await applyDemoCatalog(demo.appId);
+const catalogOutcome = await applyDemoCatalog({ url: server.url, adminToken, appId: demo.appId });
 const consolePassword = await seedConsoleUser(demo);
 console.log(`
   Open Gamification is running at ${server.url}

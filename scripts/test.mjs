@@ -22,7 +22,7 @@ if (run(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/t
   process.exit(1);
 }
 if (run(process.execPath, [path.join(projectRoot, "scripts/check-layers.mjs")]) !== 0) {
-  console.error("An import points up the layers (README, Layout).");
+  console.error("An import points up the layers (docs/architecture.md).");
   process.exit(1);
 }
 

@@ -7,8 +7,8 @@
 //                                                     no storage or CPU figures; webhooks need loopback).
 //                                                     Start a local one with X_LOCAL_OBSERVABILITY=false,
 //                                                     as the bench starts its own (scripts/lib/dev-server.mjs)
-//   BENCH_USERS=1000           distinct users of the intake scenario (default 10,000, as the issue
-//                              asks: their first touch takes about 1.5 minutes on 2 cores)
+//   BENCH_USERS=1000           distinct users of the intake scenario (default 10,000, the size the
+//                              targets are set for; fewer users make a shorter run)
 //   BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_EVENTS, BENCH_LB_SIZES=10000,100000,1000000 ...
 //   BENCH_PROFILE=1            log a CPU profile of the Worker's isolate for every measured phase
 //   BENCH_PROFILE_OUT=dir      the same, and save each raw profile in dir (*.cpuprofile, for DevTools)

@@ -154,7 +154,7 @@ function addFloorRow(ctx, results, key, what, concurrency, trivialKey, trivialTa
 }
 
 /**
- * For a target set against the bare object floor (`target`, as the issue states it): each
+ * For a target set against the bare object floor (`target`, as the benchmark's target is stated): each
  * hand-off's floor against the bare one, in the same rounds. An event is always handed on, so this
  * is the most any service can reach of the bare floor with that hand-off.
  */
@@ -175,7 +175,7 @@ function addHandOffAgainstBareRows(ctx, { results, key, what, concurrency, targe
 }
 
 /**
- * An intake figure against an object phase of the floor (`key`, as the issue states its target),
+ * An intake figure against an object phase of the floor (`key`, as the benchmark states its target),
  * then against the same phase with its queue message (`key`-send, when measured): the least the
  * operation an event is, handed on to background work, costs on this runtime.
  */

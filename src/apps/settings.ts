@@ -1,5 +1,5 @@
 /**
- * The fair-play settings of an app (README, "Fair play"): which events only the studio's backend
+ * The fair-play settings of an app (docs/fair-play.md): which events only the studio's backend
  * may send, and how many events a minute intake accepts per player and per app.
  */
 export interface RateLimits {

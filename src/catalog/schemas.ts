@@ -88,7 +88,7 @@ export const CatalogSettings = z
   .strict()
   .openapi("CatalogSettings", {
     description:
-      "The app's fair-play settings (README, Fair play), replaced as a whole: an event list or a rate limit left out is the default again (none; the service's limit). A document without settings leaves the app's as they are.",
+      "The app's fair-play settings (docs/fair-play.md), replaced as a whole: an event list or a rate limit left out is the default again (none; the service's limit). A document without settings leaves the app's as they are.",
   });
 
 export const CatalogDocument = z

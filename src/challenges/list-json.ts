@@ -48,8 +48,8 @@ interface LastJoined {
 /**
  * Per owner (a category, a catalog) and language, the last text joined and the parts it joined.
  * Most users list a category as every user who never started one of its challenges does, from the
- * same texts (challengeJson): comparing 1,000 of them by reference costs far less than joining
- * 657 KB again, and the same text object leaves the user's object without being flattened anew.
+ * same texts (challengeJson): comparing them by reference costs far less than joining the whole
+ * list's text again, and the same text object leaves the user's object without being flattened anew.
  */
 function joinedOnce<K extends object>(cache: WeakMap<K, Map<string, LastJoined>>, owner: K, lang: Language, parts: string[], join: () => string): string {
   const slot = perLanguage(cache, owner, lang, (): LastJoined => ({ last: null }));

@@ -39,7 +39,7 @@ export const challengesSchema: AreaSchema = {
     // Objects from before the holder counts (D1 migration 0010) report what they hold once (UserChallenges).
     "ALTER TABLE ch_owner ADD COLUMN holders_counted INTEGER NOT NULL DEFAULT 0",
     // The time-outs are read only when one moves and by the alarm, from a user's few hundred rows at
-    // most: a scan costs less than a b-tree of its own, a 4 KB page in every player's object (0.3.7).
+    // most: a scan costs less than a b-tree of its own, a page in every player's object.
     "DROP INDEX IF EXISTS ch_instances_by_expiry",
   ],
   created: `CREATE TABLE ${INSTANCES_TABLE} WITHOUT ROWID;

@@ -8,8 +8,8 @@ const MAX_JSON_PARAMETER_CHARS = 512 * 1024;
 /**
  * Replay protection lasts this long: a message comes back only within its queue's retries (10,
  * each ending within an invocation's 15 minutes at worst), so 6 hours is more than twice the
- * longest redelivery. Kept short because a receipt is kept per event: at 1,000 events a second,
- * 6 to 8 hours of them take about 1.3 GB of D1 (README, "Capacity").
+ * longest redelivery. Kept short because a receipt is kept per event, so this window is what the
+ * receipts take of D1 at a high event rate (docs/capacity.md).
  */
 const EVENT_RECEIPT_HOURS = 6;
 /**

@@ -8,7 +8,7 @@ import { logBackgroundFailure } from "../shared/log";
  * isolate reported for the app's last minute. An isolate therefore misses at most what the
  * others accepted since their last report: the app can go over its limit by about one
  * reconcile interval of its traffic (plus a D1 round trip), never refuse below it. Seconds are
- * whole, so an event may leave the window up to a second early (README, "Fair play").
+ * whole, so an event may leave the window up to a second early (docs/fair-play.md).
  */
 export const RECONCILE_MS = 1000;
 const SECOND_MS = 1000;

@@ -3,15 +3,17 @@ import type { AreaSchema, AreaSql } from "../user/schema";
 /**
  * The event ids a user's object has applied, so that a retried event (same `event_id`) is
  * acknowledged without being applied again. Ids are kept for IDEMPOTENCY_WINDOW_MS, well beyond
- * the promised 24 hours, and pruned as new ids arrive. An area of its own since 0.3.5, whose
- * tables are made at the first event that carries an id since 0.3.6: the SCILL SDKs send none, and
- * a player without them keeps two b-trees (8 KB) fewer.
+ * the promised 24 hours, and pruned as new ids arrive. An area of its own, whose tables are made
+ * at the first event that carries an id: the SCILL SDKs send none, and a player without them
+ * keeps two b-trees fewer.
  */
 export const IDEMPOTENCY_WINDOW_MS = 48 * 3600 * 1000;
 
 /**
- * The tables' first two migrations, which the events area ran until 0.3.4 (src/events/events-schema.ts):
- * history, never changed; a later version of these tables is a migration appended to this area's.
+ * The tables' first two migrations, which are also the events area's first two
+ * (src/events/events-schema.ts): objects made before the ids were an area of their own have them
+ * that way. Never changed; a later
+ * version of these tables is a migration appended to this area's.
  */
 export const PROCESSED_EVENTS_MIGRATIONS = [
   "CREATE TABLE processed_events (event_id TEXT PRIMARY KEY, processed_at INTEGER NOT NULL)",

@@ -1,7 +1,7 @@
 import { ApiError } from "../shared/errors";
 
 /**
- * How intake answers an event past a rate limit (README, "Fair play"): 429 with Retry-After,
+ * How intake answers an event past a rate limit (docs/fair-play.md): 429 with Retry-After,
  * `retry_after_seconds` in the body, and the IETF RateLimit / RateLimit-Policy fields
  * (draft-ietf-httpapi-ratelimit-headers) naming the policy, its quota (events) and window.
  */

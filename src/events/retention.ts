@@ -20,7 +20,7 @@ export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & { ANALYTICS_RETE
 /**
  * Cron: drops archived events and event counts past their retention, receipts past the queue's
  * redeliveries, and the per-app rate counts no isolate reads any more. With
- * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (README), and
+ * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (docs/api.md, "Raw event archive"), and
  * the cron leaves it alone.
  */
 export async function pruneEventData(env: RetentionEnv, now: number): Promise<void> {

@@ -91,7 +91,7 @@ type BoardsQuery = { language?: string; currentPage: number; pageSize: number; c
  * position of the caller's, :559 and :567), so read as a position its first page would skip the
  * top pageSize − 1 rows. On this list, a position equal to the page size sent alongside
  * `currentPage` is that pattern and the page applies. A position sent on its own, or any other
- * position, is a position (see README, "Using the SCILL SDKs").
+ * position, is a position (see docs/scill-sdks.md).
  */
 function boardsOffset(c: Ctx, query: BoardsQuery): number {
   const unityPattern = query.currentPosition === query.pageSize && c.req.query("currentPage") !== undefined;

@@ -10,7 +10,7 @@ import { findReceipt, insertReceiptStatement, markFailed, newErasureId, presentR
 /**
  * Erasing a player (the admin API, a backend with the app's API key, the console): the request is
  * answered at once with a receipt, and the player's own object erases everything about them on its
- * alarm a moment later (src/players/user-erasure.ts, the README's "Privacy"). The tombstone is
+ * alarm a moment later (src/players/user-erasure.ts, docs/privacy.md). The tombstone is
  * written with the request, so that from the next second on every isolate refuses the player's
  * old tokens. Erasing a player again, or one who never played, is harmless and gets its own receipt.
  */

@@ -10,7 +10,7 @@
  */
 
 /**
- * Sized for growth (README, "Capacity"): one object takes about 1,000 requests a second, and a
+ * Sized for growth (docs/capacity.md): one object takes about 1,000 requests a second, and a
  * client with a 60 s keep-alive sends one PINGREQ a minute, so at half that load a shard carries
  * about 30,000 clients and 32 shards about a million, before any connect or message.
  */

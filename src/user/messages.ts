@@ -16,7 +16,7 @@ export type BackgroundMessage =
   | {
       kind: "event";
       event: UserEvent;
-      /** How the archive names the player (src/events/archive-identity.ts); absent in messages of versions before 0.3.0. */
+      /** How the archive names the player (src/events/archive-identity.ts); absent in messages queued before the archive used pseudonyms. */
       userRef?: string;
       /**
        * Leaderboards whose max_events_per_minute this event went past for its player, as the
@@ -34,7 +34,8 @@ export type BackgroundKind = BackgroundMessage["kind"];
 /**
  * A background message as a user's object queues it (src/wiring/outbox.ts): with the id it was
  * staged with, which it keeps when the object hands it on again, and `resent` then (it may have
- * been handed on before). Messages of versions before 0.3.1 have neither.
+ * been handed on before). Messages queued before messages kept their staging id have neither, and
+ * are keyed by their queue message id.
  */
 export type QueuedBackground = BackgroundMessage & { outboxId?: string; resent?: true };
 

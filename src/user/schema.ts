@@ -28,9 +28,9 @@ const READ_ONLY = /^\s*SELECT\b/i;
 /**
  * The areas' tables of one object. Areas whose tables exist are migrated to their last version
  * when the object starts; the others get theirs at their first write (`sqlFor`), so that a new
- * player's object holds only the tables the player uses. Creating a table or an index costs about
- * 60 µs of CPU and a 4 KB page on this runtime, and most players never use some areas (battle
- * passes, erasure, paced boards, topic watchers): a first touch made all 19 tables and indexes.
+ * player's object holds only the tables the player uses. Every table or index costs CPU to create
+ * and a SQLite page to keep, and most players never use some areas (battle passes, erasure, paced
+ * boards, topic watchers).
  */
 export class ObjectSchema {
   /** Version of each area whose tables exist. */
@@ -40,7 +40,8 @@ export class ObjectSchema {
     private readonly sql: SqlStorage,
     private readonly areas: AreaSchema[],
   ) {
-    // WITHOUT ROWID since 0.3.4: objects made before keep a table and its key's index, which read alike.
+    // WITHOUT ROWID: one b-tree instead of a table and its key's index. Objects that have the older
+    // rowid table keep it; both read and write alike.
     sql.exec("CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID");
     this.reload();
     for (const area of areas) if (this.versions.has(area.area)) this.migrate(area);

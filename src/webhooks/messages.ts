@@ -14,7 +14,7 @@ export interface DeliveryMessage {
   body: string;
   /** When the change happened (service clock, ms). */
   createdAt: number;
-  /** The player the body names (Change.userId); absent in messages queued before version 0.3.0. */
+  /** The player the body names (Change.userId), so that erasure finds the delivery; absent in messages queued before deliveries named their player. */
   userId?: string | null;
 }
 

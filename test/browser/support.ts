@@ -11,7 +11,7 @@ export { ADMIN_TOKEN, baseUrl, http };
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for the README). */
+/** Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for docs/console.md). */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
 let shared: Promise<Browser> | undefined;

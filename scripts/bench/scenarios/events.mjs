@@ -17,7 +17,7 @@ import { addAgainstFloorRows, addObjectFloorRows, EVICTION_WAIT_MS, FLOOR_SCENAR
 
 /** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
 const FLOOR_TARGET = 0.9;
-/** One hot user's intake, and a first touch, as shares of the trivial route (issue 20's targets). */
+/** One hot user's intake, and a first touch, as shares of the trivial route (the targets the benchmark checks). */
 const HOT_USER_TARGET = 0.8;
 const FIRST_TOUCH_TARGET = 0.5;
 

@@ -1,4 +1,4 @@
-// Fair play (README, "Fair play"): what the rate-limit and ban checks cost an accepted event, what
+// Fair play (docs/fair-play.md): what the rate-limit and ban checks cost an accepted event, what
 // a refused (429) request costs next to an accepted event, and another player's event latency while
 // one client floods, with and without the limits. Accepted events go to an app like the intake
 // benchmark's (20 active challenges, 5 of which count the event, and a leaderboard); the cheapest

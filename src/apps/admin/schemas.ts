@@ -11,7 +11,7 @@ const PerMinute = (what: string, fallback: number) =>
 export const RateLimitsInput = z
   .object({
     per_user_per_minute: PerMinute("Events one player may send in any 60 seconds (a batch of 500 counts 500; exact)", DEFAULT_RATE_LIMITS.perUserPerMinute),
-    per_app_per_minute: PerMinute("Events the whole app may send in a minute (approximate: see the README, Fair play)", DEFAULT_RATE_LIMITS.perAppPerMinute),
+    per_app_per_minute: PerMinute("Events the whole app may send in a minute (approximate: see docs/fair-play.md)", DEFAULT_RATE_LIMITS.perAppPerMinute),
   })
   .openapi("RateLimitsInput");
 

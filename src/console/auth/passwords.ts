@@ -2,8 +2,8 @@ import { timingSafeEqual } from "../../shared/crypto";
 
 /**
  * Console passwords: PBKDF2-SHA256 from WebCrypto with a random salt per user. The Workers
- * runtime derives with at most 100,000 iterations, which is therefore both the floor the issue
- * sets and the ceiling the platform allows. The iteration count is stored with the hash, so a
+ * runtime derives with at most 100,000 iterations, which is therefore both the least the console
+ * accepts and the most the platform allows. The iteration count is stored with the hash, so a
  * later change of cost keeps old hashes verifiable.
  */
 export const PBKDF2_ITERATIONS = 100_000;

@@ -19,7 +19,7 @@ const LANGUAGE_HELP = "Language code (en, de-AT) of texts given as plain strings
 
 const perMinute = (n: number) => `Empty: the service's default, ${n.toLocaleString("en-US")}.`;
 
-/** The app's fair-play settings (README, "Fair play"): what only the backend may send, and intake's rate limits. */
+/** The app's fair-play settings (docs/fair-play.md): what only the backend may send, and intake's rate limits. */
 function FairPlayFields({ form }: { form: FormState }) {
   return (
     <fieldset class="form-section">

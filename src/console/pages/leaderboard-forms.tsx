@@ -12,7 +12,7 @@ const AGGREGATION_TEXT: Record<string, string> = {
   last: "last: keeps the newest value",
 };
 
-/** What keeps the board fair (README, "Fair play"): who may write it, and which submissions wait for review. */
+/** What keeps the board fair (docs/fair-play.md): who may write it, and which submissions wait for review. */
 function FairPlayFields({ form }: { form: FormState }) {
   return (
     <fieldset class="form-section">

@@ -35,7 +35,7 @@ export function ServiceWarnings(props: { warnings: string[]; details?: boolean }
 
 /**
  * D1's migration level against the code's: behind is a warning; ahead is what a rollback leaves,
- * and fine, since migrations only add (README, "Upgrading and rolling back").
+ * and fine, since migrations only add (docs/deploying.md, "Upgrading and rolling back").
  */
 export function migrationState(d1: ServiceStatus["d1"]): "unreachable" | "behind" | "current" | "ahead" {
   if (!d1.reachable) return "unreachable";

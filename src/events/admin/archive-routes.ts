@@ -26,7 +26,7 @@ export const eventFilesAdmin = createRouter()
       summary: "The app's raw event files (gzip-compressed NDJSON) of a range of UTC hours, oldest first",
       description:
         "One file per UTC hour and background batch. Files are listed for the whole hours the range touches; " +
-        "download each from its `url`, or read them with DuckDB's `read_json_auto` (README, \"Raw event archive\").",
+        "download each from its `url`, or read them with DuckDB's `read_json_auto` (docs/api.md, \"Raw event archive\").",
       request: { params: z.object({ appId: pathId("appId") }), query: EventFilesQuery },
       responses: { 200: jsonResponse(EventFileList, "A page of files"), ...errorResponses },
     }),

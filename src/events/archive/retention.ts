@@ -43,7 +43,7 @@ async function pruneFolder(bucket: R2Bucket, folder: string, before: number, bud
 
 /**
  * Deletes the archived events of hours that ended by `before`, app by app, at most DELETE_BUDGET
- * objects per run. In production an R2 lifecycle rule can do this instead (README, "Raw event
+ * objects per run. In production an R2 lifecycle rule can do this instead (docs/api.md, "Raw event
  * archive"). Objects this layout did not write are left alone.
  */
 export async function pruneArchive(bucket: R2Bucket, before: number): Promise<number> {

@@ -4,6 +4,6 @@ import type { UserEvent } from "../../user/event";
 export interface EventRecord {
   id: string;
   event: UserEvent;
-  /** How the archive names the player (src/events/archive-identity.ts); null for a message of an earlier version. */
+  /** How the archive names the player (src/events/archive-identity.ts); null for a message queued before the archive used pseudonyms. */
   userRef: string | null;
 }
