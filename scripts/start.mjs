@@ -97,6 +97,13 @@ function onOutput(chunk, stream = "stdout") {
 }
 
 let server;
+// Ctrl-C: the server stops with this process, also while it is still starting.
+const shutdown = async () => {
+  if (server) await server.stop();
+  process.exit(0);
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
 try {
   server = await startDevServer({ port: PORT, persistTo, vars, quiet: true, onOutput });
 } catch (err) {
@@ -104,12 +111,6 @@ try {
   process.stderr.write(`${held.join("\n")}\n`);
   fail(`npm start: the server did not start: ${err.message.split("\n")[0]}`);
 }
-const shutdown = async () => {
-  await server.stop();
-  process.exit(0);
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
 
 async function api(method, urlPath, token, body) {
   const response = await fetch(`${server.url}${urlPath}`, {

@@ -99,7 +99,16 @@ export async function startDevServer({ port, persistTo, vars = {}, quiet = false
     child.stderr.pipe(process.stderr);
   }
   const exited = new Promise((resolve) => child.once("exit", resolve));
+  // The server runs in its own process group (a Ctrl-C in the terminal reaches only this process):
+  // when this process exits without stop(), its server goes with it rather than hold the port.
+  const killOnExit = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  };
+  process.once("exit", killOnExit);
   const stop = async () => {
+    process.off("exit", killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, "SIGTERM");
