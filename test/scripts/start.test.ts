@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 // `npm start` as a new user runs it, each start with its own port and its own state directory
 // (START_STATE_DIR), never the developer's `.wrangler`.
@@ -53,7 +53,7 @@ async function stop(started: Started) {
   await started.exited;
 }
 
-afterEach(async () => {
+afterAll(async () => {
   for (const started of [...running]) await stop(started);
 });
 
@@ -125,7 +125,10 @@ describe("npm start on a port another process holds", () => {
 
 describe("the printed console password", () => {
   const stateDir = mkdtempSync(path.join(tmpdir(), "npm-start-state-"));
-  afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const started of [...running]) await stop(started);
+    rmSync(stateDir, { recursive: true, force: true });
+  });
   let first: Banner;
 
   it("signs in on a fresh state directory, and is saved in the credentials file it names", { timeout: START_TIMEOUT }, async () => {
@@ -149,15 +152,18 @@ describe("the printed console password", () => {
     await stop(started);
   });
 
+  let restarted: { started: Started; banner: Banner };
+
   it("after a restart is the same one, and still signs in", { timeout: START_TIMEOUT }, async () => {
-    const again = await bannerOf(npmStart(await freePort(), stateDir));
+    const started = npmStart(await freePort(), stateDir);
+    const again = await bannerOf(started);
     expect(again.password).toBe(first.password);
     expect(await signIn(again.url, again.email, again.password)).toBe(303);
+    restarted = { started, banner: again };
   });
 
-  it("after an owner changed the password, is a new one that signs in", { timeout: 2 * START_TIMEOUT }, async () => {
-    const before = npmStart(await freePort(), stateDir);
-    const { url, adminToken, email } = await bannerOf(before);
+  it("after an owner changed the password, is a new one at the next start, and signs in", { timeout: START_TIMEOUT }, async () => {
+    const { url, adminToken, email } = restarted.banner;
     const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
     const found = (await (await fetch(`${url}/api/v1/admin/console-users?search=${encodeURIComponent(email)}`, { headers: admin })).json()) as { items: { console_user_id: string }[] };
     const id = found.items[0].console_user_id;
@@ -168,7 +174,7 @@ describe("the printed console password", () => {
     });
     expect(changed.status).toBe(200);
     expect(await signIn(url, email, first.password)).toBe(401);
-    await stop(before);
+    await stop(restarted.started);
 
     const after = await bannerOf(npmStart(await freePort(), stateDir));
     expect(after.password).not.toBe(first.password);
