@@ -5,7 +5,7 @@ import { consumeBackground } from "./wiring/background-consumer";
 import type { QueuedBackground } from "./user/messages";
 import { consumeWebhooks } from "./webhooks/consumer";
 import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
-import { logBackgroundFailure } from "./shared/log";
+import { configureLog, logBackgroundFailure } from "./shared/log";
 import { observeRequest } from "./shared/request-log";
 
 export { UserDO } from "./wiring/user-do";
@@ -31,6 +31,7 @@ export default {
   },
 
   async queue(batch, env) {
+    configureLog(env);
     try {
       if (batch.queue.startsWith("gamification-background")) {
         await consumeBackground(batch as MessageBatch<QueuedBackground>, env);
@@ -44,6 +45,7 @@ export default {
   },
 
   async scheduled(_controller, env, ctx) {
+    configureLog(env);
     ctx.waitUntil(getNow(env).then((now) => runScheduled(env, now)));
   },
 } satisfies ExportedHandler<Env, unknown>;

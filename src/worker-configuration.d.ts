@@ -21,6 +21,7 @@ interface __BaseEnv_Env {
 	TOPIC_SECRET: string;
 	DEV_CLOCK: string;
 	ALLOW_LOOPBACK_WEBHOOKS: string;
+	LOG_FORMAT: string;
 	USER: DurableObjectNamespace<import("./index").UserDO>;
 	BROKER: DurableObjectNamespace<import("./index").MqttBroker>;
 	TOPIC_HUB: DurableObjectNamespace<import("./index").TopicHub>;
@@ -52,6 +53,7 @@ declare namespace Cloudflare {
 		TOPIC_SECRET: string;
 		DEV_CLOCK: string;
 		ALLOW_LOOPBACK_WEBHOOKS: string;
+		LOG_FORMAT: string;
 		USER: DurableObjectNamespace<import("./index").UserDO>;
 		BROKER: DurableObjectNamespace<import("./index").MqttBroker>;
 		TOPIC_HUB: DurableObjectNamespace<import("./index").TopicHub>;
@@ -63,7 +65,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "LOG_SAMPLE_RATE" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "ANALYTICS_RETENTION_DAYS" | "AUDIT_LOG_RETENTION_DAYS" | "EVENTS_ARCHIVE_PRUNING" | "MQTT_BROKER_SHARDS" | "WEBHOOK_RETRY_BASE_SECONDS" | "ENVIRONMENT" | "ADMIN_TOKEN" | "JWT_SIGNING_KEYS" | "TOPIC_SECRET" | "DEV_CLOCK" | "ALLOW_LOOPBACK_WEBHOOKS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "LOG_SAMPLE_RATE" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "ANALYTICS_RETENTION_DAYS" | "AUDIT_LOG_RETENTION_DAYS" | "EVENTS_ARCHIVE_PRUNING" | "MQTT_BROKER_SHARDS" | "WEBHOOK_RETRY_BASE_SECONDS" | "ENVIRONMENT" | "ADMIN_TOKEN" | "JWT_SIGNING_KEYS" | "TOPIC_SECRET" | "DEV_CLOCK" | "ALLOW_LOOPBACK_WEBHOOKS" | "LOG_FORMAT">> {}
 }
 declare module "*.txt" {
 	const value: string;

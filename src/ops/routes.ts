@@ -38,9 +38,43 @@ const Status = z
   })
   .openapi("ServiceStatus");
 
+const ServiceIndex = z
+  .object({
+    name: z.literal("Open Gamification"),
+    version: z.string().openapi({ example: "0.3.7", description: "The release, as /health reports it." }),
+    console: z.string().openapi({ example: "https://gamification.example/console", description: "The admin console." }),
+    docs: z.string().openapi({ example: "https://gamification.example/docs", description: "The API reference." }),
+    openapi: z.string().openapi({ example: "https://gamification.example/openapi.json", description: "This OpenAPI document." }),
+  })
+  .openapi("ServiceIndex");
+
 const tags = ["Operations"];
 
+/** A browser asks for a page: it says so in Accept (`text/html`); API clients and curl do not. */
+const wantsPage = (accept: string | undefined) => (accept ?? "").toLowerCase().includes("text/html");
+
 export const opsRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get", path: "/", tags, security: [],
+      summary: "Where things are: the console for a browser, an index of addresses for an API client",
+      description: "An Accept header with `text/html` (a browser) is redirected to the console; any other request gets the index.",
+      responses: {
+        200: jsonResponse(ServiceIndex, "The service's name, release and addresses"),
+        302: { description: "A browser is sent to the console", headers: { Location: { description: "/console", schema: { type: "string" } } } },
+      },
+    }),
+    (c) => {
+      // The answer depends on Accept: a cache must keep the page and the index apart.
+      c.header("Vary", "Accept");
+      if (wantsPage(c.req.header("Accept"))) return c.redirect("/console", 302);
+      const origin = new URL(c.req.url).origin;
+      return c.json(
+        { name: "Open Gamification" as const, version: SERVICE_VERSION, console: `${origin}/console`, docs: `${origin}/docs`, openapi: `${origin}/openapi.json` },
+        200,
+      );
+    },
+  )
   .openapi(
     createRoute({
       method: "get", path: "/health", tags,

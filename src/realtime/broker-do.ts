@@ -23,7 +23,7 @@ import { isIssuedTopic, topicOwner } from "./topics";
 import { groupByOwner } from "./owners";
 import { brokerSchema } from "./broker-schema";
 import { migrateObjectStorage } from "../user/schema";
-import { logBackgroundFailure } from "../shared/log";
+import { configureLog, logBackgroundFailure } from "../shared/log";
 
 /** Messages for one topic, in the order they must arrive. */
 export interface TopicBatch {
@@ -57,6 +57,7 @@ export class MqttBroker extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    configureLog(env);
     migrateObjectStorage(ctx.storage.sql, [brokerSchema]);
     // After a restart (not a hibernation) every socket is gone, and with it every unfinished packet.
     const anyPending = ctx.storage.sql.exec("SELECT 1 FROM pending_bytes LIMIT 1").toArray().length > 0;

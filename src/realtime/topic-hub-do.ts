@@ -3,7 +3,7 @@ import { migrateObjectStorage } from "../user/schema";
 import type { TopicBatch } from "./broker-do";
 import { TopicWatchers, watchersSchema } from "./watchers";
 import { recordWatchedTopics } from "./watched-topics";
-import { logBackgroundFailure } from "../shared/log";
+import { configureLog, logBackgroundFailure } from "../shared/log";
 
 /**
  * The owner of one topic that belongs to no user (a leaderboard's), addressed by the topic's name.
@@ -22,6 +22,7 @@ export class TopicHub extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    configureLog(env);
     this.watchers = new TopicWatchers(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => migrateObjectStorage(ctx.storage.sql, [watchersSchema]));
   }

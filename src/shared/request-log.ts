@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
 import { errorBody } from "./errors";
 import type { AppEnv } from "./http";
-import { logError, logLine } from "./log";
+import { configureLog, logError, logFormatOf, logLine, logText } from "./log";
 
 /** Named in every answer and in every 5xx body, so that a studio can quote the request. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -39,9 +39,21 @@ export interface RequestLine {
   ray?: string;
 }
 
-export function logRequest(env: Pick<Env, "LOG_SAMPLE_RATE">, line: RequestLine): void {
+/** The request line of the pretty format: method, path (without its query), status and duration. */
+export function prettyRequestLine(line: Pick<RequestLine, "method" | "status" | "duration_ms">, path: string): string {
+  return `${line.method} ${path} ${line.status} ${line.duration_ms}ms`;
+}
+
+/**
+ * The request's line: an object in the json format; in the pretty format one short line that names
+ * the path itself, which helps on a developer's terminal but carries player ids, so the structured
+ * format, which names only the route pattern, stays the default.
+ */
+export function logRequest(env: Pick<Env, "LOG_SAMPLE_RATE" | "LOG_FORMAT">, line: RequestLine, path: string): void {
   if (!shouldLogRequest(line.status, sampleRate(env.LOG_SAMPLE_RATE), Math.random())) return;
-  logLine(line.status >= 500 ? "error" : "info", "request", { ...line });
+  const level = line.status >= 500 ? "error" : "info";
+  if (logFormatOf(env.LOG_FORMAT) === "pretty") logText(level, prettyRequestLine(line, path));
+  else logLine(level, "request", { ...line }, "json");
 }
 
 /** Cloudflare's id of the request, when it came through Cloudflare. */
@@ -70,6 +82,7 @@ function appOf(c: Context<AppEnv>): string | null {
  * back (401s and errors included) and writes the request's log line.
  */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+  configureLog(c.env);
   const started = Date.now();
   const requestId = newRequestId();
   c.set("requestId", requestId);
@@ -89,7 +102,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
     duration_ms: Date.now() - started,
     app_id: appOf(c),
     ...rayOf(c.req.raw),
-  });
+  }, c.req.path);
 });
 
 /** A copy of `response` with the request id in its headers and, for a JSON 5xx, in its body. */
@@ -114,10 +127,11 @@ async function stamped(response: Response, requestId: string): Promise<Response>
  */
 export async function observeRequest(
   request: Request,
-  env: Pick<Env, "LOG_SAMPLE_RATE">,
+  env: Pick<Env, "LOG_SAMPLE_RATE" | "LOG_FORMAT">,
   route: string,
   handle: () => Promise<Response>,
 ): Promise<Response> {
+  configureLog(env);
   const started = Date.now();
   const requestId = newRequestId();
   let response: Response;
@@ -136,6 +150,6 @@ export async function observeRequest(
     duration_ms: Date.now() - started,
     app_id: null,
     ...rayOf(request),
-  });
+  }, new URL(request.url).pathname);
   return answer;
 }

@@ -17,7 +17,7 @@ import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
-import { describeError, logBackgroundFailure, logLine } from "../shared/log";
+import { configureLog, describeError, logBackgroundFailure, logLine } from "../shared/log";
 import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
 import { erasureSchema, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
 import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
@@ -72,6 +72,7 @@ export class UserDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    configureLog(env);
     this.schema = new ObjectSchema(ctx.storage.sql, USER_OBJECT_SCHEMAS);
     this.events = this.schema.sqlFor(eventsSchema);
     this.eventIds = this.schema.sqlFor(eventIdsSchema);

@@ -10,4 +10,6 @@ export const TEST_SECRETS = {
   TOPIC_SECRET: "test-topic-secret",
   DEV_CLOCK: "on",
   ALLOW_LOOPBACK_WEBHOOKS: "on",
+  // Structured lines, which the log tests read, whatever a developer's .dev.vars says.
+  LOG_FORMAT: "json",
 };

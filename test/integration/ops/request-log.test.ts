@@ -1,6 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runScheduled } from "../../../src/cron";
+import { configureLog } from "../../../src/shared/log";
 import { userObject } from "../../../src/user/names";
 import { ADMIN, call, callWith, createTestApp } from "../helpers";
 
@@ -80,6 +81,29 @@ describe("the request log line", () => {
     const text = JSON.stringify(lines);
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const secret of [token, app.apiKey, ADMIN, "hush-hush", "secret-user-name"]) expect(text).not.toContain(secret);
+  });
+});
+
+describe("the pretty format (LOG_FORMAT=pretty)", () => {
+  afterEach(() => configureLog({}));
+  const pretty = { LOG_FORMAT: "pretty" } as Partial<Env>;
+
+  it("writes one short line per request: method, path without its query, status and duration", async () => {
+    const lines = captureLogs();
+    await callWith(pretty, "GET", "/health?token=hush-hush");
+    await callWith(pretty, "GET", "/api/v1/admin/apps", { token: "wrong" });
+    expect(lines).toEqual([expect.stringMatching(/^GET \/health 200 \d+ms$/), expect.stringMatching(/^GET \/api\/v1\/admin\/apps 401 \d+ms$/)]);
+  });
+
+  it("writes an unexpected error as text with its stack, then the request's line", async () => {
+    const lines = captureLogs();
+    const r = await callWith({ ...pretty, DB: brokenDb, DEV_CLOCK: "off" }, "GET", "/api/v1/admin/apps", { token: ADMIN });
+    const id = r.headers.get("X-Request-Id");
+    expect(r).toMatchObject({ status: 500, body: { status: 500, message: "Internal error", request_id: id } });
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^error: unexpected error request_id=${id} method=GET route=/api/v1/admin/apps error=Error: D1 is on fire\n +at `)),
+      expect.stringMatching(/^GET \/api\/v1\/admin\/apps 500 \d+ms$/),
+    ]);
   });
 });
 

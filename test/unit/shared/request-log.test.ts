@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleRate, shouldLogRequest } from "../../../src/shared/request-log";
+import { prettyRequestLine, sampleRate, shouldLogRequest } from "../../../src/shared/request-log";
 
 describe("sampleRate", () => {
   it("reads a share between 0 and 1", () => {
@@ -27,5 +27,12 @@ describe("shouldLogRequest", () => {
   it("samples 429 like a success: a flood must not cost a line per refused request", () => {
     expect(shouldLogRequest(429, 0, 0.99)).toBe(false);
     expect(shouldLogRequest(429, 0.25, 0.2)).toBe(true);
+  });
+});
+
+describe("prettyRequestLine", () => {
+  it("is method, path, status and duration on one line", () => {
+    expect(prettyRequestLine({ method: "GET", status: 200, duration_ms: 12 }, "/api/v1/leaderboards")).toBe("GET /api/v1/leaderboards 200 12ms");
+    expect(prettyRequestLine({ method: "POST", status: 401, duration_ms: 0 }, "/api/v1/events")).toBe("POST /api/v1/events 401 0ms");
   });
 });
