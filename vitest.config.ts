@@ -1,9 +1,11 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { TEST_SECRETS } from "./test/support/secrets.ts";
+import { buildAssets } from "./scripts/build-assets.mjs";
 
 export default defineConfig(async () => {
+  // The static assets and their URLs (src/shared/asset-urls.generated.ts), which the Worker imports.
+  buildAssets();
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
@@ -28,14 +30,6 @@ export default defineConfig(async () => {
               },
             }),
           ],
-          // The console's bundled browser files are Text modules (wrangler.toml [[rules]]); the pool
-          // applies those rules to resolved paths only, so the package files are named by path here.
-          resolve: {
-            alias: {
-              "htmx.org/dist/htmx.min.js": fileURLToPath(new URL("./node_modules/htmx.org/dist/htmx.min.js", import.meta.url)),
-              "mqtt/dist/mqtt.esm.js": fileURLToPath(new URL("./node_modules/mqtt/dist/mqtt.esm.js", import.meta.url)),
-            },
-          },
           test: {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],
