@@ -15,8 +15,11 @@ export const PHONE = { width: 390, height: 844 };
 /** Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for the README). */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
-/** A fresh Chromium with its own profile directory: no cookies or storage from any other test. */
-export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+/**
+ * A fresh Chromium with its own profile directory: no cookies or storage from any other test.
+ * `tolerate` names the console errors a page is known to cause and that break nothing.
+ */
+export async function openBrowser(options: { tolerate?: RegExp } = {}): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), "console-browser-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: inject("chromiumPath"),
@@ -33,7 +36,7 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
   // A page that breaks its CSP or throws is a failure, not noise.
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/status of (40[0-9]|429)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+    if (message.type() === "error" && !/status of (40[0-9]|429)/.test(message.text()) && !options.tolerate?.test(message.text())) problems.push(`console error: ${message.text()}`);
   });
   return {
     context,
