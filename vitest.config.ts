@@ -1,7 +1,7 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/vitest-plugin";
 import { TEST_SECRETS } from "./test/support/secrets.ts";
+import { buildAssets } from "./scripts/build-assets.mjs";
 
 /**
  * Files that read or change what the whole service shares (every app, every console user, the
@@ -29,14 +29,6 @@ function workersProject(migrations: D1Migration[], test: { name: string; isolate
         },
       }),
     ],
-    // The console's bundled browser files are Text modules (wrangler.toml [[rules]]); the pool
-    // applies those rules to resolved paths only, so the package files are named by path here.
-    resolve: {
-      alias: {
-        "htmx.org/dist/htmx.min.js": fileURLToPath(new URL("./node_modules/htmx.org/dist/htmx.min.js", import.meta.url)),
-        "mqtt/dist/mqtt.esm.js": fileURLToPath(new URL("./node_modules/mqtt/dist/mqtt.esm.js", import.meta.url)),
-      },
-    },
     test: {
       ...test,
       expect: patientPolls,
@@ -53,6 +45,8 @@ function workersProject(migrations: D1Migration[], test: { name: string; isolate
 const patientPolls = { poll: { timeout: 15_000 } };
 
 export default defineConfig(async () => {
+  // The static assets and their URLs (src/shared/asset-urls.generated.ts), which the Worker imports.
+  buildAssets();
   const migrations = await readD1Migrations("migrations");
   return {
     test: {

@@ -3,9 +3,10 @@
 //   Worker script: at most 1 MiB gzip. Cloudflare's limits are 3 MiB (Free) and 10 MiB (Paid),
 //     but a Worker's startup time grows with its size, and every cold isolate pays it.
 //   Static assets ([assets] directory, served by Workers static assets): at most 5 MiB in all.
-//     They do not count against the script, so they get a budget of their own.
+//     They do not count against the script, so they get a budget of their own. Wrangler's [build]
+//     command writes them (scripts/build-assets.mjs) before it bundles.
 import { gzipSync } from "node:zlib";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { projectRoot, runWrangler } from "./lib/wrangler.mjs";
@@ -55,6 +56,12 @@ try {
   if (script.gzip > BUDGETS.scriptGzip) failures.push("the Worker script is over its budget");
   console.log(`Static assets   ${assetsDir ? `${kib(assets)} in ${path.relative(projectRoot, assetsDir)}` : "none ([assets] not configured)"}; budget ${kib(BUDGETS.assets)}`);
   if (assets > BUDGETS.assets) failures.push("the static assets are over their budget");
+  // Each group of files (scripts/build-assets.mjs: the console's, the explorer's) on a line of its own.
+  const groups = assetsDir && existsSync(path.join(assetsDir, "static")) ? readdirSync(path.join(assetsDir, "static")).sort() : [];
+  for (const group of groups) {
+    const files = filesUnder(path.join(assetsDir, "static", group));
+    console.log(`  ${group.padEnd(28)} ${kib(files.reduce((sum, file) => sum + statSync(file).size, 0)).padStart(11)} in ${files.length} files`);
+  }
   if (failures.length > 0) {
     console.error(`Size budget exceeded: ${failures.join("; ")}.`);
     process.exitCode = 1;

@@ -17,6 +17,11 @@ function banner(lines) {
   console.log(["", "=".repeat(width), ...lines, "=".repeat(width), ""].join("\n"));
 }
 
+// The static assets and src/shared/asset-urls.generated.ts, which the type check reads.
+if (run(process.execPath, [path.join(projectRoot, "scripts/build-assets.mjs")]) !== 0) {
+  console.error("Building the static assets failed.");
+  process.exit(1);
+}
 if (run(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."]) !== 0) {
   console.error("Type check failed.");
   process.exit(1);

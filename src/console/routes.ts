@@ -2,7 +2,6 @@ import { createMiddleware } from "hono/factory";
 import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "./http";
 import { requireSession, verifyCsrf } from "./auth/middleware";
 import { signInRoutes, signOutRoutes } from "./auth/sign-in";
-import { staticRoutes } from "./static";
 import { errorPage } from "./ui/errors";
 import { appsPages } from "./pages/apps";
 import { dashboardPages } from "./pages/dashboard";
@@ -24,8 +23,9 @@ import { logError } from "../shared/log";
 
 /**
  * The admin console at /console: server-rendered pages over the same functions as the admin API.
- * Every page but sign-in and the static files needs a session; every change needs the session's
- * CSRF token and a role that may make it (checked in each handler).
+ * Every page but sign-in needs a session (its stylesheet and scripts are static assets, served
+ * without running the Worker); every change needs the session's CSRF token and a role that may
+ * make it (checked in each handler).
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -45,7 +45,7 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
   c.header("Referrer-Policy", "same-origin");
-  // Pages may show a key once; static files set their own caching.
+  // Pages may show a key once.
   if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
 });
 
@@ -57,7 +57,6 @@ consoleRoutes.onError(async (err, c) => {
 });
 consoleRoutes.use("/console", securityHeaders);
 consoleRoutes.use("/console/*", securityHeaders);
-consoleRoutes.route("/", staticRoutes);
 consoleRoutes.route("/", signInRoutes);
 consoleRoutes.use("/console", requireSession, verifyCsrf);
 consoleRoutes.use("/console/*", requireSession, verifyCsrf);

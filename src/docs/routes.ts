@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../shared/http";
 import { withBodyAnswers } from "./body-answers";
 import { withTokenAnswers } from "./token-answers";
-import { renderReference } from "./reference-page";
+import { EXPLORER_CONTENT_SECURITY_POLICY, explorerPage } from "./explorer-page";
 
 const DOCUMENT_INFO = {
   openapi: "3.1.0",
@@ -26,5 +26,12 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
   });
   const document = () => withTokenAnswers(withBodyAnswers(app.getOpenAPI31Document(DOCUMENT_INFO)));
   app.get("/openapi.json", (c) => c.json(document()));
-  app.get("/docs", (c) => c.html(renderReference(document())));
+  app.get("/docs", (c) => {
+    c.header("Content-Security-Policy", EXPLORER_CONTENT_SECURITY_POLICY);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "same-origin");
+    // The page names its script by content hash: a new deployment must be seen at once.
+    c.header("Cache-Control", "no-cache");
+    return c.html(explorerPage());
+  });
 }

@@ -32,8 +32,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh browser context: no cookies or storage from any other test. */
-export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+/**
+ * A fresh browser context: no cookies or storage from any other test. `tolerate` names the console
+ * errors a page is known to cause and that break nothing.
+ */
+export async function openBrowser(options: { tolerate?: RegExp } = {}): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const context = await (await sharedBrowser()).newContext({ viewport: DESKTOP });
   // Content-Security-Policy violations name their source, so a failure says what broke the policy.
   await context.addInitScript(
@@ -44,7 +47,7 @@ export async function openBrowser(): Promise<{ context: BrowserContext; page: Pa
   // A page that breaks its CSP or throws is a failure, not noise.
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/status of (40[0-9]|429)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+    if (message.type() === "error" && !/status of (40[0-9]|429)/.test(message.text()) && !options.tolerate?.test(message.text())) problems.push(`console error: ${message.text()}`);
   });
   return {
     context,

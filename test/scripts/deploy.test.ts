@@ -150,7 +150,7 @@ describe("npm run deploy on a fresh account", () => {
         "  secret       JWT_SIGNING_KEYS           generate",
         "  secret       TOPIC_SECRET               generate",
         "  migrations   gamification               apply the pending ones (remote)",
-        "  deploy       open-gamification          upload and deploy",
+        "  deploy       open-gamification          upload and deploy, with the static files of ./dist-assets",
       ].join("\n"),
     );
     const url = "https://open-gamification.studio.workers.dev";

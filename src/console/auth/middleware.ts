@@ -13,7 +13,7 @@ export const signInLocation = (url: string) => {
   return `/console/sign-in?next=${encodeURIComponent(pathname + search)}`;
 };
 
-/** Every console path but sign-in and the static files: a live session, else a redirect to sign-in. */
+/** Every console path but sign-in: a live session, else a redirect to sign-in. */
 export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   // Sessions live in wall-clock time: the development clock moves game time, not sign-ins.

@@ -4,7 +4,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomToken, timingSafeEqual } from "../../shared/crypto";
 import { COOKIE_OPTIONS, consoleRouter, readForm, redirectWithNotice, safeNext, SESSION_COOKIE, takeNotice, type ConsoleEnv, type Notice } from "../http";
 import { Document } from "../ui/layout";
-import { assetUrls } from "../static";
 import { afterFailure, FAILED_SIGN_IN_DELAY_MS, lockedFor } from "../core/sign-in-lock";
 import { failureRecord, findConsoleUserByEmail, saveFailureRecord } from "../admin/repo";
 import { decoyHash, verifyPassword } from "./passwords";
@@ -29,9 +28,8 @@ interface SignInView {
 async function signInPage(c: Context<ConsoleEnv>, view: SignInView, status: ContentfulStatusCode = 200) {
   const formToken = randomToken(24);
   setCookie(c, SIGN_IN_COOKIE, formToken, { ...COOKIE_OPTIONS, maxAge: 3600 });
-  const assets = await assetUrls();
   return c.html(
-    <Document title="Sign in" assets={assets} bodyClass="sign-in">
+    <Document title="Sign in" bodyClass="sign-in">
       <main class="sign-in-card" id="main">
         <h1>Open Gamification</h1>
         <p class="lead">Sign in to the console.</p>

@@ -11,7 +11,6 @@ export interface PageContext {
   moreApps: boolean;
   section: string;
   notice: Notice | null;
-  assets: Record<string, string>;
 }
 
 export const Page = createContext<PageContext | null>(null);

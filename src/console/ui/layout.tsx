@@ -4,6 +4,7 @@ import { APP_NAV, CONSOLE_NAV } from "./nav";
 import { Page, usePage, type PageContext } from "./context";
 import { may } from "../core/roles";
 import { CsrfField } from "./forms";
+import { ASSET_URLS } from "../../shared/asset-urls.generated";
 
 /**
  * htmx settings: no eval and no inline styles (the CSP allows neither; settling copies no style
@@ -21,7 +22,7 @@ const HTMX_CONFIG = JSON.stringify({
 });
 
 /** The HTML document around any console page, the sign-in page included (standards mode: the doctype). */
-export function Document(props: { title: string; assets: Record<string, string>; children: Child; bodyClass?: string }) {
+export function Document(props: { title: string; children: Child; bodyClass?: string }) {
   return (
     <>
       {raw("<!DOCTYPE html>")}
@@ -33,9 +34,9 @@ export function Document(props: { title: string; assets: Record<string, string>;
         <meta name="htmx-config" content={HTMX_CONFIG} />
         <link rel="icon" href="data:," />
         <title>{`${props.title} · Open Gamification`}</title>
-        <link rel="stylesheet" href={props.assets["console.css"]} />
-        <script src={props.assets["htmx.min.js"]} defer></script>
-        <script type="module" src={props.assets["console.js"]}></script>
+        <link rel="stylesheet" href={ASSET_URLS["console.css"]} />
+        <script src={ASSET_URLS["htmx.min.js"]} defer></script>
+        <script type="module" src={ASSET_URLS["console.js"]}></script>
       </head>
       <body class={props.bodyClass} hx-boost="true">
         {props.children}
@@ -132,7 +133,7 @@ function NoticeToast() {
 export function ConsolePage(props: { context: PageContext; title: string; children: Child }) {
   return (
     <Page.Provider value={props.context}>
-      <Document title={props.title} assets={props.context.assets}>
+      <Document title={props.title}>
         <header class="topbar">
           <button type="button" class="menu-button" aria-controls="sidebar" aria-expanded="false">
             Menu

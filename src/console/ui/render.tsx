@@ -3,7 +3,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listApps } from "../../apps/admin/repo";
 import { type AppRow } from "../../apps/repo";
 import { takeNotice, type ConsoleContext } from "../http";
-import { assetUrls } from "../static";
 import { ConsolePage } from "./layout";
 import type { PageContext } from "./context";
 
@@ -18,10 +17,7 @@ export interface PageOptions {
 
 /** A full console page: the layout around `body`, with the app switcher and the notice left by a redirect. */
 export async function renderPage(c: ConsoleContext, options: PageOptions, body: Child) {
-  const [apps, assets] = await Promise.all([
-    listApps(c.env.DB, { currentPage: 1, pageSize: SWITCHER_APPS + 1 }, { orderBy: "name" }),
-    assetUrls(),
-  ]);
+  const apps = await listApps(c.env.DB, { currentPage: 1, pageSize: SWITCHER_APPS + 1 }, { orderBy: "name" });
   const app = options.app ?? null;
   const context: PageContext = {
     session: c.get("session"),
@@ -30,7 +26,6 @@ export async function renderPage(c: ConsoleContext, options: PageOptions, body: 
     moreApps: apps.rows.length > SWITCHER_APPS,
     section: options.section,
     notice: takeNotice(c),
-    assets,
   };
   return c.html(
     <ConsolePage context={context} title={options.title}>

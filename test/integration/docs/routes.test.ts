@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers";
+import { ASSET_URLS } from "../../../src/shared/asset-urls.generated";
 
 /** Every operation of the spec (service.md), with its exact method and path. */
 const SPEC = [
@@ -100,10 +101,20 @@ describe("the interface of the spec and of SCILL", () => {
     const doc = await call("GET", "/openapi.json");
     expect(doc.body.openapi).toBe("3.1.0");
     expect(Object.keys(doc.body.components.securitySchemes).sort()).toEqual(["AccessToken", "AdminToken", "ApiKey"]);
+    // The explorer is a page that loads Scalar's API reference, a static asset of this origin, which
+    // renders /openapi.json in the browser (test/browser/docs.test.ts).
     const page = await call("GET", "/docs");
     expect(page.status).toBe(200);
-    expect(page.headers.get("Content-Type")).toContain("text/html");
-    expect(page.body).toContain("/api/v1/challenges/personal/all/{");
+    expect(page.headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+    expect(page.headers.get("Cache-Control")).toBe("no-cache");
+    expect(page.headers.get("Content-Security-Policy")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(ASSET_URLS["explorer.js"]).toMatch(/^\/static\/explorer-[0-9a-f]{16}\/explorer\.js$/);
+    expect(page.body).toContain(`<script type="module" src="${ASSET_URLS["explorer.js"]}"></script>`);
+    expect(page.body).toContain('<div id="explorer"></div>');
+    // Nothing in the page names another host.
+    expect(page.body.match(/https?:\/\/[^"' <]+/g)).toBeNull();
   });
 });
 
