@@ -91,7 +91,7 @@ eventsRoutes.openAPIRegistry.register("EventBatchPayload", EventBatchPayload);
 eventsRoutes
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/events", tags, security: senderSecurity,
+      operationId: "sendEvent", method: "post", path: "/api/v1/events", tags, security: senderSecurity,
       summary: "Send an event (sendEvent)",
       description:
         "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
@@ -117,7 +117,7 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
+      operationId: "sendEventBatch", method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
       summary: `Send up to ${MAX_BATCH_EVENTS} events at once`,
       description:
         "Each event is checked and applied on its own, in order per user; the answer has a result per event: 400 for an invalid one, " +
@@ -166,7 +166,7 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/public/documentation", tags,
+      operationId: "getAvailableEvents", method: "get", path: "/api/v1/public/documentation", tags,
       summary: "The predefined events with their required and optional properties (getAvailableEvents)",
       responses: { 200: jsonResponse(z.array(EventDescription), "The predefined event catalog") },
     }),

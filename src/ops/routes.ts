@@ -43,7 +43,7 @@ const tags = ["Operations"];
 export const opsRoutes = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: "/health", tags,
+      operationId: "getHealth", method: "get", path: "/health", tags,
       summary: "Liveness and version, without a credential",
       responses: { 200: jsonResponse(Health, "The Worker answers") },
     }),
@@ -51,7 +51,7 @@ export const opsRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/status", tags, security: bearerSecurity.admin,
+      operationId: "getStatus", method: "get", path: "/api/v1/admin/status", tags, security: bearerSecurity.admin,
       summary: "What runs, whether D1 and the objects' schemas match it, and what is unsafe",
       responses: { 200: jsonResponse(Status, "The service's status"), ...errorResponses },
     }),

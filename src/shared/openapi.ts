@@ -28,6 +28,14 @@ export const errorResponses = {
 
 export const conflictResponse = { 409: errorResponse("The object is not in a state that allows this action") } as const;
 
+/** 409 of a write whose key (or slug) another object of the app already has: `errors` names the field. */
+export const keyConflictResponse = { 409: errorResponse("The key is already used by another object of the app: `errors` names the field") } as const;
+
+/** 503 of an operation that signs access tokens with an API key (a credential that needs no secret itself). */
+export const signingKeysResponse = {
+  503: errorResponse("JWT_SIGNING_KEYS is missing or unusable: the message names the secret. Nothing was done."),
+} as const;
+
 /** 403: what the credential may not do here (each route names its cases). */
 export const forbiddenResponse = (description: string) => ({ 403: errorResponse(description) }) as const;
 
@@ -69,3 +77,11 @@ export const bearerSecurity: Record<"apiKey" | "accessToken" | "tokenOrKey" | "a
   tokenOrKey: [{ AccessToken: [] }, { ApiKey: [] }],
   admin: [{ AdminToken: [] }],
 };
+
+/**
+ * Marks an operation that serves the same action as `operationId` on another path or method (the
+ * spec's paths and methods beside SCILL's): generators may skip it, SCILL's SDKs still call it, so
+ * it is not deprecated.
+ */
+export const aliasOf = (operationId: string | undefined): { "x-alias-of"?: string } =>
+  operationId === undefined ? {} : { "x-alias-of": operationId };
