@@ -32,8 +32,11 @@ export const authRoutes = createRouter()
         "The token carries the id of the key that minted it: revoking that key ends the token too, unless the key was created with end_tokens_on_revoke false. " +
         "A banned player gets no token (403, naming the reason and the expiry).",
       middleware: [requireApiKey] as const,
-      request: jsonBody(ForeignUserIdentifier),
-      responses: { 200: jsonResponse(AccessToken, "The access token"), ...errorResponses, ...forbiddenResponse("The player is banned"), ...signingKeysResponse },
+      request: jsonBody(ForeignUserIdentifier, "The user the token is for", { player: { summary: "A player of the app", value: { user_id: "player-42" } } }),
+      responses: {
+        200: jsonResponse(AccessToken, "The access token", {
+          token: { summary: "A signed JWT (shortened here)", value: { token: "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJwbGF5ZXItNDIifQ.c2lnbmF0dXJl" } },
+        }), ...errorResponses, ...forbiddenResponse("The player is banned"), ...signingKeysResponse },
     }),
     async (c) => {
       const caller = c.get("caller");

@@ -130,7 +130,19 @@ const unlockRoute = (path: string, operationId: string, alias?: string) =>
     request: {
       params: PassParams,
       query: LanguageQuery,
-      body: { required: false, description: "Purchase info", content: { "application/json": { schema: UnlockBody } } },
+      body: {
+        required: false,
+        description: "Purchase info",
+        content: {
+          "application/json": {
+            schema: UnlockBody,
+            examples: {
+              backend: { summary: "From the studio's backend (API key), after validating the purchase", value: { user_id: "player-42", purchase_price: 4.99, purchase_currency: "EUR" } },
+              client: { summary: "From a game client (access token)", value: { purchase_price: 500, purchase_currency: "coins" } },
+            },
+          },
+        },
+      },
     },
     responses: {
       200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"),

@@ -56,13 +56,18 @@ export const rateLimitedResponse = {
   },
 } as const;
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body") => ({
-  body: { required: true, description, content: { "application/json": { schema } } },
+/** Named examples of a body, as the reference page and generated docs show them. */
+export type Examples = Record<string, { summary: string; value: unknown }>;
+
+const withExamples = (examples: Examples | undefined) => (examples === undefined ? {} : { examples });
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body", examples?: Examples) => ({
+  body: { required: true, description, content: { "application/json": { schema, ...withExamples(examples) } } },
 });
 
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string, examples?: Examples) => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, ...withExamples(examples) } },
 });
 
 /** A path id: digits; anything else is answered as an unknown id (404), not a 400. */

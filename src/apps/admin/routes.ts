@@ -16,7 +16,7 @@ export const appsAdmin = createRouter()
   .openapi(
     createRoute({
       operationId: "createApp", method: "post", path: "/api/v1/admin/apps", tags, security, summary: "Create an app",
-      request: jsonBody(AppInput),
+      request: jsonBody(AppInput, "The app", { app: { summary: "A game with English texts", value: { name: "Space Raiders", default_language: "en" } } }),
       responses: { 201: jsonResponse(App, "The new app"), ...errorResponses },
     }),
     async (c) => {

@@ -27,7 +27,15 @@ export const leaderboardsAdmin = createRouter()
     createRoute({
       operationId: "createLeaderboard", method: "post", path: boards, tags, security, summary: "Create a leaderboard",
       description: "Scores come from events named event_name that pass every filter; the first season starts now.",
-      request: { params: AppParams, ...jsonBody(LeaderboardInput) },
+      request: {
+        params: AppParams,
+        ...jsonBody(LeaderboardInput, "The leaderboard", {
+          weekly: {
+            summary: "Kills per week, reset on Monday at midnight UTC",
+            value: { key: "weekly-kills", name: "Weekly kills", event_name: "kill-enemy", period_range: "w", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC" },
+          },
+        }),
+      },
       responses: { 201: jsonResponse(LeaderboardAdmin, "The new leaderboard"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {

@@ -22,7 +22,15 @@ const endpointsAdmin = createRouter()
   .openapi(
     createRoute({
       operationId: "createWebhook", method: "post", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "Create a webhook endpoint",
-      request: { params: AppParams, ...jsonBody(WebhookInput) },
+      request: {
+        params: AppParams,
+        ...jsonBody(WebhookInput, "The endpoint", {
+          challenges: {
+            summary: "The studio's backend receives every change of players' challenges",
+            value: { key: "challenge-progress", webhook_type: "challenge-changed", url: "https://studio.example.com/hooks/gamification" },
+          },
+        }),
+      },
       responses: { 201: jsonResponse(Webhook, "The new endpoint"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {

@@ -111,7 +111,7 @@ describe("the committed OpenAPI document", () => {
       path.join(dir, "client.ts"),
       `import type { operations } from "./api";\n` +
         `type SendEvent = operations["sendEvent"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;\n` +
-        `export const minimal: SendEvent = { event_name: "kill-enemy", user_id: "player-42" };\n` +
+        `export const minimal: SendEvent = { event_name: "tutorial-finished", user_id: "player-42" };\n` +
         // The check can fail: an event without its name must not type-check (else tsc reports the unused directive).
         `// @ts-expect-error event_name is required\n` +
         `export const nameless: SendEvent = { user_id: "player-42" };\n`,
