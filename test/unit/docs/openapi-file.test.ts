@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { WEBHOOK_TYPES } from "../../../src/changes/types";
 
 /**
  * The committed openapi.json (written by `npm run openapi`; test/integration/docs/openapi-file.test.ts
@@ -86,6 +87,14 @@ describe("the committed OpenAPI document", () => {
       version, "Apache-2.0", [{ url: "/", description: "The deployment that serves this document" }],
     ]);
     expect(Object.keys(document.paths).filter((p) => p.startsWith("/api/v1/admin/dev/"))).toEqual([]);
+  });
+
+  it("describes the body of every webhook type in the webhooks section, signed rather than sent with a credential", () => {
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_TYPES]);
+    for (const [type, item] of Object.entries<any>(document.webhooks)) {
+      const schema = document.components.schemas[item.post.requestBody.content["application/json"].schema.$ref.replace("#/components/schemas/", "")];
+      expect({ type, webhook_type: schema.properties.webhook_type.enum, security: item.post.security }).toEqual({ type, webhook_type: [type], security: [] });
+    }
   });
 
   it("passes Redocly's recommended rules without an error and Spectral's OpenAPI rules without a warning", { timeout: 120_000 }, async () => {
