@@ -79,8 +79,6 @@ const HEADERS = {
   "RateLimit-Policy": stringHeader("The policy: its quota (events) and window (seconds).", '"per-user";q=3000;w=60'),
 };
 
-const RATE_LIMIT_HEADER_NAMES = ["Retry-After", "RateLimit", "RateLimit-Policy"];
-
 const TOO_LARGE = { description: "The request body is larger than 1 MiB (1,048,576 bytes)", content: { "application/json": { schema: errorRef } } };
 const SERVER_ERROR = {
   description: "The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events.",
@@ -118,7 +116,7 @@ function withCommonAnswers(document: Document): Document {
     responses["5XX"] = SERVER_ERROR;
     for (const [status, response] of Object.entries(responses)) {
       const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
-      for (const name of Object.keys(response.headers ?? {})) headers[name] = RATE_LIMIT_HEADER_NAMES.includes(name) ? headerRef(name) : response.headers[name];
+      Object.assign(headers, response.headers);
       responses[status] = { ...response, headers };
     }
     operation.responses = sortedResponses(responses);

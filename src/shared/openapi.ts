@@ -39,7 +39,8 @@ export const signingKeysResponse = {
 /** 403: what the credential may not do here (each route names its cases). */
 export const forbiddenResponse = (description: string) => ({ 403: errorResponse(description) }) as const;
 
-const headerDoc = (description: string) => ({ description, schema: { type: "string" as const } });
+/** A header described once in the document's components.headers (src/docs/document.ts). */
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** 429 of the event paths (src/events/rate-limits.ts): the body and the headers a client waits by. */
 export const rateLimitedResponse = {
@@ -47,11 +48,7 @@ export const rateLimitedResponse = {
     description:
       "Past a rate limit (events a minute, per player or per app): `retry_after_seconds` and Retry-After say when to try again, " +
       "the IETF RateLimit and RateLimit-Policy headers name the policy, its quota and window",
-    headers: {
-      "Retry-After": headerDoc("Seconds until the request can be accepted"),
-      RateLimit: headerDoc('The policy that refused and what is left of it, e.g. `"per-user";r=0;t=37`'),
-      "RateLimit-Policy": headerDoc('The policy: quota (events) and window (seconds), e.g. `"per-user";q=3000;w=60`'),
-    },
+    headers: { "Retry-After": headerRef("Retry-After"), RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimit-Policy") },
     content: { "application/json": { schema: ErrorSchema } },
   },
 } as const;
