@@ -33,6 +33,7 @@ import { catalogRoutes } from "./catalog/routes";
 import { leaderboardReviewAdmin } from "./leaderboards/admin/review-routes";
 import { dispatchChanges } from "./fanout/dispatch";
 import { registerDocs } from "./docs/routes";
+import { registerWebhookDocs } from "./fanout/webhook-docs";
 import { opsRoutes } from "./ops/routes";
 import { consoleRoutes } from "./console/routes";
 import { consoleUsersAdmin } from "./console/admin/routes";
@@ -99,6 +100,7 @@ export function buildApp() {
   app.route("/", consoleUsersAdmin);
   app.route("/", consoleRoutes);
 
+  registerWebhookDocs(app);
   registerDocs(app);
   return app;
 }

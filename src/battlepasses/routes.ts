@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
-import { bearerSecurity, conflictResponse, errorResponses, forbiddenResponse, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
+import { aliasOf, bearerSecurity, conflictResponse, errorResponses, forbiddenResponse, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { userObject } from "../user/names";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
@@ -83,43 +83,43 @@ const passList = jsonResponse(z.array(BattlePass), "Battle passes, by battle_pas
 const levelList = jsonResponse(z.array(BattlePassLevel), "Levels in position order, with the user's progress");
 const actionDone = jsonResponse(StatusMessageSchema, "Done: status 200, message OK");
 
-const availableRoute = (path: string) =>
+const availableRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
     summary: "Battle passes on offer",
     description: "Switched-on passes that have not ended (including those whose season has not started yet), with the user's unlocked_at.",
     request: { params: AppParams, query: LanguageQuery },
     responses: { 200: passList, ...errorResponses },
   });
 
-const unlockedRoute = (path: string) =>
+const unlockedRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
     summary: "Battle passes the user unlocked",
     description: "Including passes that ended: progress stays as achieved.",
     request: { params: AppParams, query: LanguageQuery },
     responses: { 200: passList, ...errorResponses },
   });
 
-const singleRoute = (path: string) =>
+const singleRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
     summary: "One battle pass with the user's status",
     request: { params: PassParams, query: LanguageQuery },
     responses: { 200: jsonResponse(BattlePassForUser, "The battle pass, enriched with the user's purchase and completion"), ...errorResponses },
   });
 
-const levelsRoute = (path: string) =>
+const levelsRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
     summary: "The levels of a battle pass",
     request: { params: PassParams, query: LanguageQuery },
     responses: { 200: levelList, ...errorResponses },
   });
 
-const unlockRoute = (path: string) =>
+const unlockRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "post", path, tags,
+    operationId, ...aliasOf(alias), method: "post", path, tags,
     security: bearerSecurity.tokenOrKey,
     middleware: [requireTokenOrKey] as const,
     summary: "Unlock a battle pass for a user",
@@ -130,7 +130,19 @@ const unlockRoute = (path: string) =>
     request: {
       params: PassParams,
       query: LanguageQuery,
-      body: { required: false, description: "Purchase info", content: { "application/json": { schema: UnlockBody } } },
+      body: {
+        required: false,
+        description: "Purchase info",
+        content: {
+          "application/json": {
+            schema: UnlockBody,
+            examples: {
+              backend: { summary: "From the studio's backend (API key), after validating the purchase", value: { user_id: "player-42", purchase_price: 4.99, purchase_currency: "EUR" } },
+              client: { summary: "From a game client (access token)", value: { purchase_price: 500, purchase_currency: "coins" } },
+            },
+          },
+        },
+      },
     },
     responses: {
       200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"),
@@ -140,9 +152,9 @@ const unlockRoute = (path: string) =>
     },
   });
 
-const claimRoute = (path: string) =>
+const claimRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    method: "post", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId, ...aliasOf(alias), method: "post", path, tags, security, middleware: [requireAccessToken] as const,
     summary: "Claim the reward of a completed level",
     description:
       "Only once, and only when level_completed is true (409 otherwise). Moves the level's challenges from unclaimed to finished and sends battlepass-level-reward-claimed (to the level's own reward URL when one is set).",
@@ -191,15 +203,25 @@ async function activate(c: Ctx, pathAppId: string | undefined, battlePassId: str
   return ok(c);
 }
 
+/**
+ * A path of the spec (service.md) and SCILL's path of the same operation: SCILL's carries SCILL's
+ * operationId, the spec's `<id>SpecPath` with `x-alias-of` SCILL's.
+ */
+const specAlias = (specPath: string, scillPath: string, operationId: string) =>
+  [
+    [specPath, `${operationId}SpecPath`, operationId],
+    [scillPath, operationId, undefined],
+  ] as const;
+
 const router = createRouter();
 
-for (const path of ["/v1/api/battle-passes/{appId}", "/api/v1/battle-passes/{appId}"]) {
-  router.openapi(availableRoute(path), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, available));
+for (const [path, operationId, alias] of specAlias("/v1/api/battle-passes/{appId}", "/api/v1/battle-passes/{appId}", "getBattlePasses")) {
+  router.openapi(availableRoute(path, operationId, alias), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, available));
 }
 
 router.openapi(
   createRoute({
-    method: "get", path: "/api/v1/battle-passes/{appId}/active", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "getActiveBattlePasses", method: "get", path: "/api/v1/battle-passes/{appId}/active", tags, security, middleware: [requireAccessToken] as const,
     summary: "Battle passes whose season runs now",
     description: "Switched on and between start_date and end_date.",
     request: { params: AppParams, query: LanguageQuery },
@@ -208,12 +230,12 @@ router.openapi(
   (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, active),
 );
 
-for (const path of ["/v1/api/battle-passes/{appId}/unlocked", "/api/v1/battle-passes/{appId}/unlocked"]) {
-  router.openapi(unlockedRoute(path), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, unlocked));
+for (const [path, operationId, alias] of specAlias("/v1/api/battle-passes/{appId}/unlocked", "/api/v1/battle-passes/{appId}/unlocked", "getUnlockedBattlePasses")) {
+  router.openapi(unlockedRoute(path, operationId, alias), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, unlocked));
 }
 
-for (const path of ["/v1/battle-passes/{appId}/{battlePassId}", "/api/v1/battle-passes/{appId}/single/{battlePassId}"]) {
-  router.openapi(singleRoute(path), async (c) => {
+for (const [path, operationId, alias] of specAlias("/v1/battle-passes/{appId}/{battlePassId}", "/api/v1/battle-passes/{appId}/single/{battlePassId}", "getBattlePass")) {
+  router.openapi(singleRoute(path, operationId, alias), async (c) => {
     const params = c.req.valid("param");
     const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
     const pass = requirePass(catalog, params.battlePassId);
@@ -223,8 +245,8 @@ for (const path of ["/v1/battle-passes/{appId}/{battlePassId}", "/api/v1/battle-
   });
 }
 
-for (const path of ["/v1/battle-pass-levels/{appId}/{battlePassId}", "/api/v1/battle-pass-levels/{appId}/{battlePassId}"]) {
-  router.openapi(levelsRoute(path), async (c) => {
+for (const [path, operationId, alias] of specAlias("/v1/battle-pass-levels/{appId}/{battlePassId}", "/api/v1/battle-pass-levels/{appId}/{battlePassId}", "getBattlePassLevels")) {
+  router.openapi(levelsRoute(path, operationId, alias), async (c) => {
     const params = c.req.valid("param");
     const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
     const pass = requirePass(catalog, params.battlePassId);
@@ -235,7 +257,7 @@ for (const path of ["/v1/battle-pass-levels/{appId}/{battlePassId}", "/api/v1/ba
 
 router.openapi(
   createRoute({
-    method: "get", path: "/api/v1/battle-pass-levels/{appId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "getAllBattlePassLevels", method: "get", path: "/api/v1/battle-pass-levels/{appId}", tags, security, middleware: [requireAccessToken] as const,
     summary: "The levels of every battle pass of the app",
     description: "Passes by priority then id, each pass's levels in position order.",
     request: { params: AppParams, query: LanguageQuery },
@@ -248,17 +270,17 @@ router.openapi(
   },
 );
 
-for (const path of ["/v1/battle-pass/{appId}/unlock/{battlePassId}", "/api/v1/battle-passes/{appId}/unlock/{battlePassId}"]) {
-  router.openapi(unlockRoute(path), (c) => unlock(c, c.req.valid("param"), c.req.valid("query").language, c.req.valid("json")));
+for (const [path, operationId, alias] of specAlias("/v1/battle-pass/{appId}/unlock/{battlePassId}", "/api/v1/battle-passes/{appId}/unlock/{battlePassId}", "unlockBattlePass")) {
+  router.openapi(unlockRoute(path, operationId, alias), (c) => unlock(c, c.req.valid("param"), c.req.valid("query").language, c.req.valid("json")));
 }
 
-for (const path of ["/v1/api/battle-pass-levels/{appId}/claim/{levelId}", "/api/v1/battle-pass-levels/{appId}/claim/{levelId}"]) {
-  router.openapi(claimRoute(path), (c) => claim(c, c.req.valid("param").appId, c.req.valid("param").levelId));
+for (const [path, operationId, alias] of specAlias("/v1/api/battle-pass-levels/{appId}/claim/{levelId}", "/api/v1/battle-pass-levels/{appId}/claim/{levelId}", "claimBattlePassLevelReward")) {
+  router.openapi(claimRoute(path, operationId, alias), (c) => claim(c, c.req.valid("param").appId, c.req.valid("param").levelId));
 }
 
 router.openapi(
   createRoute({
-    method: "post", path: "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "activateBattlePassLevelSpecPath", ...aliasOf("activateBattlePassLevel"), method: "post", path: "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
     summary: "Activate a level (spec path: the pass id, not the app id, comes first)",
     description: activateDescription,
     request: { params: PassLevelParams, query: LanguageQuery },
@@ -269,7 +291,7 @@ router.openapi(
 
 router.openapi(
   createRoute({
-    method: "post", path: "/api/v1/battle-pass-levels/{appId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "activateBattlePassLevel", method: "post", path: "/api/v1/battle-pass-levels/{appId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
     summary: "Activate a level (SCILL path)",
     description: activateDescription,
     request: { params: LevelParams, query: LanguageQuery },

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { ApiError, notFound } from "../shared/errors";
 import { createRouter, jsonText, type AppEnv } from "../shared/http";
-import { StatusMessageSchema, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId } from "../shared/openapi";
+import { StatusMessageSchema, aliasOf, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId, signingKeysResponse } from "../shared/openapi";
 import { userObject } from "../user/names";
 import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
 import type { ChallengeAction, ListFilter } from "./user-challenges";
@@ -34,10 +34,10 @@ const tokenUser = (c: Ctx) => callerUser(c)!;
 const Categories = z.array(ChallengeCategorySchema);
 const categoriesResponse = jsonResponse(Categories, "Categories ordered by category_position, with the user's challenges");
 
-function listRoute(path: string, filter: ListFilter, summary: string) {
+function listRoute(operationId: string, path: string, filter: ListFilter, summary: string) {
   return [
     createRoute({
-      method: "get", path, tags, summary, security: bearerSecurity.accessToken,
+      operationId, method: "get", path, tags, summary, security: bearerSecurity.accessToken,
       middleware: [requireAccessToken] as const,
       request: { params: AppParams, query: ListQuery },
       responses: { 200: categoriesResponse, ...errorResponses },
@@ -60,10 +60,11 @@ function listRoute(path: string, filter: ListFilter, summary: string) {
 
 const envelopeResponse = jsonResponse(ChallengeEnvelope, "{status: 200, message: 'OK', challenge}: the challenge after the action");
 
-function actionRoute(method: "get" | "post" | "put" | "delete", verb: string, action: ChallengeAction, summary: string) {
+/** `alias`: another method of the same action, `x-alias-of` SCILL's operation. */
+function actionRoute(operationId: string, method: "get" | "post" | "put" | "delete", verb: string, action: ChallengeAction, summary: string, alias?: string) {
   return [
     createRoute({
-      method, path: `${prefix}/${verb}/{appId}/{challengeId}`, tags, summary, security: bearerSecurity.accessToken,
+      operationId, ...aliasOf(alias), method, path: `${prefix}/${verb}/{appId}/{challengeId}`, tags, summary, security: bearerSecurity.accessToken,
       middleware: [requireAccessToken] as const,
       request: { params: ChallengeParams, query: LanguageQuery },
       responses: { 200: envelopeResponse, ...errorResponses, ...conflictResponse },
@@ -80,16 +81,16 @@ function actionRoute(method: "get" | "post" | "put" | "delete", verb: string, ac
   ] as const;
 }
 
-function resetRoute(method: "delete" | "post") {
+function resetRoute(operationId: string, method: "delete" | "post", alias?: string) {
   return [
     createRoute({
-      method, path: "/api/v1/reset-challenges/{appId}/{userId}", tags, security: bearerSecurity.apiKey,
+      operationId, ...aliasOf(alias), method, path: "/api/v1/reset-challenges/{appId}/{userId}", tags, security: bearerSecurity.apiKey,
       summary: "Reset all challenges of one user in the app (API key)",
       middleware: [requireApiKey, requireSigningKeys] as const,
       request: {
         params: AppParams.extend({ userId: z.string().min(1).max(256).openapi({ param: { name: "userId", in: "path" } }) }),
       },
-      responses: { 200: jsonResponse(StatusMessageSchema, "{status: 200, message: 'OK'}"), ...errorResponses },
+      responses: { 200: jsonResponse(StatusMessageSchema, "{status: 200, message: 'OK'}"), ...errorResponses, ...signingKeysResponse },
     }),
     async (c: Ctx) => {
       const appId = callerApp(c, c.req.param("appId"));
@@ -102,7 +103,7 @@ function resetRoute(method: "delete" | "post") {
 
 const getOne = [
   createRoute({
-    method: "get", path: `${prefix}/get/{appId}/{challengeId}`, tags, security: bearerSecurity.accessToken,
+    operationId: "getPersonalChallengeById", method: "get", path: `${prefix}/get/{appId}/{challengeId}`, tags, security: bearerSecurity.accessToken,
     summary: "Get one of the user's challenges (SCILL getPersonalChallengeById)",
     middleware: [requireAccessToken] as const,
     request: { params: ChallengeParams, query: LanguageQuery },
@@ -119,18 +120,18 @@ const getOne = [
 ] as const;
 
 export const challengeRoutes = createRouter()
-  .openapi(...listRoute(`${prefix}/all/{appId}`, "all", "All of the user's challenges, finished ones included"))
-  .openapi(...listRoute(`${prefix}/unresolved/{appId}`, "unresolved", "The user's challenges that are not finished"))
-  .openapi(...listRoute(`${prefix}/get/{appId}`, "unresolved", "The user's challenges that are not finished (SCILL getPersonalChallenges)"))
-  .openapi(...listRoute(`${prefix}/get-in-progress-challenges/{appId}`, "in-progress", "The user's challenges in progress"))
+  .openapi(...listRoute("getAllPersonalChallenges", `${prefix}/all/{appId}`, "all", "All of the user's challenges, finished ones included"))
+  .openapi(...listRoute("getUnresolvedPersonalChallenges", `${prefix}/unresolved/{appId}`, "unresolved", "The user's challenges that are not finished"))
+  .openapi(...listRoute("getPersonalChallenges", `${prefix}/get/{appId}`, "unresolved", "The user's challenges that are not finished (SCILL getPersonalChallenges)"))
+  .openapi(...listRoute("getActivePersonalChallenges", `${prefix}/get-in-progress-challenges/{appId}`, "in-progress", "The user's challenges in progress"))
   .openapi(...getOne)
-  .openapi(...actionRoute("get", "unlock", "unlock", "Unlock a challenge"))
-  .openapi(...actionRoute("post", "unlock", "unlock", "Unlock a challenge (SCILL method)"))
-  .openapi(...actionRoute("get", "activate", "activate", "Activate an unlocked challenge; cid is the challenge_id or the user_challenge_id"))
-  .openapi(...actionRoute("put", "activate", "activate", "Activate an unlocked challenge (SCILL method)"))
-  .openapi(...actionRoute("delete", "cancel", "cancel", "Cancel a challenge in progress"))
-  .openapi(...actionRoute("put", "cancel", "cancel", "Cancel a challenge in progress (SCILL method)"))
-  .openapi(...actionRoute("get", "claim", "claim", "Claim the reward of an unclaimed challenge"))
-  .openapi(...actionRoute("put", "claim", "claim", "Claim the reward of an unclaimed challenge (SCILL method)"))
-  .openapi(...resetRoute("delete"))
-  .openapi(...resetRoute("post"));
+  .openapi(...actionRoute("unlockPersonalChallengeViaGet", "get", "unlock", "unlock", "Unlock a challenge", "unlockPersonalChallenge"))
+  .openapi(...actionRoute("unlockPersonalChallenge", "post", "unlock", "unlock", "Unlock a challenge (SCILL method)"))
+  .openapi(...actionRoute("activatePersonalChallengeViaGet", "get", "activate", "activate", "Activate an unlocked challenge; cid is the challenge_id or the user_challenge_id", "activatePersonalChallenge"))
+  .openapi(...actionRoute("activatePersonalChallenge", "put", "activate", "activate", "Activate an unlocked challenge (SCILL method)"))
+  .openapi(...actionRoute("cancelPersonalChallengeViaDelete", "delete", "cancel", "cancel", "Cancel a challenge in progress", "cancelPersonalChallenge"))
+  .openapi(...actionRoute("cancelPersonalChallenge", "put", "cancel", "cancel", "Cancel a challenge in progress (SCILL method)"))
+  .openapi(...actionRoute("claimPersonalChallengeRewardViaGet", "get", "claim", "claim", "Claim the reward of an unclaimed challenge", "claimPersonalChallengeReward"))
+  .openapi(...actionRoute("claimPersonalChallengeReward", "put", "claim", "claim", "Claim the reward of an unclaimed challenge (SCILL method)"))
+  .openapi(...resetRoute("resetUserAppChallengesViaDelete", "delete", "resetUserAppChallenges"))
+  .openapi(...resetRoute("resetUserAppChallenges", "post"));

@@ -30,7 +30,7 @@ const EmitChanges = z
  */
 export const devChangesAdmin = createRouter().openapi(
   createRoute({
-    method: "post", path: "/api/v1/admin/dev/apps/{appId}/changes", tags: ["Admin: development"], security: bearerSecurity.admin,
+    operationId: "emitDevChanges", method: "post", path: "/api/v1/admin/dev/apps/{appId}/changes", tags: ["Admin: development"], security: bearerSecurity.admin,
     summary: "Emit changes through the change hook (development only)",
     request: { params: z.object({ appId: pathId("appId") }), ...jsonBody(EmitChanges) },
     responses: { 202: jsonResponse(z.object({ dispatched: z.number().int() }), "Queued for delivery"), ...errorResponses },

@@ -23,14 +23,14 @@ devClockAdmin.use("/api/v1/admin/dev/*", async (c, next) => {
 devClockAdmin
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/dev/clock", tags, security, summary: "Read the service clock (development only)",
+      operationId: "getDevClock", method: "get", path: "/api/v1/admin/dev/clock", tags, security, summary: "Read the service clock (development only)",
       responses: { 200: jsonResponse(Clock, "The service's current time"), ...errorResponses },
     }),
     async (c) => c.json(present(await readClock(c.env)), 200),
   )
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/admin/dev/clock/advance", tags, security,
+      operationId: "advanceDevClock", method: "post", path: "/api/v1/admin/dev/clock/advance", tags, security,
       summary: "Move the service clock forward (development only)",
       request: jsonBody(Advance),
       responses: { 200: jsonResponse(Clock, "The service's new time"), ...errorResponses },
@@ -43,7 +43,7 @@ devClockAdmin
   )
   .openapi(
     createRoute({
-      method: "delete", path: "/api/v1/admin/dev/clock", tags, security, summary: "Put the service clock back to real time",
+      operationId: "resetDevClock", method: "delete", path: "/api/v1/admin/dev/clock", tags, security, summary: "Put the service clock back to real time",
       responses: { 200: jsonResponse(Clock, "Real time"), ...errorResponses },
     }),
     async (c) => {

@@ -1,31 +1,19 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../shared/http";
-import { withBodyAnswers } from "./body-answers";
-import { withTokenAnswers } from "./token-answers";
+import { openApiDocument, registerReferencePaths, registerSecuritySchemes } from "./document";
 import { EXPLORER_CONTENT_SECURITY_POLICY, explorerPage } from "./explorer-page";
 
-const DOCUMENT_INFO = {
-  openapi: "3.1.0",
-  info: {
-    title: "Open Gamification API",
-    version: "1.0.0",
-    description:
-      "Challenges, battle passes, leaderboards, event intake, MQTT realtime and webhooks. Serves the SCILL paths so the published SCILL SDKs work unchanged.",
-  },
-};
-
 export function registerDocs(app: OpenAPIHono<AppEnv>) {
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "http", scheme: "bearer", description: "An API key of the app (at most 64 characters). Server side only.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "AccessToken", {
-    type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token minted for one user.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
-    type: "http", scheme: "bearer", description: "The ADMIN_TOKEN secret of the deployment.",
-  });
-  const document = () => withTokenAnswers(withBodyAnswers(app.getOpenAPI31Document(DOCUMENT_INFO)));
-  app.get("/openapi.json", (c) => c.json(document()));
+  registerSecuritySchemes(app);
+  registerReferencePaths(app);
+  // Built once per isolate and setting: the routes are all registered when a request comes.
+  const documents = new Map<boolean, ReturnType<typeof openApiDocument>>();
+  const document = (env: Env) => {
+    const development = env.DEV_CLOCK === "on";
+    if (!documents.has(development)) documents.set(development, openApiDocument(app, { development }));
+    return documents.get(development)!;
+  };
+  app.get("/openapi.json", (c) => c.json(document(c.env)));
   app.get("/docs", (c) => {
     c.header("Content-Security-Policy", EXPLORER_CONTENT_SECURITY_POLICY);
     c.header("X-Content-Type-Options", "nosniff");

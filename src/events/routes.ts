@@ -5,7 +5,7 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { badRequest, forbidden, type FieldProblem } from "../shared/errors";
 import { jsonBodyOf } from "../shared/body";
 import { logError } from "../shared/log";
-import { bearerSecurity, errorResponses, forbiddenResponse, jsonResponse, rateLimitedResponse, StatusMessageSchema } from "../shared/openapi";
+import { bearerSecurity, errorResponses, type Examples, forbiddenResponse, jsonResponse, rateLimitedResponse, StatusMessageSchema } from "../shared/openapi";
 import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { appTrust } from "../auth/trust";
 import { describeCatalog } from "./catalog";
@@ -75,9 +75,29 @@ const intakeRefusals = {
 };
 
 // Requests are checked by validateEvent, not by the route: the schema is only referenced here.
-const eventBody = (ref: string, description: string) => ({
-  body: { required: true, description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } },
+const eventBody = (ref: string, description: string, examples: Examples) => ({
+  body: { required: true, description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` }, examples } } },
 });
+
+const serverEvent = {
+  user_id: "player-42",
+  event_name: "kill-enemy",
+  session_id: "match-17",
+  meta_data: { amount: 1, weapon_used: "rifle" },
+  event_id: "6f1c9a8e-2f4b-4f7e-9a1d-1f2e3d4c5b6a",
+};
+const EVENT_EXAMPLES: Examples = {
+  minimal: { summary: "The least a custom event needs (API key): its name and its player", value: { event_name: "tutorial-finished", user_id: "player-42" } },
+  server: { summary: "From the studio's backend (API key), idempotent by event_id", value: serverEvent },
+  client: { summary: "From a game client (access token: the token names the player)", value: { event_name: "kill-enemy", meta_data: { amount: 1 } } },
+};
+const BATCH_EXAMPLES: Examples = {
+  two: {
+    summary: "Two events of one player (API key)",
+    value: { events: [serverEvent, { user_id: "player-42", event_name: "collect-item", meta_data: { amount: 3, item_type: "gem" } }] },
+  },
+};
+const OK_EXAMPLE: Examples = { ok: { summary: "Accepted", value: { status: 200, message: "OK" } } };
 
 type EventResultBody = z.infer<typeof EventResult>;
 
@@ -91,7 +111,7 @@ eventsRoutes.openAPIRegistry.register("EventBatchPayload", EventBatchPayload);
 eventsRoutes
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/events", tags, security: senderSecurity,
+      operationId: "sendEvent", method: "post", path: "/api/v1/events", tags, security: senderSecurity,
       summary: "Send an event (sendEvent)",
       description:
         "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
@@ -100,8 +120,8 @@ eventsRoutes
         "A banned player's event, and a client's event the app lists in backend_only_events, answer 403; past the app's rate limits (events a minute, " +
         "per player and per app) the answer is 429 with Retry-After.",
       middleware: [requireSender, requireSigningKeys] as const,
-      request: { query: AuthQuery, ...eventBody("EventPayload", "The event") },
-      responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)"), ...errorResponses, ...intakeRefusals },
+      request: { query: AuthQuery, ...eventBody("EventPayload", "The event", EVENT_EXAMPLES) },
+      responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)", OK_EXAMPLE), ...errorResponses, ...intakeRefusals },
     }),
     async (c) => {
       const ctx = await intakeContext(c);
@@ -117,7 +137,7 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
+      operationId: "sendEventBatch", method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
       summary: `Send up to ${MAX_BATCH_EVENTS} events at once`,
       description:
         "Each event is checked and applied on its own, in order per user; the answer has a result per event: 400 for an invalid one, " +
@@ -125,7 +145,7 @@ eventsRoutes
         "The request fails as a whole only when it is not a list of 1 to 500 events, or when none of it can be accepted: " +
         "429 when the app has no room left this minute or the access token's player is known to be past the per-player limit.",
       middleware: [requireSender, requireSigningKeys] as const,
-      request: { query: AuthQuery, ...eventBody("EventBatchPayload", "The events") },
+      request: { query: AuthQuery, ...eventBody("EventBatchPayload", "The events", BATCH_EXAMPLES) },
       responses: { 200: jsonResponse(EventBatchResponse, "A result per event"), ...errorResponses, ...intakeRefusals },
     }),
     async (c) => {
@@ -166,7 +186,7 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/public/documentation", tags,
+      operationId: "getAvailableEvents", method: "get", path: "/api/v1/public/documentation", tags,
       summary: "The predefined events with their required and optional properties (getAvailableEvents)",
       responses: { 200: jsonResponse(z.array(EventDescription), "The predefined event catalog") },
     }),

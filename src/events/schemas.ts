@@ -19,11 +19,13 @@ export const EventPayload = z
       description: "A predefined name (see /api/v1/public/documentation) or a custom one.",
       example: "kill-enemy",
     }),
-    event_type: z.enum(["single", "group"]).default("single").openapi({
-      description: "`single` adds the amount to counters; `group` replaces them.",
+    // Optional with the default in words: a `default` keyword makes generated clients (openapi-typescript)
+    // require the field in a minimal event.
+    event_type: z.enum(["single", "group"]).optional().openapi({
+      description: "`single` adds the amount to counters; `group` replaces them. Default: `single`.",
     }),
-    session_id: z.string().max(LIMITS.idLength).default(DEFAULT_SESSION_ID).openapi({
-      description: "Groups events, for example a match; counters reset when it changes.",
+    session_id: z.string().max(LIMITS.idLength).optional().openapi({
+      description: `Groups events, for example a match; counters reset when it changes. Default: \`${DEFAULT_SESSION_ID}\`.`,
       example: "match-17",
     }),
     meta_data: z.record(z.string(), z.union([z.number().int(), z.string()])).optional().openapi({
@@ -35,7 +37,7 @@ export const EventPayload = z
       description: "Alias of meta_data, used when meta_data is absent.",
     }),
     event_id: z.string().min(1).max(LIMITS.eventIdLength).optional().openapi({
-      description: "Makes the event idempotent per user for at least 24 hours: a retry is acknowledged and applied once.",
+      description: "Makes the event idempotent per user for 48 hours: a retry is acknowledged and applied once.",
       example: "6f1c9a8e-2f4b-4f7e-9a1d-1f2e3d4c5b6a",
     }),
   })

@@ -52,7 +52,7 @@ for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "le
 realtimeRoutes
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/user-challenges-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserChallengesNotificationTopic", method: "get", path: "/api/v1/auth/user-challenges-topic-link", tags, description, security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which every change of the token user's challenges is pushed",
       middleware: [requireAccessToken] as const,
       responses: answer,
@@ -61,7 +61,7 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/user-challenge-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserChallengeNotificationTopic", method: "get", path: "/api/v1/auth/user-challenge-topic-link", tags, description, security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which changes of one challenge of the token user are pushed (SCILL)",
       middleware: [requireAccessToken] as const,
       request: { query: queryId("challenge_id") },
@@ -75,7 +75,7 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/user-battle-pass-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserBattlePassNotificationTopic", method: "get", path: "/api/v1/auth/user-battle-pass-topic-link", tags, description, security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which changes of the token user's progress in one battle pass are pushed (SCILL)",
       middleware: [requireAccessToken] as const,
       request: { query: queryId("battle_pass_id") },
@@ -90,7 +90,7 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: bearerSecurity.tokenOrKey,
+      operationId: "getLeaderboardNotificationTopic", method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: bearerSecurity.tokenOrKey,
       summary: "The MQTT topic on which changes of one leaderboard are pushed (SCILL)",
       middleware: [requireTokenOrKey] as const,
       request: { query: queryId("leaderboard_id") },
@@ -105,7 +105,7 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/challenges/web-socket/generate-token", tags, security: bearerSecurity.accessToken,
+      operationId: "generateWebsocketAccessToken", method: "get", path: "/api/v1/challenges/web-socket/generate-token", tags, security: bearerSecurity.accessToken,
       deprecated: true,
       summary: "SCILL's deprecated websocket token: the token user's challenge topic, for clients that still ask for it",
       description,

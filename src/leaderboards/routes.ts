@@ -4,7 +4,7 @@ import { callerApp, requireApiKey, requireTokenOrKey } from "../auth/middleware"
 import { toIso } from "../shared/clock";
 import { notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
-import { bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
+import { aliasOf, bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { pageOffset } from "../shared/paging";
 import { requireBoard, restartBoard } from "./admin/repo";
 import { appLeaderboards, type LeaderboardDef, type MemberType } from "./catalog";
@@ -147,7 +147,7 @@ const v2 = (text: { summary: string; description: string }) => ({ ...text, descr
 const router = createRouter()
   .openapi(
     createRoute({
-      ...read, ...boardText, path: "/api/v1/leaderboards/{leaderboardId}",
+      operationId: "getLeaderboard", ...read, ...boardText, path: "/api/v1/leaderboards/{leaderboardId}",
       request: { params: BoardParams, query: BoardQuery },
       responses: { 200: jsonResponse(Leaderboard, "The leaderboard"), ...errorResponses },
     }),
@@ -158,7 +158,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...v2(boardText), path: "/api/v2/leaderboards/{leaderboardId}",
+      operationId: "getLeaderboardV2", ...read, ...v2(boardText), path: "/api/v2/leaderboards/{leaderboardId}",
       request: { params: BoardParams, query: BoardQueryV2 },
       responses: { 200: jsonResponse(LeaderboardV2Results, "The leaderboard"), ...errorResponses },
     }),
@@ -169,7 +169,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...boardsText, path: "/api/v1/leaderboards",
+      operationId: "getLeaderboards", ...read, ...boardsText, path: "/api/v1/leaderboards",
       request: { query: BoardQuery },
       responses: { 200: jsonResponse(z.array(Leaderboard), "The leaderboards, by id"), ...errorResponses },
     }),
@@ -180,7 +180,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...v2(boardsText), path: "/api/v2/leaderboards",
+      operationId: "getLeaderboardsV2", ...read, ...v2(boardsText), path: "/api/v2/leaderboards",
       request: { query: BoardQueryV2 },
       responses: { 200: jsonResponse(z.array(LeaderboardV2Results), "The leaderboards, by id"), ...errorResponses },
     }),
@@ -191,7 +191,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...rankingsText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}",
+      operationId: "getLeaderboardRankings", ...read, ...rankingsText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}",
       request: { params: MemberParams, query: LanguageQuery },
       responses: { 200: jsonResponse(z.array(LeaderboardMemberRanking), "One entry per board, by board id"), ...errorResponses },
     }),
@@ -203,7 +203,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...v2(rankingsText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}",
+      operationId: "getLeaderboardV2Rankings", ...read, ...v2(rankingsText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}",
       request: { params: MemberParams, query: MemberQueryV2 },
       responses: { 200: jsonResponse(z.array(LeaderboardV2MemberRanking), "One entry per board, by board id"), ...errorResponses },
     }),
@@ -215,7 +215,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...rankingText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      operationId: "getLeaderboardRanking", ...read, ...rankingText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
       request: { params: MemberBoardParams, query: LanguageQuery },
       responses: { 200: jsonResponse(LeaderboardMemberRanking, "The member's row"), ...errorResponses },
     }),
@@ -227,7 +227,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...v2(rankingText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      operationId: "getLeaderboardV2Ranking", ...read, ...v2(rankingText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
       request: { params: MemberBoardParams, query: MemberQueryV2 },
       responses: { 200: jsonResponse(LeaderboardV2MemberRanking, "The member's row"), ...errorResponses },
     }),
@@ -239,7 +239,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...aroundText, path: "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
+      operationId: "getLeaderboardAround", ...read, ...aroundText, path: "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
       request: { params: MemberBoardParams, query: AroundQuery },
       responses: { 200: jsonResponse(LeaderboardAround, "The neighbourhood"), ...errorResponses },
     }),
@@ -251,7 +251,7 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      ...read, ...aroundText, path: "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
+      operationId: "getLeaderboardV2Around", ...read, ...aroundText, path: "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
       request: { params: MemberBoardParams, query: AroundQuery },
       responses: { 200: jsonResponse(LeaderboardV2Around, "The neighbourhood"), ...errorResponses },
     }),
@@ -265,10 +265,14 @@ const router = createRouter()
 const resetDone = jsonResponse(StatusMessageSchema, "Done: status 200, message OK");
 
 // The v1 path is where SCILL's Unity SDK resets a board with ApiVersion v1 (LeaderboardsApi.cs:718).
-for (const path of ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "/api/v1/leaderboards-reset/{appId}/{leaderboardId}"]) {
+const resetPaths = [
+  ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "resetLeaderboardV2Rankings", undefined],
+  ["/api/v1/leaderboards-reset/{appId}/{leaderboardId}", "resetLeaderboardV2RankingsV1Path", "resetLeaderboardV2Rankings"],
+] as const;
+for (const [path, operationId, alias] of resetPaths) {
   router.openapi(
     createRoute({
-      method: "delete", path, tags, security: bearerSecurity.apiKey,
+      operationId, ...aliasOf(alias), method: "delete", path, tags, security: bearerSecurity.apiKey,
       middleware: [requireApiKey] as const,
       summary: "Reset a leaderboard",
       description: "Starts a new, empty season of the board at once (its reset schedule, if any, continues from there). API key only.",
@@ -287,7 +291,7 @@ for (const path of ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "/api/
 
 router.openapi(
   createRoute({
-    method: "delete", path: "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}", tags, security: bearerSecurity.apiKey,
+    operationId: "resetLeaderboardRankings", method: "delete", path: "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}", tags, security: bearerSecurity.apiKey,
     middleware: [requireApiKey] as const,
     summary: "Reset a member's leaderboard data",
     description: "Removes the member's scores from every leaderboard of the app, in every season. API key only.",

@@ -56,7 +56,7 @@ const wantsPage = (accept: string | undefined) => (accept ?? "").toLowerCase().i
 export const opsRoutes = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: "/", tags, security: [],
+      operationId: "getServiceIndex", method: "get", path: "/", tags, security: [],
       summary: "Where things are: the console for a browser, an index of addresses for an API client",
       description: "An Accept header with `text/html` (a browser) is redirected to the console; any other request gets the index.",
       responses: {
@@ -77,7 +77,7 @@ export const opsRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/health", tags,
+      operationId: "getHealth", method: "get", path: "/health", tags,
       summary: "Liveness and version, without a credential",
       responses: { 200: jsonResponse(Health, "The Worker answers") },
     }),
@@ -85,7 +85,7 @@ export const opsRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/status", tags, security: bearerSecurity.admin,
+      operationId: "getStatus", method: "get", path: "/api/v1/admin/status", tags, security: bearerSecurity.admin,
       summary: "What runs, whether D1 and the objects' schemas match it, and what is unsafe",
       responses: { 200: jsonResponse(Status, "The service's status"), ...errorResponses },
     }),

@@ -17,7 +17,7 @@ const security = bearerSecurity.apiKey;
 export const privacyRoutes = createRouter()
   .openapi(
     createRoute({
-      method: "delete", path: "/api/v1/erase-user/{appId}/{userId}", tags, security,
+      operationId: "eraseUser", method: "delete", path: "/api/v1/erase-user/{appId}/{userId}", tags, security,
       middleware: [requireApiKey] as const,
       summary: "Erase one player of the key's app (API key): answers a receipt at once, completes within seconds",
       description: "The same erasure as DELETE /api/v1/admin/apps/{appId}/users/{userId}. Poll GET /api/v1/erasures/{appId}/{erasureId}.",
@@ -32,7 +32,7 @@ export const privacyRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/erasures/{appId}/{erasureId}", tags, security,
+      operationId: "getErasure", method: "get", path: "/api/v1/erasures/{appId}/{erasureId}", tags, security,
       middleware: [requireApiKey] as const,
       summary: "The receipt of an erasure of the key's app (API key)",
       request: { params: z.object({ appId: pathId("appId"), erasureId: pathId("erasureId") }) },

@@ -28,10 +28,19 @@ export const errorResponses = {
 
 export const conflictResponse = { 409: errorResponse("The object is not in a state that allows this action") } as const;
 
+/** 409 of a write whose key (or slug) another object of the app already has: `errors` names the field. */
+export const keyConflictResponse = { 409: errorResponse("The key is already used by another object of the app: `errors` names the field") } as const;
+
+/** 503 of an operation that signs access tokens with an API key (a credential that needs no secret itself). */
+export const signingKeysResponse = {
+  503: errorResponse("JWT_SIGNING_KEYS is missing or unusable: the message names the secret. Nothing was done."),
+} as const;
+
 /** 403: what the credential may not do here (each route names its cases). */
 export const forbiddenResponse = (description: string) => ({ 403: errorResponse(description) }) as const;
 
-const headerDoc = (description: string) => ({ description, schema: { type: "string" as const } });
+/** A header described once in the document's components.headers (src/docs/document.ts). */
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** 429 of the event paths (src/events/rate-limits.ts): the body and the headers a client waits by. */
 export const rateLimitedResponse = {
@@ -39,22 +48,23 @@ export const rateLimitedResponse = {
     description:
       "Past a rate limit (events a minute, per player or per app): `retry_after_seconds` and Retry-After say when to try again, " +
       "the IETF RateLimit and RateLimit-Policy headers name the policy, its quota and window",
-    headers: {
-      "Retry-After": headerDoc("Seconds until the request can be accepted"),
-      RateLimit: headerDoc('The policy that refused and what is left of it, e.g. `"per-user";r=0;t=37`'),
-      "RateLimit-Policy": headerDoc('The policy: quota (events) and window (seconds), e.g. `"per-user";q=3000;w=60`'),
-    },
+    headers: { "Retry-After": headerRef("Retry-After"), RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimit-Policy") },
     content: { "application/json": { schema: ErrorSchema } },
   },
 } as const;
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body") => ({
-  body: { required: true, description, content: { "application/json": { schema } } },
+/** Named examples of a body, as the reference page and generated docs show them. */
+export type Examples = Record<string, { summary: string; value: unknown }>;
+
+const withExamples = (examples: Examples | undefined) => (examples === undefined ? {} : { examples });
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description = "JSON body", examples?: Examples) => ({
+  body: { required: true, description, content: { "application/json": { schema, ...withExamples(examples) } } },
 });
 
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string, examples?: Examples) => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, ...withExamples(examples) } },
 });
 
 /** A path id: digits; anything else is answered as an unknown id (404), not a 400. */
@@ -69,3 +79,11 @@ export const bearerSecurity: Record<"apiKey" | "accessToken" | "tokenOrKey" | "a
   tokenOrKey: [{ AccessToken: [] }, { ApiKey: [] }],
   admin: [{ AdminToken: [] }],
 };
+
+/**
+ * Marks an operation that serves the same action as `operationId` on another path or method (the
+ * spec's paths and methods beside SCILL's): generators may skip it, SCILL's SDKs still call it, so
+ * it is not deprecated.
+ */
+export const aliasOf = (operationId: string | undefined): { "x-alias-of"?: string } =>
+  operationId === undefined ? {} : { "x-alias-of": operationId };

@@ -38,7 +38,7 @@ const appNumber = async (db: D1Database, appId: string) => (await requireApp(db,
 export const challengesAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "Create a challenge category",
+      operationId: "createChallengeCategory", method: "post", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "Create a challenge category",
       request: { params: AppParams, ...jsonBody(CategoryInput) },
       responses: { 201: jsonResponse(CategoryAdmin, "The new category"), ...errorResponses, ...conflictResponse },
     }),
@@ -50,7 +50,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "List challenge categories by position",
+      operationId: "listChallengeCategories", method: "get", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "List challenge categories by position",
       request: { params: AppParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(CategoryAdmin), "A page of categories"), ...errorResponses },
     }),
@@ -63,7 +63,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Get a challenge category",
+      operationId: "getChallengeCategory", method: "get", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Get a challenge category",
       request: { params: CategoryParams },
       responses: { 200: jsonResponse(CategoryAdmin, "The category"), ...errorResponses },
     }),
@@ -75,7 +75,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Replace a challenge category",
+      operationId: "replaceChallengeCategory", method: "put", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Replace a challenge category",
       request: { params: CategoryParams, ...jsonBody(CategoryInput) },
       responses: { 200: jsonResponse(CategoryAdmin, "The updated category"), ...errorResponses, ...conflictResponse },
     }),
@@ -87,7 +87,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security,
+      operationId: "deleteChallengeCategory", method: "delete", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security,
       summary: "Delete an empty challenge category",
       request: { params: CategoryParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses, ...conflictResponse },
@@ -100,7 +100,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "post", path: `${base}/challenges`, tags: challengeTags, security, summary: "Create a challenge (at most 1000 per category)",
+      operationId: "createChallenge", method: "post", path: `${base}/challenges`, tags: challengeTags, security, summary: "Create a challenge (at most 1000 per category)",
       request: { params: AppParams, ...jsonBody(ChallengeInput) },
       responses: { 201: jsonResponse(ChallengeAdmin, "The new challenge"), ...errorResponses, ...conflictResponse },
     }),
@@ -112,7 +112,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${base}/challenges`, tags: challengeTags, security, summary: "List challenges by id",
+      operationId: "listChallenges", method: "get", path: `${base}/challenges`, tags: challengeTags, security, summary: "List challenges by id",
       request: { params: AppParams, query: ChallengeListQuery },
       responses: { 200: jsonResponse(pageOf(ChallengeAdmin), "A page of challenges"), ...errorResponses },
     }),
@@ -127,7 +127,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Get a challenge",
+      operationId: "getChallenge", method: "get", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Get a challenge",
       request: { params: ChallengeParams },
       responses: { 200: jsonResponse(ChallengeAdmin, "The challenge"), ...errorResponses },
     }),
@@ -139,7 +139,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Replace a challenge",
+      operationId: "replaceChallenge", method: "put", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Replace a challenge",
       request: { params: ChallengeParams, ...jsonBody(ChallengeInput) },
       responses: { 200: jsonResponse(ChallengeAdmin, "The updated challenge"), ...errorResponses, ...conflictResponse },
     }),
@@ -151,7 +151,7 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Delete a challenge",
+      operationId: "deleteChallenge", method: "delete", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Delete a challenge",
       request: { params: ChallengeParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),

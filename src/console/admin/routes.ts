@@ -24,7 +24,7 @@ const ListQuery = PagingQuery.extend({
 export const consoleUsersAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: users, tags, security, summary: "Create a console user",
+      operationId: "createConsoleUser", method: "post", path: users, tags, security, summary: "Create a console user",
       request: jsonBody(ConsoleUserInput),
       responses: { 201: jsonResponse(ConsoleUser, "The new console user"), ...errorResponses, ...conflictResponse },
     }),
@@ -32,7 +32,7 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: users, tags, security, summary: "List console users by email",
+      operationId: "listConsoleUsers", method: "get", path: users, tags, security, summary: "List console users by email",
       request: { query: ListQuery },
       responses: { 200: jsonResponse(pageOf(ConsoleUser), "A page of console users"), ...errorResponses },
     }),
@@ -44,7 +44,7 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${users}/{consoleUserId}`, tags, security, summary: "Get a console user",
+      operationId: "getConsoleUser", method: "get", path: `${users}/{consoleUserId}`, tags, security, summary: "Get a console user",
       request: { params: UserParams },
       responses: { 200: jsonResponse(ConsoleUser, "The console user"), ...errorResponses },
     }),
@@ -55,7 +55,7 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: `${users}/{consoleUserId}`, tags, security,
+      operationId: "replaceConsoleUser", method: "put", path: `${users}/{consoleUserId}`, tags, security,
       summary: "Replace a console user; a new role or password signs them out everywhere",
       request: { params: UserParams, ...jsonBody(ConsoleUserUpdate) },
       responses: { 200: jsonResponse(ConsoleUser, "The updated console user"), ...errorResponses, ...conflictResponse },
@@ -67,7 +67,7 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${users}/{consoleUserId}/sessions`, tags, security, summary: "Sign a console user out everywhere",
+      operationId: "deleteConsoleUser", method: "delete", path: `${users}/{consoleUserId}/sessions`, tags, security, summary: "Sign a console user out everywhere",
       request: { params: UserParams },
       responses: { 204: { description: "Every session of the user revoked" }, ...errorResponses },
     }),
@@ -79,7 +79,7 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${users}/{consoleUserId}`, tags, security, summary: "Delete a console user and their sessions",
+      operationId: "signOutConsoleUser", method: "delete", path: `${users}/{consoleUserId}`, tags, security, summary: "Delete a console user and their sessions",
       request: { params: UserParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),

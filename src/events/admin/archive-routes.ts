@@ -22,7 +22,7 @@ type EventFileBody = z.infer<typeof EventFileList>["files"][number];
 export const eventFilesAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: FILES_PATH, tags, security,
+      operationId: "listEventFiles", method: "get", path: FILES_PATH, tags, security,
       summary: "The app's raw event files (gzip-compressed NDJSON) of a range of UTC hours, oldest first",
       description:
         "One file per UTC hour and background batch. Files are listed for the whole hours the range touches; " +
@@ -78,7 +78,7 @@ export const eventFilesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${FILES_PATH}/{date}/{hour}/{file}`, tags, security,
+      operationId: "getEventFile", method: "get", path: `${FILES_PATH}/{date}/{hour}/{file}`, tags, security,
       summary: "One raw event file, as stored: gzip-compressed NDJSON",
       request: { params: EventFileParams },
       responses: {

@@ -20,7 +20,7 @@ const security = bearerSecurity.admin;
 export const eventsAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/analytics/events", tags: adminTags, security,
+      operationId: "getEventAnalytics", method: "get", path: "/api/v1/admin/apps/{appId}/analytics/events", tags: adminTags, security,
       summary: "Counts of the app's events by event name and by UTC day",
       description: "Counted in whole UTC hours: `from` and `to` of the answer are the range widened to hour boundaries.",
       request: { params: AppParams, query: AnalyticsQuery },
@@ -47,7 +47,7 @@ export const eventsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/usage", tags: adminTags, security,
+      operationId: "getUsage", method: "get", path: "/api/v1/admin/apps/{appId}/usage", tags: adminTags, security,
       summary: "The app's events and unlocked challenges per UTC month, newest first",
       request: { params: AppParams, query: PagingQuery.extend(UsageQuery.shape) },
       responses: { 200: jsonResponse(pageOf(MonthUsage), "A page of months"), ...errorResponses },

@@ -23,7 +23,7 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
   createRouter()
     .openapi(
       createRoute({
-        method: "get", path: flagged, tags, security, summary: "List the submissions the board held back for review",
+        operationId: "listFlaggedSubmissions", method: "get", path: flagged, tags, security, summary: "List the submissions the board held back for review",
         description: "Oldest first. Each was not applied: accept it to apply its value, or dismiss it.",
         request: { params: BoardParams, query: PagingQuery },
         responses: { 200: jsonResponse(pageOf(FlaggedSubmission), "A page of held submissions"), ...errorResponses },
@@ -36,7 +36,7 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
     )
     .openapi(
       createRoute({
-        method: "post", path: `${flagged}/{flagId}/accept`, tags, security, summary: "Accept a held submission: apply its value",
+        operationId: "acceptFlaggedSubmission", method: "post", path: `${flagged}/{flagId}/accept`, tags, security, summary: "Accept a held submission: apply its value",
         description:
           "Applies the value as if its event had just arrived (the board's aggregation, the current season) and removes it from the queue. " +
           "Accepting the same flag twice applies it once (the second answers 404).",
@@ -52,7 +52,7 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
     )
     .openapi(
       createRoute({
-        method: "post", path: `${flagged}/{flagId}/dismiss`, tags, security, summary: "Dismiss a held submission: it never counts",
+        operationId: "dismissFlaggedSubmission", method: "post", path: `${flagged}/{flagId}/dismiss`, tags, security, summary: "Dismiss a held submission: it never counts",
         request: { params: FlagParams },
         responses: { 204: { description: "Dismissed" }, ...errorResponses },
       }),

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
+import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId, keyConflictResponse } from "../../shared/openapi";
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { deleteBoard, insertBoard, listBoards, presentBoardRow, requireBoard, updateBoard } from "./repo";
 import { LeaderboardAdmin, LeaderboardInput } from "./schemas";
@@ -25,10 +25,18 @@ const present = presentBoardRow;
 export const leaderboardsAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: boards, tags, security, summary: "Create a leaderboard",
+      operationId: "createLeaderboard", method: "post", path: boards, tags, security, summary: "Create a leaderboard",
       description: "Scores come from events named event_name that pass every filter; the first season starts now.",
-      request: { params: AppParams, ...jsonBody(LeaderboardInput) },
-      responses: { 201: jsonResponse(LeaderboardAdmin, "The new leaderboard"), ...errorResponses },
+      request: {
+        params: AppParams,
+        ...jsonBody(LeaderboardInput, "The leaderboard", {
+          weekly: {
+            summary: "Kills per week, reset on Monday at midnight UTC",
+            value: { key: "weekly-kills", name: "Weekly kills", event_name: "kill-enemy", period_range: "w", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC" },
+          },
+        }),
+      },
+      responses: { 201: jsonResponse(LeaderboardAdmin, "The new leaderboard"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
@@ -39,7 +47,7 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: boards, tags, security, summary: "List leaderboards",
+      operationId: "listLeaderboards", method: "get", path: boards, tags, security, summary: "List leaderboards",
       request: { params: AppParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(LeaderboardAdmin), "A page of leaderboards"), ...errorResponses },
     }),
@@ -52,7 +60,7 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: `${boards}/{leaderboardId}`, tags, security, summary: "Get a leaderboard",
+      operationId: "adminGetLeaderboard", method: "get", path: `${boards}/{leaderboardId}`, tags, security, summary: "Get a leaderboard",
       request: { params: BoardParams },
       responses: { 200: jsonResponse(LeaderboardAdmin, "The leaderboard"), ...errorResponses },
     }),
@@ -64,11 +72,11 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: `${boards}/{leaderboardId}`, tags, security, summary: "Replace a leaderboard",
+      operationId: "replaceLeaderboard", method: "put", path: `${boards}/{leaderboardId}`, tags, security, summary: "Replace a leaderboard",
       description:
         "A changed sort_order_ascending or reset schedule starts a new, empty season at once; other changes apply to events from now on and keep the scores.",
       request: { params: BoardParams, ...jsonBody(LeaderboardInput) },
-      responses: { 200: jsonResponse(LeaderboardAdmin, "The updated leaderboard"), ...errorResponses },
+      responses: { 200: jsonResponse(LeaderboardAdmin, "The updated leaderboard"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {
       const { appId, leaderboardId } = c.req.valid("param");
@@ -81,7 +89,7 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${boards}/{leaderboardId}`, tags, security, summary: "Delete a leaderboard",
+      operationId: "deleteLeaderboard", method: "delete", path: `${boards}/{leaderboardId}`, tags, security, summary: "Delete a leaderboard",
       description: "Its scores disappear at once from every read; the stored rows are removed in the background.",
       request: { params: BoardParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
@@ -96,7 +104,7 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: `${boards}/{leaderboardId}/members/{memberType}/{memberId}`, tags, security,
+      operationId: "removeLeaderboardMember", method: "delete", path: `${boards}/{leaderboardId}/members/{memberType}/{memberId}`, tags, security,
       summary: "Remove one member's entry from the leaderboard (moderation)",
       description:
         "Removes the member's scores from this board, in every season; everybody behind moves up at once. " +

@@ -17,7 +17,7 @@ const security = bearerSecurity.admin;
 export const bansAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: ban, tags, security,
+      operationId: "banUser", method: "post", path: ban, tags, security,
       summary: "Ban a player (or change a ban's reason and expiry)",
       description:
         "While banned the player's access tokens are refused on every path (403 naming the reason and the expiry), no token is minted for them, " +
@@ -42,7 +42,7 @@ export const bansAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: ban, tags, security, summary: "A player's ban",
+      operationId: "getUserBan", method: "get", path: ban, tags, security, summary: "A player's ban",
       request: { params: UserParams },
       responses: { 200: jsonResponse(Ban, "The ban in force"), ...errorResponses },
     }),
@@ -56,7 +56,7 @@ export const bansAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: ban, tags, security,
+      operationId: "liftUserBan", method: "delete", path: ban, tags, security,
       summary: "Lift a player's ban",
       description: "At once: the player's tokens, events and topics work again, and their scores are back on every leaderboard.",
       request: { params: UserParams },
@@ -71,7 +71,7 @@ export const bansAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/bans", tags, security, summary: "List the bans in force, newest first",
+      operationId: "listBans", method: "get", path: "/api/v1/admin/apps/{appId}/bans", tags, security, summary: "List the bans in force, newest first",
       request: { params: z.object({ appId: pathId("appId") }), query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(Ban), "A page of bans"), ...errorResponses },
     }),

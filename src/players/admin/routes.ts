@@ -15,7 +15,7 @@ const security = bearerSecurity.admin;
 export const usersAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      operationId: "getUserState", method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
       summary: "Read one user's stored state, for support (nothing is started or reset by reading)",
       request: { params: UserParams },
       responses: { 200: jsonResponse(AdminUserState, "The user's state"), ...errorResponses },
@@ -28,7 +28,7 @@ export const usersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}/export", tags, security,
+      operationId: "exportUser", method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}/export", tags, security,
       summary: "Everything held about one player, as one JSON document (right of access)",
       description:
         "The admin user view, user info, leaderboard entries in every stored season, recent events, logged webhook deliveries that name " +
@@ -45,7 +45,7 @@ export const usersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
+      operationId: "adminEraseUser", method: "delete", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,
       summary: "Erase one player (right to erasure): answers a receipt at once, completes within seconds",
       description:
         "Removes every row about the player: their object (all progress, processed-event ids, recent events, pending notifications), " +
@@ -63,7 +63,7 @@ export const usersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/erasures/{erasureId}", tags, security,
+      operationId: "adminGetErasure", method: "get", path: "/api/v1/admin/apps/{appId}/erasures/{erasureId}", tags, security,
       summary: "The receipt of an erasure: pending, running, completed or failed",
       request: { params: z.object({ appId: pathId("appId"), erasureId: pathId("erasureId") }) },
       responses: { 200: jsonResponse(ErasureReceipt, "The receipt"), ...errorResponses },

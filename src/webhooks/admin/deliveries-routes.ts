@@ -23,7 +23,7 @@ const security = bearerSecurity.admin;
 export const deliveriesAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries", tags, security,
+      operationId: "listWebhookDeliveries", method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries", tags, security,
       summary: "The delivery log, newest first (kept 30 days)",
       request: { params: AppParams, query: ListQuery },
       responses: { 200: jsonResponse(pageOf(Delivery), "A page of deliveries"), ...errorResponses },
@@ -38,7 +38,7 @@ export const deliveriesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}", tags, security,
+      operationId: "getWebhookDelivery", method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}", tags, security,
       summary: "One delivery with its body and every attempt",
       request: { params: DeliveryParams },
       responses: { 200: jsonResponse(DeliveryDetail, "The delivery"), ...errorResponses },
@@ -53,7 +53,7 @@ export const deliveriesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver", tags, security,
+      operationId: "redeliverWebhookDelivery", method: "post", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver", tags, security,
       summary: "Send a finished delivery again",
       description:
         "Queues the same body with the same webhook-id (receivers deduplicate by it) to the endpoint's current URL and secret, with a fresh retry schedule. 409 while the delivery is still pending or when its endpoint is deleted or disabled.",

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
+import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId, keyConflictResponse } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { canonicalWebhookType } from "../core/webhook-types";
 import { presentDelivery } from "../deliveries-repo";
@@ -21,9 +21,17 @@ const security = bearerSecurity.admin;
 const endpointsAdmin = createRouter()
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "Create a webhook endpoint",
-      request: { params: AppParams, ...jsonBody(WebhookInput) },
-      responses: { 201: jsonResponse(Webhook, "The new endpoint"), ...errorResponses },
+      operationId: "createWebhook", method: "post", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "Create a webhook endpoint",
+      request: {
+        params: AppParams,
+        ...jsonBody(WebhookInput, "The endpoint", {
+          challenges: {
+            summary: "The studio's backend receives every change of players' challenges",
+            value: { key: "challenge-progress", webhook_type: "challenge-changed", url: "https://studio.example.com/hooks/gamification" },
+          },
+        }),
+      },
+      responses: { 201: jsonResponse(Webhook, "The new endpoint"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
@@ -33,7 +41,7 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "List webhook endpoints",
+      operationId: "listWebhooks", method: "get", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "List webhook endpoints",
       request: { params: AppParams, query: ListQuery },
       responses: { 200: jsonResponse(pageOf(Webhook), "A page of endpoints"), ...errorResponses },
     }),
@@ -47,7 +55,7 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "get", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security, summary: "Get a webhook endpoint",
+      operationId: "getWebhook", method: "get", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security, summary: "Get a webhook endpoint",
       request: { params: WebhookParams },
       responses: { 200: jsonResponse(Webhook, "The endpoint"), ...errorResponses },
     }),
@@ -59,10 +67,10 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "put", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
+      operationId: "replaceWebhook", method: "put", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
       summary: "Replace a webhook endpoint (also enables it again after a 410)",
       request: { params: WebhookParams, ...jsonBody(WebhookInput) },
-      responses: { 200: jsonResponse(Webhook, "The updated endpoint"), ...errorResponses },
+      responses: { 200: jsonResponse(Webhook, "The updated endpoint"), ...errorResponses, ...keyConflictResponse },
     }),
     async (c) => {
       const { appId, webhookId } = c.req.valid("param");
@@ -74,7 +82,7 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "delete", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
+      operationId: "deleteWebhook", method: "delete", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
       summary: "Delete a webhook endpoint; its queued calls are not sent, its delivery log stays",
       request: { params: WebhookParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
@@ -88,7 +96,7 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      method: "post", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test", tags, security,
+      operationId: "testWebhook", method: "post", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test", tags, security,
       summary: "Send a test call to one endpoint",
       description:
         "Queues a call with the body {webhook_type, test: true, message, created_at}, delivered, signed, retried and logged like any other. Answers the new delivery.",

@@ -136,7 +136,7 @@ describe("fair play in the document", () => {
 
     for (const path of ["/api/v1/events", "/api/v1/events/batch"]) {
       const limited = doc.paths[path].post.responses["429"];
-      expect(Object.keys(limited.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+      expect(Object.keys(limited.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id"]);
       expect(doc.paths[path].post.responses["403"]).toBeDefined();
     }
     // 429 only where intake can answer it.
