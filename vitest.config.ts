@@ -55,8 +55,9 @@ export default defineConfig(async () => {
       projects: [
         // Pure cores: no runtime, no I/O.
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
-        // The operator's scripts (npm run deploy) against a fake wrangler on PATH.
-        { test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 60_000 } },
+        // Tools run as processes: the operator's scripts (npm start, npm run deploy against a fake
+        // wrangler on PATH) and the API teams' linters and client generator on openapi.json.
+        { test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 180_000 } },
         // Inside workerd: the real Worker, D1, Durable Objects and queues. The files share one
         // runtime and its storage, as tests of different apps and players; loading the Worker
         // afresh for every file would cost most of the project's time.

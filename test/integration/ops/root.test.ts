@@ -53,7 +53,7 @@ describe("GET /", () => {
   it("is in the OpenAPI document, without a credential", async () => {
     const doc = (await call("GET", "/openapi.json")).body;
     const operation = doc.paths["/"].get;
-    expect({ security: operation.security, responses: Object.keys(operation.responses) }).toEqual({ security: [], responses: ["200", "302"] });
+    expect({ security: operation.security, responses: Object.keys(operation.responses) }).toEqual({ security: [], responses: ["200", "302", "5XX"] });
     expect(doc.components.schemas.ServiceIndex.required).toEqual(["name", "version", "console", "docs", "openapi"]);
   });
 });
