@@ -53,6 +53,9 @@ export function problemSentence(p: FieldProblem): string {
 
 const PREDICATE = /^(must|is|are|has|have|may|can|cannot|does|do|needs|takes|matches|should|would)\b/;
 
+/** Whether a problem is a rule that reads after its field's name ("must not be empty"). */
+export const isPredicate = (problem: string) => PREDICATE.test(problem);
+
 /** How a value is named after "not": "a number", "an array", "null". */
 function describe(value: unknown): string {
   if (value === null) return "null";

@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../../shared/errors";
-import { problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../shared/problems";
+import { isPredicate, problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../shared/problems";
 
 /**
  * HTML forms against the admin API's JSON inputs. A submitted form is a flat map of names to
@@ -31,12 +31,15 @@ export function errorsOf(problems: readonly FieldProblem[]): FieldErrors {
 
 /**
  * The problems of one field and of everything below it (a localized text's languages, a list's
- * rows), each as a sentence that names its field ("challenge_name[1].text must not be empty").
+ * rows), each as a sentence that names its field ("challenge_name[1].text must not be empty"). A
+ * text of the field's own that is no rule (a whole message) is shown as it is, next to its field.
  */
 export function errorsUnder(errors: FieldErrors, name: string): string[] {
   return Object.entries(errors)
     .filter(([field]) => field === name || field.startsWith(`${name}.`))
-    .flatMap(([field, problems]) => problems.map((problem) => problemSentence({ field, problem })));
+    .flatMap(([field, problems]) =>
+      problems.map((problem) => (field === name && !isPredicate(problem) ? problem : problemSentence({ field, problem }))),
+    );
 }
 
 /**

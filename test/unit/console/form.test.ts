@@ -36,7 +36,10 @@ describe("problems", () => {
       { field: "challenge_name", problem: "is required" },
       { field: "challenge_name.xx", problem: "keys must be language codes" },
       { field: "challenge_goal", problem: "must not be negative" },
+      { field: "document", problem: "Line 3: leaderboards[0].event_name is required" },
+      { field: "document", problem: "catalog.yaml is not UTF-8 text" },
     ]);
+    expect(errorsUnder(errors, "document")).toEqual(["Line 3: leaderboards[0].event_name is required", "catalog.yaml is not UTF-8 text"]);
     expect(errorsUnder(errors, "challenge_name")).toEqual(["challenge_name is required", "challenge_name.xx: keys must be language codes"]);
     expect(errorsUnder(errors, "challenge")).toEqual([]);
   });
