@@ -45,9 +45,8 @@ export const fieldLabel = (field: string) => field.replace(/\.(\d+)(?=\.|$)/g, "
  * is a sentence of its own (it starts with a capital) stands alone; one that does not start with
  * a verb (a quoted key, a count, "keys must...") follows the field after a colon.
  */
-export function problemSentence(p: FieldProblem): string {
+export function problemSentence(p: FieldProblem, label = fieldLabel(p.field)): string {
   if (/^[A-Z]/.test(p.problem)) return p.problem;
-  const label = fieldLabel(p.field);
   return PREDICATE.test(p.problem) ? `${label} ${p.problem}` : `${label}: ${p.problem}`;
 }
 
@@ -294,4 +293,4 @@ function tightestBounds(issues: readonly IssueLike[]): IssueLike[] {
 }
 
 /** The message of a 400 for failed validation of `target`: every problem as a sentence. */
-export const invalidMessage = (target: string, problems: readonly FieldProblem[]) => `Invalid ${target}: ${problems.map(problemSentence).join("; ")}`;
+export const invalidMessage = (target: string, problems: readonly FieldProblem[]) => `Invalid ${target}: ${problems.map((p) => problemSentence(p)).join("; ")}`;

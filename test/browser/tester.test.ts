@@ -64,7 +64,7 @@ describe("the event tester", () => {
     await page.getByLabel("amount").fill("");
     await page.getByLabel("item_type").fill("coin");
     await page.getByRole("button", { name: "Send event" }).click();
-    await expect.poll(() => page.locator("#f-meta_data-amount-errors").textContent()).toBe("is required for event 'collect-item'");
+    await expect.poll(() => page.locator("#f-meta_data-amount-errors").textContent()).toBe("meta_data.amount is required for event 'collect-item'");
     expect(await page.locator("#send-result").textContent()).toBe("");
   });
 

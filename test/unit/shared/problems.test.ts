@@ -8,7 +8,7 @@ function problems(schema: z.ZodType, input: unknown) {
   if (result.success) throw new Error("expected a failure");
   return problemsOfIssues(result.error.issues, { input });
 }
-const sentences = (schema: z.ZodType, input: unknown) => problems(schema, input).map(problemSentence);
+const sentences = (schema: z.ZodType, input: unknown) => problems(schema, input).map((p) => problemSentence(p));
 
 describe("plain problems of zod's issues", () => {
   it("too_small: empty texts and lists, short texts, small numbers", () => {
