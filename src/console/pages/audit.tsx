@@ -119,9 +119,9 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
             {entries.map((e) => (
               <tr>
                 <td class="nowrap">
-                  <Time iso={e.at} />
+                  <Time iso={e.at} seconds />
                 </td>
-                <td>
+                <td class="wrap">
                   {actorLabel(e.actor)}
                   {/* Other kinds' labels name their kind already. */}
                   {e.actor.kind === "console-user" && <span class="muted"> (console user)</span>}
@@ -135,7 +135,7 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                     </>
                   )}
                 </td>
-                <td>
+                <td class="wrap">
                   {e.origin.channel}
                   {e.origin.ip && <span class="muted"> · {e.origin.ip}</span>}
                 </td>
