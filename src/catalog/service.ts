@@ -4,6 +4,7 @@ import { planAuditEntries } from "./core/audit";
 import { requireApp } from "../apps/repo";
 import { ApiError, badRequest, conflict, type FieldProblem } from "../shared/errors";
 import { invalidInput } from "../shared/http";
+import { invalidMessage } from "../shared/problems";
 import { isUniqueViolation } from "../shared/statements";
 import { isChangedSinceFailure, planStatements, unchangedSinceStatement } from "./apply";
 import { exportDocument } from "./core/documents";
@@ -33,12 +34,12 @@ export const MAX_APPLY_WRITES = 980;
 /** A document from anywhere (an uploaded file, parsed YAML): the one 400 of the API when it is not valid. */
 export function parseCatalogDocument(input: unknown): CatalogDocument {
   const parsed = CatalogDocument.safeParse(input);
-  if (!parsed.success) throw invalidInput(parsed.error.issues, "catalog document");
+  if (!parsed.success) throw invalidInput(parsed.error.issues, "catalog document", { value: input });
   return parsed.data;
 }
 
 const invalidDocument = (problems: FieldProblem[]) =>
-  badRequest(`Invalid catalog document: ${problems.map((p) => `${p.field}: ${p.problem}`).join("; ")}`, problems);
+  badRequest(invalidMessage("catalog document", problems), problems);
 
 export async function exportCatalog(env: Env, appId: string, now: number): Promise<CatalogDocument> {
   const app = await requireApp(env.DB, appId);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EventName } from "../shared/event-name";
 import { DEFAULT_SESSION_ID, LIMITS } from "./core/validate";
 
 /**
@@ -15,7 +16,7 @@ export const EventPayload = z
       description: "Builds team rankings in leaderboards.",
       example: "red",
     }),
-    event_name: z.string().min(1).max(LIMITS.eventNameLength).openapi({
+    event_name: EventName.openapi({
       description: "A predefined name (see /api/v1/public/documentation) or a custom one.",
       example: "kill-enemy",
     }),

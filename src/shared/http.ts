@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { TypedResponse } from "hono";
-import { badRequest, type FieldProblem } from "./errors";
+import { badRequest } from "./errors";
+import { invalidMessage, problemsOfIssues, type IssueLike } from "./problems";
 
 /** Who is calling: set by the credential middlewares of src/auth. */
 export type Caller =
@@ -20,10 +21,14 @@ export type AppEnv = {
   };
 };
 
-/** The 400 of a failed validation of `target` (json, query, param...): each field with its problem. */
-export function invalidInput(issues: readonly { path: readonly PropertyKey[]; message: string }[], target?: string) {
-  const errors: FieldProblem[] = issues.map((issue) => ({ field: issue.path.map(String).join(".") || (target ?? "body"), problem: issue.message }));
-  return badRequest(`Invalid ${target ?? "request"}: ${errors.map((e) => `${e.field}: ${e.problem}`).join("; ")}`, errors);
+/**
+ * The 400 of a failed validation of `target` (json, query, param...): each field with its problem
+ * in plain words (src/shared/problems.ts). `input` is the validated value, when known: it tells a
+ * missing field from one of the wrong type.
+ */
+export function invalidInput(issues: readonly IssueLike[], target?: string, input?: { value: unknown }) {
+  const errors = problemsOfIssues(issues, { target: target ?? "body", ...(input ? { input: input.value } : {}) });
+  return badRequest(invalidMessage(target ?? "request", errors), errors);
 }
 
 /**
@@ -33,7 +38,8 @@ export function invalidInput(issues: readonly { path: readonly PropertyKey[]; me
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw invalidInput(result.error.issues, result.target);
+      // The validator hands the hook what it validated as `data`, which the OpenAPI typing of a failure leaves out.
+      if (!result.success) throw invalidInput(result.error.issues, result.target === "json" ? "body" : result.target, { value: (result as { data?: unknown }).data });
     },
   });
 }

@@ -88,9 +88,9 @@ describe("the catalog page", () => {
     const invalid = "version: 1\nleaderboards:\n  - key: Top Scores\n    name: Top\n    aggregation: avg\n";
     await preview(invalid);
     await expect.poll(() => page.locator("#f-document-errors li").allTextContents()).toEqual([
-      "line 3: leaderboards.0.key: must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit",
-      "line 3: leaderboards.0.event_name: Invalid input: expected string, received undefined",
-      'line 5: leaderboards.0.aggregation: Invalid option: expected one of "sum"|"max"|"min"|"last"',
+      "Line 3: leaderboards[0].key must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit",
+      "Line 3: leaderboards[0].event_name is required",
+      "Line 5: leaderboards[0].aggregation must be one of: sum, max, min, last",
     ]);
     expect(await page.getByLabel("Catalog document (YAML or JSON)").inputValue()).toBe(invalid);
     expect(await page.getByLabel("Catalog document (YAML or JSON)").getAttribute("aria-invalid")).toBe("true");

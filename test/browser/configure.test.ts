@@ -100,8 +100,8 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Period").selectOption("d");
     await page.getByLabel("Time zone").fill("Mars/Olympus_Mons");
     await page.getByRole("button", { name: "Create challenge" }).click();
-    await expect.poll(() => page.locator("#f-challenge_goal-errors").textContent()).toBe("must not be negative");
-    expect(await page.locator("#f-period_range_time_zone-errors").textContent()).toBe("must be an IANA time zone such as Europe/Berlin");
+    await expect.poll(() => page.locator("#f-challenge_goal-errors").textContent()).toBe("challenge_goal must not be negative");
+    expect(await page.locator("#f-period_range_time_zone-errors").textContent()).toBe("period_range_time_zone must be an IANA time zone such as Europe/Berlin");
     expect(await page.locator("#f-period_range-errors").textContent()).toContain("periodic resets apply to automatic, repeatable challenges");
     expect(await page.getByLabel("Goal", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-challenge_name-0-text").inputValue()).toBe("Daily run");

@@ -143,7 +143,7 @@ describe("privacy in the console", () => {
     await page.goto(url(app(`/audit?to=${yesterday}`)));
     expect(await page.locator("#list .empty").textContent()).toBe("No entry matches.");
     expect(await statusOf(page, app("/audit?from=last-week"))).toBe(400);
-    expect(await page.locator(".form-errors li").textContent()).toBe("From: must be an ISO date (2026-11-24) or date-time (2026-11-24T09:00:00Z)");
+    expect(await page.locator(".form-errors li").textContent()).toBe("From must be an ISO date (2026-11-24) or date-time (2026-11-24T09:00:00Z)");
 
     // The console's own log: the app, created with the admin token.
     await page.goto(url(`/console/audit?resource=app&resource_id=${studio.appId}`));

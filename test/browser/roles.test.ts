@@ -118,7 +118,7 @@ describe("roles", () => {
     await page.getByLabel("Role").selectOption("viewer");
     await page.getByLabel("Password").fill("short");
     await page.getByRole("button", { name: "Add user" }).click();
-    await expect.poll(() => page.locator("#f-password-errors").textContent()).toBe("must be at least 10 characters");
+    await expect.poll(() => page.locator("#f-password-errors").textContent()).toBe("password must be at least 10 characters");
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Add user" }).click();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { acceptNextDialog, ADMIN_TOKEN, consoleUser, http, notice, openBrowser, screenshot, signIn, url } from "./support";
+import path from "node:path";
+import { acceptNextDialog, ADMIN_TOKEN, consoleUser, DESKTOP, http, notice, openBrowser, PHONE, screenshot, SCREENSHOTS, signIn, url } from "./support";
 import { newStudioApp } from "../e2e/support";
 
 /** The event tester sends events as a player; the live view shows what they changed, as a game receives it. */
@@ -64,8 +65,27 @@ describe("the event tester", () => {
     await page.getByLabel("amount").fill("");
     await page.getByLabel("item_type").fill("coin");
     await page.getByRole("button", { name: "Send event" }).click();
-    await expect.poll(() => page.locator("#f-meta_data-amount-errors").textContent()).toBe("is required for event 'collect-item'");
+    await expect.poll(() => page.locator("#f-meta_data-amount-errors").textContent()).toBe("meta_data.amount is required for event 'collect-item'");
     expect(await page.locator("#send-result").textContent()).toBe("");
+  });
+
+  it("brings the live changes into view after a send at phone width, where they sit below the form", async () => {
+    await page.setViewportSize(PHONE);
+    await page.goto(url(`/console/apps/${studio.appId}/events?user_id=player-9`));
+    await expect.poll(() => page.locator(".live-status").textContent(), { timeout: 15_000 }).toMatch(/^Listening to 2 topics of player-9/);
+    await page.getByLabel("Event", { exact: true }).fill("collect-item");
+    await page.getByRole("button", { name: "Show its fields" }).click();
+    await page.getByLabel("amount").fill("1");
+    await page.getByLabel("item_type").fill("coin");
+    await page.getByRole("button", { name: "Send event" }).click();
+    await expect.poll(() => page.locator("#send-result h2").textContent()).toBe("Accepted");
+    await expect.poll(async () => (await liveEntries()).some((e) => e.startsWith("Leaderboard “Coin hoarders”: user player-9 rank -1 →")), { timeout: 15_000 }).toBe(true);
+    // The live panel's heading is on screen, below the sticky bar.
+    const heading = await page.getByRole("heading", { name: "Live changes" }).boundingBox();
+    expect(heading!.y).toBeGreaterThan(40);
+    expect(heading!.y + heading!.height).toBeLessThan(PHONE.height);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "event-tester-sent-390.png") });
+    await page.setViewportSize(DESKTOP);
   });
 
   it("shows the player's state after those events, and resets their challenges after confirmation", async () => {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EventName } from "../../shared/event-name";
 import { LanguageCode } from "../../shared/schemas";
 import { DEFAULT_RATE_LIMITS } from "../settings";
 
@@ -20,7 +21,7 @@ export const AppInput = z
     name: z.string().trim().min(1).max(200).openapi({ example: "Space Racer" }),
     default_language: LanguageCode.default("en").openapi({ example: "en" }),
     backend_only_events: z
-      .array(z.string().trim().min(1).max(100))
+      .array(EventName)
       .max(200)
       .default([])
       .openapi({

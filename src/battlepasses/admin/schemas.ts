@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
 import { ConfigKey, DigitsId, Localized, LocalizedName as Name, LocalizedText, Text } from "../../shared/schemas";
 
@@ -93,7 +94,7 @@ export const LevelChallengeInput = z
     challenge_xp: z.number().int().min(0).default(0),
     challenge_icon: Text(2000),
     challenge_icon_hd: Text(2000),
-    event_name: z.string().trim().min(1).max(100).openapi({ example: "kill-enemy" }),
+    event_name: EventName.openapi({ example: "kill-enemy" }),
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
       description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
     }),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
 import { ConfigKey, DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../../shared/schemas";
@@ -83,7 +84,7 @@ export const ChallengeFields = z
       .string()
       .refine(isValidTimeZone, "must be an IANA time zone such as Europe/Berlin")
       .default("UTC"),
-    event_name: z.string().trim().min(1).max(100).openapi({ example: "kill-enemy" }),
+    event_name: EventName.openapi({ example: "kill-enemy" }),
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
       description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
     }),

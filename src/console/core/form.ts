@@ -1,4 +1,5 @@
 import type { FieldProblem } from "../../shared/errors";
+import { isPredicate, problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../shared/problems";
 
 /**
  * HTML forms against the admin API's JSON inputs. A submitted form is a flat map of names to
@@ -28,32 +29,24 @@ export function errorsOf(problems: readonly FieldProblem[]): FieldErrors {
   return errors;
 }
 
-/** The problems of one field and of everything below it (a localized text's languages, a list's rows). */
+/**
+ * The problems of one field and of everything below it (a localized text's languages, a list's
+ * rows), each as a sentence that names its field ("challenge_name[1].text must not be empty"). A
+ * text of the field's own that is no rule (a whole message) is shown as it is, next to its field.
+ */
 export function errorsUnder(errors: FieldErrors, name: string): string[] {
   return Object.entries(errors)
     .filter(([field]) => field === name || field.startsWith(`${name}.`))
-    .flatMap(([field, problems]) => (field === name ? problems : problems.map((p) => `${field.slice(name.length + 1)}: ${p}`)));
+    .flatMap(([field, problems]) =>
+      problems.map((problem) => (field === name && !isPredicate(problem) ? problem : problemSentence({ field, problem }))),
+    );
 }
-
-interface Issue {
-  path: readonly PropertyKey[];
-  message: string;
-}
-
-const valueAt = (input: unknown, path: readonly PropertyKey[]) =>
-  path.reduce<unknown>((value, key) => (value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined), input);
 
 /**
- * zod issues as the API's errors[] (same field names, same messages), except that a value left
- * empty reads "is required" rather than zod's description of `undefined`.
+ * zod issues as the API's errors[] (same field names, same plain messages); `input` is the decoded
+ * form, so that a value left empty reads "is required".
  */
-export function problemsOfIssues(issues: readonly Issue[], input: unknown): FieldProblem[] {
-  return issues.map((issue) => {
-    const field = issue.path.map(String).join(".") || "body";
-    const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    return { field, problem: missing ? "is required" : issue.message };
-  });
-}
+export const problemsOfIssues = (issues: readonly IssueLike[], input: unknown): FieldProblem[] => problemsOf(issues, { input });
 
 // ---- reading values
 
@@ -87,11 +80,14 @@ export class FormReader {
     return name in this.values && this.values[name] !== "" && this.values[name] !== "false";
   }
 
-  /** A whole number, or undefined when empty; anything else is a problem of the field. */
+  /**
+   * A whole number, or undefined when empty; anything else is a problem of the field. One too
+   * large to be exact is passed on, so that the schema names the limit it passes.
+   */
   integer(name: string): number | undefined {
     const text = this.text(name);
     if (text === "") return undefined;
-    if (!/^[-+]?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    if (!/^[-+]?\d+$/.test(text)) {
       this.problems.push({ field: name, problem: "must be a whole number" });
       return undefined;
     }

@@ -1,6 +1,7 @@
 import { auditedResources, listAuditEntries, presentAuditEntry } from "../../apps/admin/audit-repo";
 import { AuditQuery } from "../../apps/admin/audit-schemas";
 import type { FieldProblem } from "../../shared/errors";
+import { problemSentence } from "../../shared/problems";
 import { problemsOfIssues } from "../core/form";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { actorLabel, fieldChanges, shownResourceId, shownValue } from "../core/audit";
@@ -33,9 +34,7 @@ function FilterProblems({ problems }: { problems: FieldProblem[] }) {
       <p>The filters were not applied:</p>
       <ul>
         {problems.map((p) => (
-          <li>
-            {FILTER_LABELS[p.field as keyof Filters] ?? p.field}: {p.problem}
-          </li>
+          <li>{problemSentence(p, FILTER_LABELS[p.field as keyof Filters])}</li>
         ))}
       </ul>
     </div>
@@ -120,9 +119,9 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
             {entries.map((e) => (
               <tr>
                 <td class="nowrap">
-                  <Time iso={e.at} />
+                  <Time iso={e.at} seconds />
                 </td>
-                <td>
+                <td class="wrap">
                   {actorLabel(e.actor)}
                   {/* Other kinds' labels name their kind already. */}
                   {e.actor.kind === "console-user" && <span class="muted"> (console user)</span>}
@@ -136,7 +135,7 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                     </>
                   )}
                 </td>
-                <td>
+                <td class="wrap">
                   {e.origin.channel}
                   {e.origin.ip && <span class="muted"> · {e.origin.ip}</span>}
                 </td>

@@ -14,7 +14,7 @@ import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, red
 import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
+import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { LevelForm, PassForm } from "./battle-pass-forms";
 
@@ -130,7 +130,7 @@ async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
       <Table head={["Level", "Reward", "Challenges", "Reward webhook", "Order"]}>
         {items.map((level, i) => (
           <tr>
-            <td>
+            <td class="nowrap">
               <a href={`${base}/${level.level_id}`}>Level {i + 1}</a>
             </td>
             <td>
@@ -139,7 +139,7 @@ async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
             <td>
               {level.challenges.map((ch) => `${localize(ch.challenge_name, undefined, app.default_language)} (${ch.challenge_goal} × ${ch.event_name})`).join("; ")}
             </td>
-            <td>{level.reward_webhook_url ? <code>{level.reward_webhook_url}</code> : <span class="muted">app's endpoints</span>}</td>
+            <td>{level.reward_webhook_url ? <ShortCode text={level.reward_webhook_url} /> : <span class="muted">app's endpoints</span>}</td>
             <td class="actions">
               {editor && (
                 <PostForm action={`${base}/${level.level_id}/move`} class="inline">

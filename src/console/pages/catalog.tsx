@@ -5,6 +5,7 @@ import type { CatalogDocument } from "../../catalog/schemas";
 import { applyCatalog, exportCatalog, parseCatalogDocument, previewCatalog, type CatalogOptions } from "../../catalog/service";
 import { sha256Hex } from "../../shared/crypto";
 import { ApiError } from "../../shared/errors";
+import { problemSentence } from "../../shared/problems";
 import { formatCatalog, readCatalogText, TEXT_FIELD, type CatalogFormat, type DocumentProblem } from "../core/catalog-text";
 import { errorsOf, FormReader, type FieldErrors } from "../core/form";
 import { counted } from "../core/plural";
@@ -45,7 +46,7 @@ const IMPORT_FIELDS = [TEXT_FIELD, "file", "prune", "force"];
 const optionsOf = (form: FormReader): CatalogOptions => ({ prune: form.checked("prune"), force: form.checked("force") });
 
 /** One problem per line under the document: where it is, then what. */
-const problemText = (p: DocumentProblem) => `${p.line === null ? "" : `line ${p.line}: `}${p.field === TEXT_FIELD ? "" : `${p.field}: `}${p.problem}`;
+const problemText = (p: DocumentProblem) => `${p.line === null ? "" : `Line ${p.line}: `}${p.field === TEXT_FIELD ? p.problem : problemSentence(p)}`;
 const documentErrors = (problems: DocumentProblem[]): FieldErrors => ({ [TEXT_FIELD]: problems.map(problemText) });
 
 /** Reads and plans a document against the app, changing nothing; invalid documents answer every problem with its path and line. */

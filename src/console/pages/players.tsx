@@ -177,7 +177,7 @@ function EventsSection({ view }: { view: PlayerView }) {
           {view.events.map((e) => (
             <tr>
               <td>
-                <Time iso={new Date(e.received_at).toISOString()} />
+                <Time iso={new Date(e.received_at).toISOString()} seconds />
               </td>
               <td>
                 <code>{e.event_name}</code>

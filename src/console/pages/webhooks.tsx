@@ -12,7 +12,7 @@ import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithN
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
+import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../ui/lists";
 import { KeyField } from "../ui/key-field";
 import { renderAppPage } from "../ui/render";
 
@@ -84,7 +84,7 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
                 <td>{e.webhook_type}</td>
                 <td>
                   <a href={`${base}/${e.webhook_id}`}>
-                    <code>{e.url}</code>
+                    <ShortCode text={e.url} />
                   </a>
                 </td>
                 <td>{e.disabled_at ? <StatusBadge status="disabled" /> : <StatusBadge status="enabled" />}</td>
@@ -180,7 +180,7 @@ async function deliveriesPage(c: ConsoleContext, app: AppRow) {
                 </td>
                 <td>{d.webhook_type}</td>
                 <td>
-                  <code>{d.url ?? d.override_url ?? "—"}</code>
+                  <ShortCode text={d.url ?? d.override_url ?? "—"} />
                 </td>
                 <td>
                   <StatusBadge status={d.status} />
@@ -188,7 +188,7 @@ async function deliveriesPage(c: ConsoleContext, app: AppRow) {
                 <td class="num">{d.attempt_count}</td>
                 <td class="num">{d.last_status_code ?? "—"}</td>
                 <td>
-                  <Time iso={d.last_attempt_at} empty="not yet" />
+                  <Time iso={d.last_attempt_at} empty="not yet" seconds />
                 </td>
               </tr>
             ))}
@@ -219,7 +219,7 @@ async function deliveryPage(c: ConsoleContext, app: AppRow, deliveryId: string) 
           <StatusBadge status={row.status} />
           {row.next_attempt_at && row.status === "pending" && (
             <>
-              {" "}next attempt <Time iso={row.next_attempt_at} />
+              {" "}next attempt <Time iso={row.next_attempt_at} seconds />
             </>
           )}
         </dd>
@@ -237,7 +237,7 @@ async function deliveryPage(c: ConsoleContext, app: AppRow, deliveryId: string) 
         </dd>
         <dt>Created</dt>
         <dd>
-          <Time iso={row.created_at} />
+          <Time iso={row.created_at} seconds />
         </dd>
       </dl>
       <section class="panel">

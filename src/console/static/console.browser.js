@@ -72,11 +72,13 @@ async function copyText(button) {
 
 // Times come as UTC; show them in the viewer's zone, keeping UTC in the tooltip.
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+// Rows seconds apart (events, audit entries, deliveries) show the seconds.
+const secondsFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 function localTimes(root) {
   for (const time of root.querySelectorAll("time.local-time:not([data-local])")) {
     const date = new Date(time.getAttribute("datetime"));
     if (!Number.isNaN(date.getTime())) {
-      time.textContent = timeFormat.format(date);
+      time.textContent = (time.hasAttribute("data-seconds") ? secondsFormat : timeFormat).format(date);
       time.dataset.local = "";
     }
   }

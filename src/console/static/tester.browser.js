@@ -14,6 +14,8 @@ export function attach(live) {
 }
 
 const MAX_MESSAGES = 200;
+/** The width at which the tester is one column (console.css, narrow screens). */
+const ONE_COLUMN = matchMedia("(max-width: 900px)");
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
 
 class LiveView {
@@ -31,9 +33,13 @@ class LiveView {
       }
     };
     document.addEventListener("change", this.onChange);
-    // Leaving the page (htmx swaps the content) ends the connection.
-    this.onSwap = () => {
-      if (!document.body.contains(this.live)) this.stop();
+    // Leaving the page (htmx swaps the content) ends the connection. At phone width the live
+    // changes sit below the whole form, so a sent event brings them into view.
+    this.onSwap = (event) => {
+      if (!document.body.contains(this.live)) return this.stop();
+      const panel = event.target instanceof Element && (event.target.closest("#tester-panel") ?? event.target.querySelector("#tester-panel"));
+      const sent = panel && panel.querySelector("#send-result .sent");
+      if (sent && ONE_COLUMN.matches) this.live.scrollIntoView({ block: "start" });
     };
     document.addEventListener("htmx:afterSettle", this.onSwap);
     if (initial.userId) this.listen(initial.userId, initial.topics ?? []);

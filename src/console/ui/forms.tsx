@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { problemSentence } from "../../shared/problems";
 import { errorsUnder, rowsOf, type FieldErrors, type FormValues } from "../core/form";
 import { usePage } from "./context";
 
@@ -68,7 +69,7 @@ export function FormErrors(props: { errors: FieldErrors; fields: readonly string
     <div class="form-errors" role="alert">
       <p>The form was not saved:</p>
       <ul>
-        {general.flatMap(([field, problems]) => problems.map((p) => <li>{field === "body" || field === "form" ? p : `${field}: ${p}`}</li>))}
+        {general.flatMap(([field, problems]) => problems.map((p) => <li>{field === "body" || field === "form" ? p : problemSentence({ field, problem: p })}</li>))}
       </ul>
     </div>
   );

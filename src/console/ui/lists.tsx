@@ -95,11 +95,15 @@ export function Table(props: { caption?: string; head: Child[]; children: Child;
 }
 
 /** A time in UTC, shown in the viewer's zone by console.js; the UTC value stays in the tooltip. */
-export function Time(props: { iso: string | null | undefined; empty?: string }) {
+/**
+ * A time, written in the viewer's zone by the page's script. `seconds` for rows that may be
+ * seconds apart (events, audit entries, deliveries), which would otherwise all read the same minute.
+ */
+export function Time(props: { iso: string | null | undefined; empty?: string; seconds?: boolean }) {
   if (!props.iso) return <span class="muted">{props.empty ?? "—"}</span>;
   const utc = utcText(props.iso);
   return (
-    <time datetime={props.iso} title={utc} class="local-time">
+    <time datetime={props.iso} title={utc} class="local-time" data-seconds={props.seconds ? "" : undefined}>
       {utc}
     </time>
   );
@@ -107,4 +111,13 @@ export function Time(props: { iso: string | null | undefined; empty?: string }) 
 
 export function StatusBadge(props: { status: string }) {
   return <span class={`badge status-${props.status.replace(/[^a-z-]/g, "")}`}>{props.status}</span>;
+}
+
+/** A long value in a table cell cut in its middle, so that the table fits its panel; the whole value is its tooltip. */
+export const shortened = (text: string, max = 48): string => (text.length <= max ? text : `${text.slice(0, max - 15)}…${text.slice(-14)}`);
+
+/** An identifier or URL in a table cell: whole when short, else shortened with the whole value on hover. */
+export function ShortCode(props: { text: string; max?: number }) {
+  const shown = shortened(props.text, props.max);
+  return <code title={shown === props.text ? undefined : props.text}>{shown}</code>;
 }

@@ -1,4 +1,5 @@
 import type { FieldProblem } from "../../shared/errors";
+import { EVENT_NAME_MAX_LENGTH, eventNameCharacterProblem } from "../../shared/event-name";
 import { fieldType, predefinedEvent, type CatalogEvent } from "../catalog";
 import type { MetaValue } from "../../rules/counter";
 import type { UserEvent } from "../../user/event";
@@ -19,7 +20,7 @@ export type Validation = { ok: true; event: ValidEvent } | { ok: false; errors: 
 
 export const LIMITS = {
   idLength: 256,
-  eventNameLength: 100,
+  eventNameLength: EVENT_NAME_MAX_LENGTH,
   eventIdLength: 128,
   metaKeys: 50,
   metaKeyLength: 64,
@@ -65,8 +66,11 @@ export function validateEvent(raw: unknown, sender: SenderContext): Validation {
   const teamId = text("team_id", LIMITS.idLength) || null;
   const sessionId = text("session_id", LIMITS.idLength) || DEFAULT_SESSION_ID;
 
+  // The one rule of event names (shared/event-name.ts), which configuration checks too.
   const eventName = text("event_name", LIMITS.eventNameLength);
   if (eventName === "" || (eventName === undefined && absent(raw.event_name))) problem("event_name", "is required");
+  const nameProblem = eventName ? eventNameCharacterProblem(eventName) : undefined;
+  if (nameProblem) problem("event_name", nameProblem);
 
   let eventType: UserEvent["eventType"] = "single";
   if (!absent(raw.event_type)) {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
 import { ConfigKey, LocalizedName as Name } from "../../shared/schemas";
@@ -18,7 +19,7 @@ export const LeaderboardFields = z
       description: "Stable key of the leaderboard in this app (catalog documents); default leaderboard-<id>. Left out on PUT: unchanged",
     }),
     name: LocalizedName,
-    event_name: z.string().trim().min(1).max(100).openapi({ example: "achieve-score" }),
+    event_name: EventName.openapi({ example: "achieve-score" }),
     value_field: z.string().min(1).max(100).nullable().default(null).openapi({
       description: "The meta data field that holds the score; null: `amount` when the event has one, else 1 per event",
       example: "score",

@@ -113,10 +113,10 @@ describe("the app's settings in the catalog", () => {
     for (const r of [await planCatalog(appId, invalid), await applyCatalog(appId, invalid)]) {
       expect(r.status).toBe(400);
       expect(r.body.errors).toEqual([
-        { field: "settings.backend_only_events.1", problem: "Invalid input: expected string, received number" },
-        { field: "settings.backend_only_events.2", problem: "Too small: expected string to have >=1 characters" },
-        { field: "settings.rate_limits.per_user_per_minute", problem: "Too small: expected number to be >=1" },
-        { field: "settings", problem: 'Unrecognized key: "name"' },
+        { field: "settings.backend_only_events.1", problem: "must be a string, not a number" },
+        { field: "settings.backend_only_events.2", problem: "must not be empty" },
+        { field: "settings.rate_limits.per_user_per_minute", problem: "must be at least 1" },
+        { field: "settings.name", problem: "is not a known field" },
       ]);
     }
     expect(await configuration(appId)).toEqual(before);

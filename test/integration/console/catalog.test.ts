@@ -146,21 +146,21 @@ describe("the console's catalog import", () => {
     const answer = await editor.post(`${catalogPath(appId)}/preview`, { document: text });
     expect(answer.status).toBe(400);
     expect(documentProblems(answer.html)).toEqual([
-      "line 8: categories.0.challenges.0.challenge_goal: must not be negative",
-      "line 6: categories.0.challenges.0.key: must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit",
-      expect.stringMatching(/^line 6: categories\.0\.challenges\.0: Unrecognized key: "colour"/),
-      "line 12: leaderboards.0.event_name: Invalid input: expected string, received undefined",
+      "Line 8: categories[0].challenges[0].challenge_goal must not be negative",
+      "Line 6: categories[0].challenges[0].key must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit",
+      "Line 10: categories[0].challenges[0].colour is not a known field",
+      "Line 12: leaderboards[0].event_name is required",
     ]);
     expect(answer.html).toContain("        colour: red");
     expect(answer.html).toContain('aria-invalid="true"');
 
     // What the schema cannot see, with the same paths: a key used twice.
     const twice = await editor.post(`${catalogPath(appId)}/preview`, { document: text.replace("Not-A-Key", "win").replace("-1", "1").replace("        colour: red\n", "").replace("    name: Top\n", "    name: Top\n    event_name: achieve-score\n") });
-    expect(documentProblems(twice.html)).toEqual(["line 14: leaderboards.1.key: 'top' is used more than once in the document's leaderboards"]);
+    expect(documentProblems(twice.html)).toEqual(["Line 14: leaderboards[1].key: 'top' is used more than once in the document's leaderboards"]);
 
     const broken = await editor.post(`${catalogPath(appId)}/preview`, { document: "version: 1\nleaderboards: [\n  {key: a\n" });
     expect(broken.status).toBe(400);
-    expect(documentProblems(broken.html)[0]).toMatch(/^line \d+: /);
+    expect(documentProblems(broken.html)[0]).toMatch(/^Line \d+: /);
     expect(await configuration(appId)).toEqual(before);
   });
 

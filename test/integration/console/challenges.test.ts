@@ -95,9 +95,9 @@ describe("console challenges", () => {
     });
     expect(result.status).toBe(400);
     const errorsOf = (id: string) => new RegExp(`id="${id}-errors"[^>]*>(.*?)</ul>`, "s").exec(result.html)?.[1].replace(/<[^>]+>/g, " ").trim();
-    expect(errorsOf("f-challenge_goal")).toBe("must not be negative");
-    expect(errorsOf("f-challenge_duration_time")).toBe("must be -1 (no time-out) or a positive number of seconds");
-    expect(errorsOf("f-period_range_time_zone")).toBe("must be an IANA time zone such as Europe/Berlin");
+    expect(errorsOf("f-challenge_goal")).toBe("challenge_goal must not be negative");
+    expect(errorsOf("f-challenge_duration_time")).toBe("challenge_duration_time must be -1 (no time-out) or a positive number of seconds");
+    expect(errorsOf("f-period_range_time_zone")).toBe("period_range_time_zone must be an IANA time zone such as Europe/Berlin");
     expect(errorsOf("f-period_range")).toContain("periodic resets apply to automatic, repeatable challenges");
     expect(result.html).toContain('value="Run far"');
     expect(result.html).toContain('value="Mars/Olympus"');

@@ -133,7 +133,7 @@ describe("plausibility and the review queue", () => {
     const r = await admin("POST", `/apps/${app.appId}/leaderboards`, { name: "B", event_name: "x", min_value: 10, max_value: 5, max_events_per_minute: 0 });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
-      { field: "max_events_per_minute", problem: "Too small: expected number to be >=1" },
+      { field: "max_events_per_minute", problem: "must be at least 1" },
       { field: "max_value", problem: "must not be below min_value" },
     ]);
   });

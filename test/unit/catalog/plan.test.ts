@@ -77,7 +77,7 @@ describe("planCatalog of the app's settings", () => {
   const plan = (document: Record<string, unknown>, prune = false) => planCatalog(CatalogDocument.parse({ version: 1, ...document }), app, { prune, now: NOW });
 
   it("finds nothing to do when the document's settings are the app's (events once each, limits left out being the defaults)", () => {
-    const same = { backend_only_events: ["grant-coins", " grant-coins "], rate_limits: { per_user_per_minute: 600 } };
+    const same = { backend_only_events: ["grant-coins", "grant-coins"], rate_limits: { per_user_per_minute: 600 } };
     expect(plan({ settings: same })).toEqual({ steps: [], unmanaged: [], blocked: [], problems: [] });
   });
 

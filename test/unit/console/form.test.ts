@@ -31,13 +31,16 @@ describe("form values", () => {
 });
 
 describe("problems", () => {
-  it("groups problems by field and finds those of a field and below it", () => {
+  it("groups problems by field and finds those of a field and below it, each as a sentence naming its field", () => {
     const errors = errorsOf([
       { field: "challenge_name", problem: "is required" },
       { field: "challenge_name.xx", problem: "keys must be language codes" },
       { field: "challenge_goal", problem: "must not be negative" },
+      { field: "document", problem: "Line 3: leaderboards[0].event_name is required" },
+      { field: "document", problem: "catalog.yaml is not UTF-8 text" },
     ]);
-    expect(errorsUnder(errors, "challenge_name")).toEqual(["is required", "xx: keys must be language codes"]);
+    expect(errorsUnder(errors, "document")).toEqual(["Line 3: leaderboards[0].event_name is required", "catalog.yaml is not UTF-8 text"]);
+    expect(errorsUnder(errors, "challenge_name")).toEqual(["challenge_name is required", "challenge_name.xx: keys must be language codes"]);
     expect(errorsUnder(errors, "challenge")).toEqual([]);
   });
 
@@ -49,18 +52,17 @@ describe("problems", () => {
     expect(problemsOfIssues(result.error!.issues, input)).toEqual([
       { field: "goal", problem: "must not be negative" },
       { field: "name", problem: "is required" },
-      { field: "filters.0.op", problem: "Invalid input: expected \"eq\"" },
+      { field: "filters.0.op", problem: "must be eq" },
     ]);
   });
 
-  it("reads whole numbers and checkboxes, and names what it cannot read", () => {
+  it("reads whole numbers and checkboxes, names what it cannot read, and leaves a number past the safe integers to the schema", () => {
     const form = new FormReader({ a: " 42 ", b: "", c: "4.5", d: "99999999999999999999", flag: "on", off: "" });
-    expect([form.integer("a"), form.integer("b"), form.integer("c"), form.integer("d")]).toEqual([42, undefined, undefined, undefined]);
+    expect([form.integer("a"), form.integer("b"), form.integer("c"), form.integer("d")]).toEqual([42, undefined, undefined, 1e20]);
     expect([form.checked("flag"), form.checked("off"), form.checked("missing")]).toEqual([true, false, false]);
-    expect(form.problems).toEqual([
-      { field: "c", problem: "must be a whole number" },
-      { field: "d", problem: "must be a whole number" },
-    ]);
+    expect(form.problems).toEqual([{ field: "c", problem: "must be a whole number" }]);
+    const goal = z.object({ d: z.number().int().min(0) }).safeParse({ d: form.integer("d") });
+    expect(problemsOfIssues(goal.error!.issues, { d: 1e20 })).toEqual([{ field: "d", problem: "must be at most 9007199254740991" }]);
     expect([form.optionalText("b"), form.nullableText("b"), form.text("a")]).toEqual([undefined, null, "42"]);
   });
 });

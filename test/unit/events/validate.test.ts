@@ -48,6 +48,10 @@ describe("validateEvent: the envelope", () => {
     expect(problems({ user_id: "u", event_name: "x".repeat(LIMITS.eventNameLength + 1) })).toEqual([
       { field: "event_name", problem: "must be at most 100 characters" },
     ]);
+    expect(problems({ user_id: "u", event_name: " kill" })).toEqual([{ field: "event_name", problem: "must not start or end with a space" }]);
+    expect(problems({ user_id: "u", event_name: "kill\t" })).toEqual([{ field: "event_name", problem: "must not start or end with a space" }]);
+    expect(problems({ user_id: "u", event_name: "kill\u0007" })).toEqual([{ field: "event_name", problem: "must not contain control characters" }]);
+    expect(problems({ user_id: "u", event_name: "Kill Enemy" })).toEqual([]);
     expect(problems({ user_id: "u", event_name: "x", event_type: "SINGLE" })).toEqual([
       { field: "event_type", problem: "must be 'single' or 'group'" },
     ]);
