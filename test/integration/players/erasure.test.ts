@@ -78,7 +78,7 @@ beforeAll(async () => {
   userRef = (await archivedLinesOf(app.appId))[0].user_ref as string;
   const held = new Set((await d1RowsHolding(PLAYER)).map((r) => r.table));
   // What the erasure must find: each of these tables names the player before it.
-  expect([...held].sort()).toEqual(["audit_log", "leaderboard_scores", "user_info", "webhook_deliveries"]);
+  expect([...held].sort()).toEqual(["audit_log", "leaderboard_scores", "players", "user_info", "webhook_deliveries"]);
   // The leaderboards' replay claims name the player by subject: the erasure deletes them too.
   expect(await claimsOfPlayer()).toBe(2);
 
