@@ -92,7 +92,13 @@ describe("corrections of a player's challenge", () => {
 describe("corrections of a player's battle pass", () => {
   it("unlock a pass for a player, set a level challenge's counter, complete it; refuse what the state does not allow", async () => {
     const app = await createTestApp("Pass corrections");
-    const pass = await createPass(app.appId, { battle_pass_name: { en: "Season" }, is_unlocked_incrementally: true });
+    const pass = await createPass(app.appId, {
+      battle_pass_name: { en: "Season" },
+      start_date: "2020-01-01T00:00:00Z",
+      end_date: "2099-01-01T00:00:00Z",
+      is_active: true,
+      is_unlocked_incrementally: true,
+    });
     const level1 = await createLevel(app.appId, pass.battle_pass_id, levelOf(["kill-enemy", 5]));
     const level2 = await createLevel(app.appId, pass.battle_pass_id, levelOf(["collect-item", 3]));
     await addWebhook(app.appId, "battlepass-challenge-changed");
@@ -136,14 +142,14 @@ describe("corrections of a player's battle pass", () => {
 describe("a correction of a leaderboard score", () => {
   it("sets the member's score: on the board, the ranks move, audited with the reason; refused without a reason", async () => {
     const app = await createTestApp("Score corrections");
-    const board = await admin("POST", `/apps/${app.appId}/leaderboards`, { name: { en: "Kills" }, event_name: "kill-enemy" });
+    const board = await admin("POST", `/apps/${app.appId}/leaderboards`, { name: "Kills", event_name: "kill-enemy" });
     expect(board.status).toBe(201);
     const boardId = board.body.leaderboard_id;
     await sendEvent(app.apiKey, "dee", "kill-enemy", { amount: 5 });
     await sendEvent(app.apiKey, "eve", "kill-enemy", { amount: 8 });
     const token = await app.tokenFor("dee");
-    const ranking = async () => (await call("GET", `/api/v1/leaderboards/${app.appId}/leaderboards/${boardId}`, { token })).body;
-    await vi.waitFor(async () => expect((await ranking()).grouped_by_users.map((m: any) => [m.member_id, m.score])).toEqual([["eve", 8], ["dee", 5]]));
+    const ranking = async () => (await call("GET", `/api/v1/leaderboards/${boardId}`, { token })).body;
+    await vi.waitFor(async () => expect((await ranking()).grouped_by_users.map((m: any) => [m.member_id, m.score])).toEqual([["eve", 8], ["dee", 5]]), { timeout: 20_000, interval: 100 });
 
     const path = `/apps/${app.appId}/leaderboards/${boardId}/members/user/dee`;
     expect((await admin("PUT", path, { score: 20 })).body.errors).toEqual([{ field: "reason", problem: expect.any(String) }]);
