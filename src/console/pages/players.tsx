@@ -124,7 +124,7 @@ function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView
           Counter (0–{goal}) <input type="number" name="counter" min="0" max={String(goal)} step="1" />
         </label>
         <label>
-          Reason <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
+          Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
         </label>
         <button type="submit">Correct</button>
       </PostForm>
@@ -198,7 +198,7 @@ function LeaderboardsSection({ view }: { view: PlayerView }) {
                         Score <input type="number" name="score" required step="1" value={String(b.row.score)} />
                       </label>
                       <label>
-                        Reason <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
+                        Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
                       </label>
                       <button type="submit">Set score</button>
                     </PostForm>
