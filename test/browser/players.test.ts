@@ -77,6 +77,8 @@ describe("players in the console", () => {
     const messages: any[] = [];
     client.on("message", (_t, payload) => messages.push(JSON.parse(payload.toString("utf8"))));
     await client.subscribeAsync(topic, { qos: 0 });
+    // The player's own changes (unlocked, in progress, 9/10) are delivered before the correction.
+    await eventually(async () => (hooks.calls.length === 3 ? true : undefined), 20_000, "the player's three webhooks");
     const before = hooks.calls.length;
 
     await signIn(page, editor.email, editor.password);

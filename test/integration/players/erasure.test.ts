@@ -247,7 +247,7 @@ describe("erasure of a banned player", () => {
     const banned = await call("POST", `/api/v1/admin/apps/${fair.appId}/users/${CHEATER}/ban`, { token: ADMIN, body: { reason: "cheating" } });
     expect(banned.status).toBe(200);
     expect((await cheat(token)).status).toBe(403);
-    expect(new Set((await d1RowsHolding(CHEATER)).map((r) => r.table))).toEqual(new Set(["audit_log", "leaderboard_flags", "player_bans"]));
+    expect(new Set((await d1RowsHolding(CHEATER)).map((r) => r.table))).toEqual(new Set(["audit_log", "leaderboard_flags", "player_bans", "players"]));
 
     expect(await erase(fair.appId, CHEATER)).toMatchObject({ status: "completed", error: null });
     expect(await d1RowsHolding(CHEATER)).toEqual([]);
