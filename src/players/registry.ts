@@ -1,4 +1,4 @@
-import { pageOffset, type Paging } from "../shared/paging";
+import type { Paging } from "../shared/paging";
 import { toIso } from "../shared/clock";
 
 /**
@@ -56,7 +56,7 @@ export async function listPlayers(db: D1Database, appId: number, now: number, qu
          LEFT JOIN player_bans b ON b.app_id = p.app_id AND b.user_id = p.user_id
          WHERE ${where} ORDER BY ${ORDER[query.sort]} LIMIT ?${n + 2} OFFSET ?${n + 3}`,
       )
-      .bind(...args, now, query.pageSize, pageOffset(query)),
+      .bind(...args, now, query.pageSize, (query.currentPage - 1) * query.pageSize),
     db.prepare(`SELECT COUNT(*) AS n FROM players p WHERE ${where}`).bind(...args),
   ]);
   return { rows: rows.results as PlayerRow[], total: (total.results[0] as { n: number }).n };
