@@ -113,8 +113,9 @@ describe("players in the console", () => {
     await scoreRow.getByLabel("Score").fill("500");
     await scoreRow.getByLabel("Why (kept in the audit log)").fill("score lost in an outage");
     await scoreRow.getByRole("button", { name: "Set score" }).click();
-    await expect.poll(async () => (await notice(page).textContent()) ?? "").toBe(`The score of stuck on leaderboard ${boardId} is set.`);
+    await expect.poll(async () => (await notice(page).last().textContent()) ?? "").toBe(`The score of stuck on leaderboard ${boardId} is set.`);
     const member = (await http("GET", `/api/v1/leaderboards-members/user/stuck/${boardId}`, { token: studio.apiKey })).body.member;
     expect(member).toMatchObject({ score: 500, rank: 1 });
+    expect(await page.locator("tr", { hasText: "Kills" }).locator("td").nth(2).textContent()).toBe("500");
   }, 90_000);
 });
