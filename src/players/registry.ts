@@ -41,8 +41,10 @@ const AFTER_ALL = "\u{10FFFF}";
 export async function listPlayers(db: D1Database, appId: number, now: number, query: PlayerQuery) {
   const search = query.search?.trim() ?? "";
   const where = search
-    ? `p.app_id = ?1 AND ((p.user_id >= ?2 AND p.user_id < ?3) OR p.user_id IN
-         (SELECT u.user_id FROM user_info u WHERE u.app_id = ?1 AND instr(lower(u.username), lower(?2)) > 0))`
+    ? // The matches of each part, by their own index, then the players by key: an OR over both would read every player.
+      `p.app_id = ?1 AND p.user_id IN
+         (SELECT m.user_id FROM players m WHERE m.app_id = ?1 AND m.user_id >= ?2 AND m.user_id < ?3
+          UNION SELECT u.user_id FROM user_info u WHERE u.app_id = ?1 AND instr(lower(u.username), lower(?2)) > 0)`
     : "p.app_id = ?1";
   const args = search ? [appId, search, search + AFTER_ALL] : [appId];
   const n = args.length;
