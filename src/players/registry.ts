@@ -40,12 +40,12 @@ const AFTER_ALL = "\u{10FFFF}";
  */
 export async function listPlayers(db: D1Database, appId: number, now: number, query: PlayerQuery) {
   const search = query.search?.trim() ?? "";
-  const where = search
-    ? // The matches of each part, by their own index, then the players by key: an OR over both would read every player.
-      `p.app_id = ?1 AND p.user_id IN
-         (SELECT m.user_id FROM players m WHERE m.app_id = ?1 AND m.user_id >= ?2 AND m.user_id < ?3
-          UNION SELECT u.user_id FROM user_info u WHERE u.app_id = ?1 AND instr(lower(u.username), lower(?2)) > 0)`
-    : "p.app_id = ?1";
+  // A search reads each part's matches by its own index, and only then those players by key (CROSS
+  // JOIN keeps that order): walking the sort's index over every player would read them all.
+  const matches = `(SELECT m.user_id FROM players m WHERE m.app_id = ?1 AND m.user_id >= ?2 AND m.user_id < ?3
+      UNION SELECT u.user_id FROM user_info u WHERE u.app_id = ?1 AND instr(lower(u.username), lower(?2)) > 0)`;
+  const from = search ? `${matches} AS s CROSS JOIN players p ON p.app_id = ?1 AND p.user_id = s.user_id` : "players p";
+  const where = search ? "" : "WHERE p.app_id = ?1";
   const args = search ? [appId, search, search + AFTER_ALL] : [appId];
   const n = args.length;
   const [rows, total] = await db.batch<unknown>([
@@ -53,13 +53,13 @@ export async function listPlayers(db: D1Database, appId: number, now: number, qu
       .prepare(
         `SELECT p.user_id, u.username, p.first_seen_at, p.last_seen_at, p.events,
            (b.user_id IS NOT NULL AND (b.expires_at IS NULL OR b.expires_at > ?${n + 1})) AS banned
-         FROM players p
+         FROM ${from}
          LEFT JOIN user_info u ON u.app_id = p.app_id AND u.user_id = p.user_id
          LEFT JOIN player_bans b ON b.app_id = p.app_id AND b.user_id = p.user_id
-         WHERE ${where} ORDER BY ${ORDER[query.sort]} LIMIT ?${n + 2} OFFSET ?${n + 3}`,
+         ${where} ORDER BY ${ORDER[query.sort]} LIMIT ?${n + 2} OFFSET ?${n + 3}`,
       )
       .bind(...args, now, query.pageSize, (query.currentPage - 1) * query.pageSize),
-    db.prepare(`SELECT COUNT(*) AS n FROM players p WHERE ${where}`).bind(...args),
+    db.prepare(`SELECT COUNT(*) AS n FROM ${from} ${where}`).bind(...args),
   ]);
   return { rows: rows.results as PlayerRow[], total: (total.results[0] as { n: number }).n };
 }
