@@ -15,6 +15,7 @@ import { devClockAdmin } from "./devtools/clock-routes";
 import { devChangesAdmin } from "./devtools/change-routes";
 import { usersAdmin } from "./players/admin/routes";
 import { bansAdmin } from "./players/admin/ban-routes";
+import { correctionsAdmin } from "./players/admin/correction-routes";
 import { privacyRoutes } from "./players/routes";
 import { auditAdmin } from "./apps/admin/audit-routes";
 import { eventsRoutes } from "./events/routes";
@@ -80,6 +81,7 @@ export function buildApp() {
   app.route("/", devChangesAdmin);
   app.route("/", usersAdmin);
   app.route("/", bansAdmin);
+  app.route("/", correctionsAdmin);
   app.route("/", privacyRoutes);
   app.route("/", auditAdmin);
   app.route("/", eventsRoutes);

@@ -4,6 +4,7 @@ import { bearerSecurity, errorResponses, forbiddenResponse, jsonBody, jsonRespon
 import { toIso } from "../shared/clock";
 import { erasedMeanwhile, mintAccessToken } from "./access-tokens";
 import { erasureSubject, tokenIssuedAt } from "../apps/erasure-tombstones";
+import { reportPlayerSeen } from "../apps/player-registry";
 import { callerApp, callerToken, callerUser, requireAccessToken, requireApiKey, requireTokenOrKey } from "./middleware";
 import { readUserInfo, writeUserInfo } from "./user-info";
 import { appTrust, refuseBanned } from "./trust";
@@ -45,6 +46,7 @@ export const authRoutes = createRouter()
       refuseBanned(await appTrust(c.env.DB, appId), userId, c.get("now"));
       const keyId = caller.kind === "api-key" ? { keyId: caller.keyId } : {};
       const token = await mintAccessToken(c.env, { appId, userId, ...keyId }, c.get("now"));
+      reportPlayerSeen(c.env, c.executionCtx, appId, userId, c.get("now"));
       return c.json({ token }, 200);
     },
   )
@@ -84,6 +86,7 @@ export const authRoutes = createRouter()
       const caller = callerToken(c);
       const guard = { subject: await erasureSubject(c.env, caller.appId, caller.userId), writtenAt: tokenIssuedAt(caller.issuedAt) };
       if (!(await writeUserInfo(c.env.DB, caller.appId, caller.userId, stored, toIso(c.get("now")), guard))) throw erasedMeanwhile();
+      reportPlayerSeen(c.env, c.executionCtx, caller.appId, caller.userId, c.get("now"));
       return c.json(stored, 200);
     },
   );

@@ -1,10 +1,21 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
-import type { ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
+import type { CorrectionRequest, CorrectionResult, ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
 import type { HolderDelta } from "../user/messages";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./core/changes";
-import { activateLevel, applyEvent, claimLevel, unlockPass, type Outcome, type PassProgress, type Purchase } from "./core/progress";
+import {
+  activateLevel,
+  applyEvent,
+  claimLevel,
+  correctLevelChallenge,
+  unlockPass,
+  viewLevels,
+  type LevelChallengeCorrection,
+  type Outcome,
+  type PassProgress,
+  type Purchase,
+} from "./core/progress";
 import { battlePassSchema, countedUnlocks, hasUnlockedPasses, readProgress, takeUncountedUnlocks, writeProgress } from "./user-store";
 
 export type BattlePassAction =
@@ -80,6 +91,51 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     }, pass.appId);
     if (action.kind === "unlock") this.unlocked = undefined;
     return outcome;
+  }
+
+  /** The operator's corrections (src/players/corrections.ts). */
+  readonly corrections = {
+    "battle-pass-unlock": (request: CorrectionRequest) => this.correctUnlock(request),
+    "battle-pass-level-challenge": (request: CorrectionRequest) => this.correctChallenge(request),
+  };
+
+  private async passOf(appId: string, battlePassId: string): Promise<CatalogPass | null> {
+    return (await battlePassCatalog(this.context.env.DB, appId)).passes.find((p) => p.battlePassId === battlePassId) ?? null;
+  }
+
+  /** Unlocks a pass for the player, as their purchase would (price 0): its first level activates. */
+  private async correctUnlock({ appId, userId, now, input }: CorrectionRequest): Promise<CorrectionResult> {
+    const battlePassId = String(input.battlePassId);
+    const pass = await this.passOf(appId, battlePassId);
+    if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
+    if (readProgress(this.sql, battlePassId)[battlePassId]) return { ok: false, status: 409, message: `Battle pass ${battlePassId} is already unlocked by this player` };
+    const outcome = await this.act(pass, userId, { kind: "unlock", purchase: { price: 0, currency: "" } }, now);
+    if (!outcome.ok) return { ok: false, status: 409, message: outcome.conflict };
+    return { ok: true, before: { battle_pass_id: battlePassId, unlocked: false }, after: { battle_pass_id: battlePassId, unlocked: true } };
+  }
+
+  /** Sets a level challenge's counter or completes it (the goal reached as by an event). */
+  private async correctChallenge({ appId, userId, now, input }: CorrectionRequest): Promise<CorrectionResult> {
+    const { battlePassId, challengeId, counter, complete } = input as unknown as { battlePassId: string } & LevelChallengeCorrection;
+    const pass = await this.passOf(appId, battlePassId);
+    if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
+    const def = pass.levels.flatMap((l) => l.challenges).find((c) => c.challengeId === challengeId);
+    if (!def) return { ok: false, status: 404, message: `Challenge ${challengeId} is not a level challenge of battle pass ${battlePassId}` };
+    if (counter !== undefined && counter > def.goal) {
+      return { ok: false, status: 400, message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}` };
+    }
+    const view = (progress: PassProgress | null) => {
+      const shown = viewLevels(pass, progress, now).flatMap((l) => l.challenges).find((c) => c.challengeId === challengeId)!;
+      return { battle_pass_id: battlePassId, challenge_id: challengeId, state: shown.type, counter: shown.score };
+    };
+    return this.context.transact((staged): CorrectionResult => {
+      const before = readProgress(this.sql, battlePassId)[battlePassId] ?? null;
+      const result = correctLevelChallenge(pass, before, { challengeId, counter, complete }, now);
+      if (!result.ok) return { ok: false, status: 409, message: result.conflict };
+      writeProgress(this.sql, battlePassId, before, result.value);
+      staged.changes.push(...challengeChanges(pass, userId, before, result.value, now));
+      return { ok: true, before: view(before), after: view(result.value) };
+    }, appId);
   }
 
   /** The passes the player unlocked leave their holder counts. */

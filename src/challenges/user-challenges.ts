@@ -1,6 +1,6 @@
 import { mintAccessToken } from "../auth/access-tokens";
 import type { BackgroundMessage } from "../user/messages";
-import type { ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
+import type { CorrectionRequest, CorrectionResult, ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
@@ -14,7 +14,10 @@ import {
   activate,
   cancel,
   claim,
+  complete,
   countEvent,
+  putBack,
+  setCounter,
   mayRefresh,
   refresh,
   snapshotOf,
@@ -99,6 +102,20 @@ export interface StoredChallengeState {
   is_claimed: boolean;
   period_start: string | null;
 }
+
+/** A correction of one challenge: its counter, or a state to move it to. */
+export interface ChallengeCorrection {
+  challengeId: string;
+  counter?: number;
+  state?: "unclaimed" | "unlocked";
+}
+
+/** One challenge of the player as a correction's audit entry shows it. */
+const correctionView = (challengeId: string, instance: Instance | null) => ({
+  challenge_id: challengeId,
+  state: instance ? (instance.type === "gone" ? "gone" : instance.type) : "unlock",
+  counter: instance?.score ?? 0,
+});
 
 /** When the instance times out; what the alarm is set from. */
 const timeoutOf = (instance: Instance | null) => (instance?.type === "in-progress" ? instance.expiresAt : null);
@@ -375,6 +392,42 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
         defaultLanguage: touch.catalog.defaultLanguage,
       });
       return { ok: true, challenge: action === "unlock" || action === "activate" ? shortChallenge(view) : view };
+    });
+  }
+
+  /** The operator's corrections (src/players/corrections.ts). */
+  readonly corrections = { challenge: (request: CorrectionRequest) => this.correct(request) };
+
+  /**
+   * Sets a challenge's counter (0..goal), completes it (`unclaimed`) or puts it back (`unlocked`),
+   * as the player's play would have: time-outs and resets are applied first, and the change is
+   * notified as an event's would be. A state that does not allow it answers 409 saying why.
+   */
+  private async correct({ appId, userId, now, input }: CorrectionRequest): Promise<CorrectionResult> {
+    const { challengeId, counter, state } = input as unknown as ChallengeCorrection;
+    const touch = await this.prepare(appId, userId, now);
+    return this.run(touch, (): CorrectionResult => {
+      const def = touch.catalog.byId.get(challengeId)?.challenge;
+      if (!def) return { ok: false, status: 404, message: `Challenge ${challengeId} not found` };
+      if (counter !== undefined && counter > def.goal) {
+        return { ok: false, status: 400, message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}` };
+      }
+      const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
+      let outcome: Outcome;
+      try {
+        outcome =
+          state === "unclaimed" ? complete(def, instance)
+          : state === "unlocked" ? putBack(def, instance, this.touchContext(touch, def))
+          : setCounter(def, instance, counter!);
+      } catch (err) {
+        if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
+        throw err;
+      }
+      const before = correctionView(def.challengeId, instance);
+      this.record(touch, def, instance, outcome);
+      const shown = outcome.transitions.at(-1)?.after.instance ?? outcome.next;
+      const after = outcome.transitions.length > 0 ? { challenge_id: def.challengeId, state: outcome.transitions.at(-1)!.after.type, counter: shown?.score ?? 0 } : before;
+      return { ok: true, before, after };
     });
   }
 

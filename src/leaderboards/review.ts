@@ -100,3 +100,33 @@ async function standing(db: D1Database, board: LeaderboardDef, memberType: Membe
   const found = memberStanding(await memberStatement(db, slice, memberId).run());
   return found ?? { score: 0, rank: UNRANKED };
 }
+
+/**
+ * Sets a member's score on a board, in the current season, as an event of a `last` board would:
+ * through the same apply as every event, so that the ranks behind move and the same leaderboard
+ * webhooks and MQTT messages go out (`deliver`). A banned player's score goes to their hidden row.
+ * Answers the member's standing before and after.
+ */
+export async function setMemberScore(
+  db: D1Database, appId: string, boardId: string, memberType: MemberType, memberId: string, score: number, now: number, deliver: ChangeSink,
+) {
+  const board = await requireBoardDef(db, appId, boardId);
+  const before = { leaderboard_id: board.id, ...(await standing(db, board, memberType, memberId, now)) };
+  const contribution: Contribution = {
+    k: `c:${crypto.randomUUID()}`,
+    p: Number(appId),
+    b: Number(board.id),
+    s: currentSeason(board, now),
+    t: memberType,
+    i: memberId,
+    v: score,
+    a: now,
+    q: 0,
+    g: "last",
+    o: board.ascending ? 1 : 0,
+    e: null,
+  };
+  const changed = await applyChunk(db, [contribution], now, new Set([board.id]));
+  await deliver(await toChanges(db, new Map([[appId, await appLeaderboards(db, appId)]]), changed));
+  return { before, after: { leaderboard_id: board.id, ...(await standing(db, board, memberType, memberId, now)) } };
+}

@@ -25,7 +25,7 @@ const Status = z
     version: Version,
     d1: z.object({
       reachable: z.boolean(),
-      latest_migration: z.string().nullable().openapi({ example: "0013_watched_topics.sql" }),
+      latest_migration: z.string().nullable().openapi({ example: "0014_players.sql" }),
       expected_migration: z.string().openapi({ description: "The newest migration this code was built with." }),
     }),
     schemas: z.object({

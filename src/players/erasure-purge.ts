@@ -1,6 +1,7 @@
 import { erasePlayerEntriesStatement } from "../apps/audit-log";
 import { writeConfig } from "../apps/config-write";
 import { tombstoneStatement } from "../apps/erasure-tombstones";
+import { erasePlayerStatement } from "../apps/player-registry";
 import { deleteBanStatement } from "../auth/bans";
 import { eraseUserInfoStatement } from "../auth/user-info";
 import { eraseMemberFlagsStatement } from "../leaderboards/flag-store";
@@ -24,7 +25,7 @@ type RowEraser = (db: D1Database, player: ErasedPlayer) => D1PreparedStatement[]
  * here; the erasure tests check every table of D1.
  */
 const PLAYER_ROWS: RowEraser[] = [
-  (db, p) => [eraseUserInfoStatement(db, p.appId, p.userId)],
+  (db, p) => [eraseUserInfoStatement(db, p.appId, p.userId), erasePlayerStatement(db, p.appId, p.userId)],
   (db, p) => playerScoreStatements(db, p.appId, p.userId, p.subject),
   (db, p) => eraseDeliveriesStatements(db, p.appId, p.userId),
   (db, p) => [erasePlayerEntriesStatement(db, p.appId, p.userId, p.subject)],

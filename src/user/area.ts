@@ -1,3 +1,4 @@
+import type { SeenReport } from "../apps/player-registry";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "./event";
 import type { BackgroundMessage } from "./messages";
@@ -23,6 +24,8 @@ export class Staged {
   timersMoved = false;
   /** For an event: the leaderboards it went past the player's pace of (see BackgroundMessage). */
   readonly paceExceeded: string[] = [];
+  /** For an event: the player's report to the registry of the app's players, when one is due. */
+  seen: SeenReport | null = null;
 }
 
 /** What the user's object gives each of its areas. */
@@ -60,7 +63,29 @@ export interface UserArea<Prepared = unknown> {
    * totals (holder counts) and forgets what the area keeps of them outside its tables.
    */
   onErase?(player: ErasedUser, staged: Staged): void;
+  /**
+   * The corrections an operator can make to the area's state of the player, by name (unique
+   * across areas): each runs like the player's own operation (prepare, then `context.transact`),
+   * so it stages the same webhooks and MQTT messages, and answers the state before and after.
+   * src/players/corrections.ts adds the reason, the audit entry and the routes.
+   */
+  readonly corrections?: Readonly<Record<string, UserCorrection>>;
 }
+
+/** What a correction is asked: the player, the service time, and its validated input. */
+export interface CorrectionRequest {
+  appId: string;
+  userId: string;
+  now: number;
+  input: Record<string, unknown>;
+}
+
+/** A correction made (the state before and after, as the audit log keeps them), or why it cannot be. */
+export type CorrectionResult =
+  | { ok: true; before: Record<string, unknown>; after: Record<string, unknown> }
+  | { ok: false; status: 400 | 404 | 409; message: string };
+
+export type UserCorrection = (request: CorrectionRequest) => Promise<CorrectionResult>;
 
 export interface ErasedUser {
   appId: string;

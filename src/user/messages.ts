@@ -1,3 +1,4 @@
+import type { SeenReport } from "../apps/player-registry";
 import type { UserEvent } from "./event";
 
 /** A state of a configuration object that running play depends on, held by some of the app's users. */
@@ -24,6 +25,8 @@ export type BackgroundMessage =
        * instead of applied.
        */
       paceExceeded?: string[];
+      /** The player's report to the registry of the app's players, at most once an hour (src/players/user-seen.ts). */
+      seen?: SeenReport;
     }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */

@@ -4,6 +4,7 @@ import { applyLeaderboardEventMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
 import { leaderboardAudience } from "../fanout/audience";
 import { recordHolders } from "../catalog/holders-store";
+import { recordPlayersSeen } from "../apps/player-registry";
 import type { ChangeSink } from "../changes/types";
 import { logBackgroundFailure, logLine } from "../shared/log";
 
@@ -11,7 +12,11 @@ type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env
 
 /** Every area's handlers of each kind: an area that consumes a kind adds its handler to the list. */
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
-  event: [recordEventAnalytics, (messages, env, deliver) => applyLeaderboardEventMessages(messages, env, deliver, leaderboardAudience(env))],
+  event: [
+    recordEventAnalytics,
+    (messages, env, deliver) => applyLeaderboardEventMessages(messages, env, deliver, leaderboardAudience(env)),
+    recordPlayersSeen,
+  ],
   usage: [recordUsageCounts],
   holders: [recordHolders],
 };

@@ -9,6 +9,7 @@ import { UserBattlePasses } from "../battlepasses/user-progress";
 import { UserChallenges } from "../challenges/user-challenges";
 import { outboxSchema } from "./outbox";
 import { erasureSchema } from "../players/user-erasure";
+import { UserSeen } from "../players/user-seen";
 
 /**
  * The areas of the user's object, in the order an event applies to them (a battle pass counts the
@@ -18,6 +19,7 @@ const AREAS = {
   battlePasses: UserBattlePasses,
   challenges: UserChallenges,
   leaderboardPace: UserBoardPace,
+  seen: UserSeen,
 } satisfies Record<string, UserAreaClass>;
 
 export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)[K]> };

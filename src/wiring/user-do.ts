@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type ErasedUser, type Receives, type UserArea } from "../user/area";
+import { Staged, type CorrectionRequest, type CorrectionResult, type ErasedUser, type Receives, type UserArea } from "../user/area";
 import { ObjectSchema, type AreaSql } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
 import { eventsSchema } from "../events/events-schema";
@@ -28,7 +28,13 @@ import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
 /** The background message of an applied event, with how the archive names the player and what the areas noted. */
 function eventMessage(event: UserEvent, userRef: string, staged: Staged): BackgroundMessage {
-  return staged.paceExceeded.length > 0 ? { kind: "event", event, userRef, paceExceeded: [...staged.paceExceeded] } : { kind: "event", event, userRef };
+  return {
+    kind: "event",
+    event,
+    userRef,
+    ...(staged.paceExceeded.length > 0 ? { paceExceeded: [...staged.paceExceeded] } : {}),
+    ...(staged.seen ? { seen: staged.seen } : {}),
+  };
 }
 
 /**
@@ -264,6 +270,13 @@ export class UserDO extends DurableObject<Env> {
   /** The stored challenge rows, read-only (admin view of a user). */
   async challengeState() {
     return this.area.challenges.state();
+  }
+
+  /** An operator's correction of the player's state, by its name among the areas' corrections (src/players/corrections.ts). */
+  async correct(name: string, request: CorrectionRequest): Promise<CorrectionResult> {
+    const correction = this.areas.find((area) => area.corrections?.[name])?.corrections?.[name];
+    if (!correction) return { ok: false, status: 404, message: `No correction named ${name}` };
+    return correction(request);
   }
 
   /** From the Worker (src/players/erasure.ts): the player is erased by the alarm once ERASURE_DELAY_MS has passed. */

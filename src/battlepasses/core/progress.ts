@@ -241,3 +241,34 @@ export function changedChallenges(before: LevelView[], after: LevelView[]): Chal
   });
   return changes;
 }
+
+/** An operator's correction of one level challenge (src/players/corrections.ts): its counter set, or completed. */
+export interface LevelChallengeCorrection {
+  challengeId: string;
+  /** 0..goal; reaching the goal completes the challenge, as an event would. */
+  counter?: number;
+  complete?: boolean;
+}
+
+/**
+ * Sets the counter of an in-progress level challenge or completes it, as the player's events would
+ * have: its level completes with its last challenge, and in an incremental pass the next level
+ * activates. Any other state is refused, saying why.
+ */
+export function correctLevelChallenge(def: PassDef, progress: PassProgress | null, correction: LevelChallengeCorrection, now: number): Outcome<PassProgress> {
+  const index = def.levels.findIndex((l) => l.challenges.some((c) => c.challengeId === correction.challengeId));
+  if (index < 0) throw new Error(`challenge ${correction.challengeId} is not in pass ${def.battlePassId}`);
+  if (!progress) return refuse(`Battle pass ${def.battlePassId} is not unlocked by this player: unlock it first`);
+  const level = def.levels[index];
+  const challenge = level.challenges.find((c) => c.challengeId === correction.challengeId)!;
+  const type = viewLevels(def, progress, now)[index].challenges.find((c) => c.challengeId === correction.challengeId)!.type;
+  if (type !== "in-progress") {
+    const why = type === "unlock" ? (activationTimes(def, progress)[index] === null ? "its level is not activated" : "the pass is not running") : `it is ${type}`;
+    return refuse(`Challenge ${correction.challengeId} of level ${level.levelId} cannot be ${correction.complete ? "completed" : "given a counter"}: ${why}; only an in-progress challenge can`);
+  }
+  const score = correction.complete ? challenge.goal : correction.counter!;
+  const current = progress.challenges[challenge.challengeId] ?? { counter: INITIAL_COUNTER, completedAt: null };
+  const counter = { ...current.counter, score };
+  const completedAt = isGoalReached(challenge, score) ? now : null;
+  return ok({ ...progress, challenges: { ...progress.challenges, [challenge.challengeId]: { counter, completedAt } } });
+}

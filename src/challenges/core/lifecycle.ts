@@ -1,4 +1,4 @@
-import { INITIAL_COUNTER, stepCounter, type CounterEvent } from "../../rules/counter";
+import { INITIAL_COUNTER, isGoalReached, stepCounter, type CounterEvent } from "../../rules/counter";
 import type { ChallengeDef } from "./model";
 import { periodStart } from "../../rules/schedule";
 
@@ -206,4 +206,52 @@ export function countEvent(def: ChallengeDef, instance: Instance | null, event: 
   }
   if (counted.score === instance.score) return { next: counted, transitions: [], unlocks: 0 };
   return changed(def, instance, counted);
+}
+
+/**
+ * An operator's corrections (src/players/corrections.ts), each the change the player's own play
+ * would have made, with the same notification: the counter set on an `in-progress` challenge (the
+ * goal reached completes it as an event would), a challenge completed, or put back to `unlocked`.
+ */
+
+/** The goal reached as by an event: manual → unclaimed; automatic → claimed by the service, finished. */
+function completed(def: ChallengeDef, instance: Instance, score: number): Outcome {
+  const counted: Instance = { ...instance, score };
+  const done: Instance = def.autoActivated
+    ? { ...counted, type: "finished", isClaimed: true, expiresAt: null }
+    : { ...counted, type: "unclaimed", expiresAt: null };
+  const next = def.autoActivated && def.repeatable && !isPeriodic(def) ? null : done;
+  return { next, transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: snapshotOf(done) }], unlocks: 0 };
+}
+
+/** in-progress → its counter set to `score` (0..goal); reaching the goal completes it. */
+export function setCounter(def: ChallengeDef, instance: Instance | null, score: number): Outcome {
+  if (instance?.type !== "in-progress") wrongState(def, instance, "given a counter", "in-progress");
+  if (isGoalReached(def.counter, score)) return completed(def, instance, score);
+  if (score === instance.score) return { next: instance, transitions: [], unlocks: 0 };
+  return changed(def, instance, { ...instance, score });
+}
+
+/** in-progress → completed, the counter at the goal. */
+export function complete(def: ChallengeDef, instance: Instance | null): Outcome {
+  if (instance?.type !== "in-progress") wrongState(def, instance, "completed", "in-progress");
+  return completed(def, instance, def.goal);
+}
+
+/** Any state but `unlocked` → unlocked, the counter at zero (a challenge never unlocked is unlocked; a gone one is offered again). */
+export function putBack(def: ChallengeDef, instance: Instance | null, ctx: TouchContext): Outcome {
+  if (instance?.type === "unlocked") {
+    throw new ChallengeStateError(`Challenge ${def.challengeId} is already in state unlocked`);
+  }
+  const next: Instance = {
+    userChallengeId: instance?.userChallengeId ?? ctx.newId(),
+    type: "unlocked",
+    ...INITIAL_COUNTER,
+    unlockedAt: instance?.unlockedAt ?? ctx.now,
+    activatedAt: null,
+    expiresAt: null,
+    isClaimed: false,
+    periodStart: null,
+  };
+  return changed(def, instance?.type === "gone" ? null : instance, next, instance === null ? 1 : 0);
 }

@@ -4,7 +4,7 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { readUserState } from "../../players/admin/state";
 import { BanInput } from "../../players/admin/schemas";
 import { readUserInfo } from "../../auth/user-info";
-import { searchUserInfos } from "../../auth/user-info-search";
+import { listPlayers, PLAYER_SORTS, type PlayerSort } from "../../players/registry";
 import { banOf, isInForce, readBan } from "../../auth/bans";
 import { challengeCatalog } from "../../challenges/catalog";
 import { appLeaderboards } from "../../leaderboards/catalog";
@@ -16,7 +16,10 @@ import { requestErasure } from "../../players/erasure";
 import { exportPlayer } from "../../players/export";
 import { banPlayer, liftBan } from "../../players/bans";
 import { resetPlayerChallenges } from "../../players/challenge-reset";
-import { badRequest, notFound } from "../../shared/errors";
+import { ApiError, badRequest, notFound } from "../../shared/errors";
+import { applyCorrection } from "../../players/corrections";
+import { CORRECTIONS, playerTarget } from "../../players/correction-list";
+import { ChallengeCorrectionInput, ScoreCorrectionInput } from "../../players/admin/correction-schemas";
 import { localize } from "../../shared/localize";
 import { utcText } from "../core/times";
 import { userObject } from "../../user/names";
@@ -36,6 +39,7 @@ import { playerPath, playersPath, type PlayerView } from "./player-view";
  */
 
 const RECENT_EVENTS = 20;
+const SORT_LABELS: Record<PlayerSort, string> = { last_seen: "last seen", first_seen: "first seen", id: "id" };
 const MAX_USER_ID = 256;
 
 async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
@@ -67,7 +71,7 @@ function ChallengesSection({ view }: { view: PlayerView }) {
           <p>No challenge state yet: the player has not listed or played any challenge.</p>
         </EmptyState>
       ) : (
-        <Table head={["Id", "Challenge", "State", "Counter", "Goal", "Unlocked", "Activated", "Times out"]} numeric={[0, 3, 4]}>
+        <Table head={["Id", "Challenge", "State", "Counter", "Goal", "Unlocked", "Activated", "Times out", ...(view.canChange ? ["Correct"] : [])]} numeric={[0, 3, 4]}>
           {rows.map((ch) => {
             const def = view.catalog.byId.get(ch.challenge_id)?.challenge;
             return (
@@ -88,12 +92,43 @@ function ChallengesSection({ view }: { view: PlayerView }) {
                 <td>
                   <Time iso={ch.expires_at} empty="never" />
                 </td>
+                {view.canChange && def && (
+                  <td>
+                    <ChallengeCorrectionForm view={view} challengeId={ch.challenge_id} goal={def.goal} />
+                  </td>
+                )}
               </tr>
             );
           })}
         </Table>
       )}
     </section>
+  );
+}
+
+/** One challenge's correction: complete it, put it back, or set its counter; always with a reason (src/players/corrections.ts). */
+function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView; challengeId: string; goal: number }) {
+  return (
+    <details class="correction">
+      <summary>Correct</summary>
+      <PostForm action={`${playerPath(view.app, view.userId)}/challenges/${encodeURIComponent(challengeId)}/correct`} class="stack">
+        <label>
+          Change{" "}
+          <select name="change">
+            <option value="unclaimed">Complete it (unclaimed)</option>
+            <option value="unlocked">Put it back (unlocked)</option>
+            <option value="counter">Set the counter</option>
+          </select>
+        </label>
+        <label>
+          Counter (0–{goal}) <input type="number" name="counter" min="0" max={String(goal)} step="1" />
+        </label>
+        <label>
+          Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
+        </label>
+        <button type="submit">Correct</button>
+      </PostForm>
+    </details>
   );
 }
 
@@ -146,7 +181,7 @@ function LeaderboardsSection({ view }: { view: PlayerView }) {
           <p>The app has no leaderboards.</p>
         </EmptyState>
       ) : (
-        <Table head={["Leaderboard", "Rank", "Score"]} numeric={[1, 2]}>
+        <Table head={["Leaderboard", "Rank", "Score", ...(view.canChange ? ["Correct"] : [])]} numeric={[1, 2]}>
           {view.boards.map((b) => (
             <tr>
               <td>
@@ -154,6 +189,22 @@ function LeaderboardsSection({ view }: { view: PlayerView }) {
               </td>
               <td class="num">{b.row.rank === -1 ? "—" : b.row.rank}</td>
               <td class="num">{b.row.score.toLocaleString("en-US")}</td>
+              {view.canChange && (
+                <td>
+                  <details class="correction">
+                    <summary>Set score</summary>
+                    <PostForm action={`${playerPath(view.app, view.userId)}/leaderboards/${b.id}/score`} class="stack">
+                      <label>
+                        Score <input type="number" name="score" required step="1" value={String(b.row.score)} />
+                      </label>
+                      <label>
+                        Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
+                      </label>
+                      <button type="submit">Set score</button>
+                    </PostForm>
+                  </details>
+                </td>
+              )}
             </tr>
           ))}
         </Table>
@@ -233,42 +284,63 @@ export const playerPages = consoleRouter()
     const exact = (c.req.query("user_id") ?? "").trim();
     if (exact) return c.redirect(`${playersPath(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
     const list = listQuery(c);
-    const found = list.search ? await searchUserInfos(c.env.DB, app.app_id, list.search, list) : null;
+    const sort = (PLAYER_SORTS as readonly string[]).includes(c.req.query("sort") ?? "") ? (c.req.query("sort") as PlayerSort) : "last_seen";
+    const found = await listPlayers(c.env.DB, app.app_id, c.get("now"), { ...list, sort });
+    const extra: Record<string, string> = sort === "last_seen" ? {} : { sort };
     return renderAppPage(
       c, app, "players",
-      { title: "Players", lead: "Look a player up by their user id: their challenges, battle passes, leaderboard positions and recent events." },
+      { title: "Players", lead: "Every player the app has seen, newest activity first: their challenges, battle passes, leaderboard positions and recent events, and corrections of their progress." },
       <>
-        <form method="get" action={playersPath(app)} class="search">
-          <label for="user-id">User id</label>
-          <input id="user-id" name="user_id" required maxlength={MAX_USER_ID} placeholder="player-42" />
-          <button type="submit">Open player</button>
-        </form>
-        <SearchForm action={playersPath(app)} value={list.search} label="Search by id or username" placeholder="part of an id or name" />
-        <div id="list">
-          {found && found.rows.length === 0 && (
-            <EmptyState>
-              <p>No player with stored user info matches “{list.search}”. Players without user info are found by their exact id above.</p>
-            </EmptyState>
-          )}
-          {found && found.rows.length > 0 && (
+        <SearchForm action={playersPath(app)} value={list.search} label="Search by id prefix or username" placeholder="player-4 or a name" hidden={extra} />
+        <p class="muted">
+          Sort:{" "}
+          {PLAYER_SORTS.map((s, i) => (
             <>
-              <Table head={["User id", "Username", "Info updated"]}>
+              {i > 0 && " · "}
+              {s === sort ? <strong>{SORT_LABELS[s]}</strong> : <a href={`${playersPath(app)}?${new URLSearchParams({ ...(list.search ? { search: list.search } : {}), ...(s === "last_seen" ? {} : { sort: s }) })}`}>{SORT_LABELS[s]}</a>}
+            </>
+          ))}
+        </p>
+        <div id="list">
+          {found.rows.length === 0 ? (
+            <EmptyState>
+              {list.search ? (
+                <p>No player's id starts with “{list.search}” and no username contains it.</p>
+              ) : (
+                <p>No player yet: players appear with their first event, access token or stored user info.</p>
+              )}
+            </EmptyState>
+          ) : (
+            <>
+              <Table head={["User id", "Username", "Last seen", "First seen", "Events", "Banned"]} numeric={[4]}>
                 {found.rows.map((u) => (
                   <tr>
                     <td>
                       <a href={`${playersPath(app)}/${encodeURIComponent(u.user_id)}`}>{u.user_id}</a>
                     </td>
-                    <td>{u.username ?? "—"}</td>
+                    <td>{u.username ?? <span class="muted">—</span>}</td>
                     <td>
-                      <Time iso={u.updated_at} />
+                      <Time iso={new Date(u.last_seen_at).toISOString()} />
                     </td>
+                    <td>
+                      <Time iso={new Date(u.first_seen_at).toISOString()} />
+                    </td>
+                    <td class="num">{u.events.toLocaleString("en-US")}</td>
+                    <td>{u.banned === 1 ? <StatusBadge status="banned" /> : <span class="muted">—</span>}</td>
                   </tr>
                 ))}
               </Table>
-              <Pager base={playersPath(app)} list={{ ...list, total: found.total }} />
+              <Pager base={playersPath(app)} list={{ ...list, total: found.total }} extra={extra} />
             </>
           )}
         </div>
+        <form method="get" action={playersPath(app)} class="search">
+          <label for="user-id">Open a player by their exact id</label>
+          <input id="user-id" name="user_id" required maxlength={MAX_USER_ID} placeholder="player-42" />
+          <button type="submit" class="secondary">
+            Open player
+          </button>
+        </form>
       </>,
     );
   })
@@ -289,6 +361,33 @@ export const playerPages = consoleRouter()
     const userId = userIdOf(c);
     await resetPlayerChallenges(c.env, app.app_id, userId, c.get("now"), consoleActor(c));
     return redirectWithNotice(c, playerPath(app, userId), `Challenges of ${userId} reset.`);
+  })
+  .post("/console/apps/:appId/players/:userId/challenges/:challengeId/correct", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const challengeId = c.req.param("challengeId");
+    const form = await readForm(c);
+    const change = form.change === "counter" ? { counter: form.counter ?? "" } : { state: form.change ?? "" };
+    return correctFromConsole(c, app, userId, `Challenge ${challengeId} of ${userId} corrected.`, (actor) => {
+      const parsed = ChallengeCorrectionInput.safeParse({ ...change, ...("counter" in change ? { counter: Number(change.counter === "" ? NaN : change.counter) } : {}), reason: form.reason ?? "" });
+      if (!parsed.success) throw invalidForm(parsed.error.issues);
+      const { reason, ...rest } = parsed.data;
+      return applyCorrection(c.env, CORRECTIONS.challenge, playerTarget(app.app_id, userId), { challengeId, ...rest, reason }, c.get("now"), actor);
+    });
+  })
+  .post("/console/apps/:appId/players/:userId/leaderboards/:leaderboardId/score", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = userIdOf(c);
+    const leaderboardId = c.req.param("leaderboardId");
+    const form = await readForm(c);
+    return correctFromConsole(c, app, userId, `The score of ${userId} on leaderboard ${leaderboardId} is set.`, (actor) => {
+      const parsed = ScoreCorrectionInput.safeParse({ score: form.score === undefined || form.score === "" ? NaN : Number(form.score), reason: form.reason ?? "" });
+      if (!parsed.success) throw invalidForm(parsed.error.issues);
+      const input = { leaderboardId, memberType: "user" as const, ...parsed.data };
+      return applyCorrection(c.env, CORRECTIONS.leaderboardScore, playerTarget(app.app_id, userId), input, c.get("now"), actor);
+    });
   })
   .post("/console/apps/:appId/players/:userId/erase", async (c) => {
     guard(c, "configure");
@@ -327,6 +426,22 @@ export const playerPages = consoleRouter()
     const back = (await readForm(c)).back === "bans" ? `/console/apps/${app.app_id}/bans` : playerPath(app, userId);
     return redirectWithNotice(c, back, `The ban of ${userId} is lifted.`);
   });
+
+/** A form's problems, as the notice of the player's page says them. */
+function invalidForm(issues: { path: PropertyKey[]; message: string }[]) {
+  return badRequest(issues.map((i) => `${i.path.map(String).join(".") || "form"}: ${i.message}`).join("; "));
+}
+
+/** Makes a correction from the player's page: back to it with what was done, or why it was refused (400, 404, 409). */
+async function correctFromConsole(c: ConsoleContext, app: AppRow, userId: string, done: string, correct: (actor: ReturnType<typeof consoleActor>) => Promise<unknown>) {
+  try {
+    await correct(consoleActor(c));
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return redirectWithNotice(c, playerPath(app, userId), `Not corrected: ${err.message}`, "error");
+    throw err;
+  }
+  return redirectWithNotice(c, playerPath(app, userId), done);
+}
 
 /** The page; while an erasure is on its way its sections refresh themselves until the receipt says done. */
 function playerPage(c: ConsoleContext, view: PlayerView, status: ContentfulStatusCode = 200) {

@@ -6,13 +6,32 @@ import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shar
 import { readErasure, requestErasure } from "../erasure";
 import { exportPlayer } from "../export";
 import { readUserState } from "./state";
-import { AdminUserState, ErasureReceipt, PlayerExport, unavailable, UserParams } from "./schemas";
+import { listPlayers, presentPlayer } from "../registry";
+import { pageOf } from "../../shared/paging";
+import { AdminPlayer, AdminUserState, ErasureReceipt, PlayerExport, PlayersQuery, unavailable, UserParams } from "./schemas";
 
 const tags = ["Admin: users"];
 const security = bearerSecurity.admin;
 
 /** One player, for support and for their rights: the read-only state view, the export, and erasure with its receipts. */
 export const usersAdmin = createRouter()
+  .openapi(
+    createRoute({
+      operationId: "listUsers", method: "get", path: "/api/v1/admin/apps/{appId}/users", tags, security,
+      summary: "List the players the app has seen, paged and searchable",
+      description:
+        "Every player with an event, an access token or stored user info, newest activity first by default. `search` matches a prefix of the user id " +
+        "or a part of the username of players who stored user info. A player's events move `last_seen_at` and `events` at most once an hour.",
+      request: { params: z.object({ appId: pathId("appId") }), query: PlayersQuery },
+      responses: { 200: jsonResponse(pageOf(AdminPlayer), "A page of players"), ...errorResponses },
+    }),
+    async (c) => {
+      const app = await requireApp(c.env.DB, c.req.valid("param").appId);
+      const query = c.req.valid("query");
+      const { rows, total } = await listPlayers(c.env.DB, app.app_id, c.get("now"), query);
+      return c.json({ items: rows.map(presentPlayer), currentPage: query.currentPage, pageSize: query.pageSize, total }, 200);
+    },
+  )
   .openapi(
     createRoute({
       operationId: "getUserState", method: "get", path: "/api/v1/admin/apps/{appId}/users/{userId}", tags, security,

@@ -7,6 +7,8 @@ import { ErrorSchema, jsonResponse, pathId } from "../../shared/openapi";
 import { Delivery } from "../../webhooks/admin/schemas";
 import { FlaggedSubmission } from "../../leaderboards/admin/schemas";
 import { ERASURE_STATUSES } from "../erasure-receipts";
+import { PagingQuery } from "../../shared/paging";
+import { PLAYER_SORTS } from "../registry";
 
 /** Zod schemas of the admin API for one player: the support view, the export, erasure receipts, bans. */
 
@@ -119,3 +121,19 @@ export const PlayerExport = z
       .openapi({ description: "How the raw event archive names the player (null before their first event)" }),
   })
   .openapi("PlayerExport");
+
+export const PlayersQuery = PagingQuery.extend({
+  search: z.string().max(256).optional().openapi({ description: "A prefix of the user id (case as typed) or a part of the username (any case)", example: "player-4" }),
+  sort: z.enum(PLAYER_SORTS).default("last_seen").openapi({ description: "last_seen (default) and first_seen: newest first; id: in id order" }),
+});
+
+export const AdminPlayer = z
+  .object({
+    user_id: z.string(),
+    username: z.string().nullable().openapi({ description: "From the player's stored user info, or null" }),
+    first_seen_at: z.string().openapi({ description: "The player's first event, access token or stored user info" }),
+    last_seen_at: z.string().openapi({ description: "Their last activity; a player's events update it at most once an hour" }),
+    events: z.number().int().openapi({ description: "Events applied for the player, as last reported (at most an hour behind)" }),
+    banned: z.boolean().openapi({ description: "A ban is in force" }),
+  })
+  .openapi("AdminPlayer");

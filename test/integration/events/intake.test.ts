@@ -44,8 +44,11 @@ describe("sending with an API key", () => {
         userRef: expect.stringMatching(/^[0-9a-f]{32}$/),
         // The id the background handlers key it by, also when its object hands it on again.
         outboxId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        // The player's first event: their object reports them to the registry of the app's players.
+        seen: { firstSeenAt: expect.any(Number), events: 1 },
       },
     ]);
+    expect((sent[0] as { seen: { firstSeenAt: number } }).seen.firstSeenAt).toBe((sent[0] as { event: { receivedAt: number } }).event.receivedAt);
   });
 
   it("takes auth=api_key explicitly, metadata as the alias of meta_data, group events and a team", async () => {

@@ -35,7 +35,7 @@ describe("GET /api/v1/admin/status", () => {
         environment: "development",
         version: { service: version, build },
         d1: { reachable: true, latest_migration: EXPECTED_D1_MIGRATION, expected_migration: EXPECTED_D1_MIGRATION },
-        schemas: { user_object: { events: 5, "event-ids": 2, "event-rate": 1, erasure: 1, battlepasses: 2, challenges: 3, "leaderboard-pace": 1, outbox: 1, realtime: 1 }, broker: { broker: 2 } },
+        schemas: { user_object: { events: 5, "event-ids": 2, "event-rate": 1, erasure: 1, battlepasses: 2, challenges: 3, "leaderboard-pace": 1, outbox: 1, realtime: 1, seen: 1 }, broker: { broker: 2 } },
         queues: { WEBHOOKS: true, BACKGROUND: true },
         cron: { last_run: null },
         warnings: [],

@@ -78,7 +78,7 @@ beforeAll(async () => {
   userRef = (await archivedLinesOf(app.appId))[0].user_ref as string;
   const held = new Set((await d1RowsHolding(PLAYER)).map((r) => r.table));
   // What the erasure must find: each of these tables names the player before it.
-  expect([...held].sort()).toEqual(["audit_log", "leaderboard_scores", "user_info", "webhook_deliveries"]);
+  expect([...held].sort()).toEqual(["audit_log", "leaderboard_scores", "players", "user_info", "webhook_deliveries"]);
   // The leaderboards' replay claims name the player by subject: the erasure deletes them too.
   expect(await claimsOfPlayer()).toBe(2);
 
@@ -247,7 +247,7 @@ describe("erasure of a banned player", () => {
     const banned = await call("POST", `/api/v1/admin/apps/${fair.appId}/users/${CHEATER}/ban`, { token: ADMIN, body: { reason: "cheating" } });
     expect(banned.status).toBe(200);
     expect((await cheat(token)).status).toBe(403);
-    expect(new Set((await d1RowsHolding(CHEATER)).map((r) => r.table))).toEqual(new Set(["audit_log", "leaderboard_flags", "player_bans"]));
+    expect(new Set((await d1RowsHolding(CHEATER)).map((r) => r.table))).toEqual(new Set(["audit_log", "leaderboard_flags", "player_bans", "players"]));
 
     expect(await erase(fair.appId, CHEATER)).toMatchObject({ status: "completed", error: null });
     expect(await d1RowsHolding(CHEATER)).toEqual([]);
