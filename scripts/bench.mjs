@@ -20,6 +20,7 @@ import * as d1Writes from "./bench/scenarios/d1-writes.mjs";
 import * as broker from "./bench/scenarios/broker.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 import * as fairplay from "./bench/scenarios/fairplay.mjs";
+import * as players from "./bench/scenarios/players.mjs";
 
 const config = readConfig();
 const report = createReport();
@@ -94,6 +95,8 @@ const plan = [
   // Last: its unlimited flood leaves the background queue the most work.
   ["fairplay", fairplay.run],
   ["intake-breakdown", intakeBreakdown.run],
+  // Its own local D1, apart from the server's.
+  ["players", players.run],
 ];
 try {
   for (const [name, run] of plan) {

@@ -25,7 +25,7 @@ const positive = (name, fallback) => int(name, fallback, 1);
 
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
 
-export const SCENARIOS = ["events", "hot-user", "warm", "d1", "broker", "listing", "growth", "leaderboards", "realtime", "fanout", "webhooks", "fairplay"];
+export const SCENARIOS = ["events", "hot-user", "warm", "d1", "broker", "listing", "growth", "leaderboards", "realtime", "fanout", "webhooks", "fairplay", "players"];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 
@@ -41,6 +41,8 @@ export function readConfig() {
     /** Also save each raw profile there, as a .cpuprofile file. */
     profileOut: process.env.BENCH_PROFILE_OUT || undefined,
     scenarios: list("BENCH_SCENARIOS", SCENARIOS),
+    /** Players in the registry that the players scenario lists and searches. */
+    players: positive("BENCH_PLAYERS", 1_000_000),
     /** Seconds of each measured figure at most (each also stops at its request count). */
     seconds: positive("BENCH_SECONDS", 10),
     /** A figure and its ceiling are measured in this many interleaved rounds (scripts/bench/compare.mjs). */

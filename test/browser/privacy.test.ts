@@ -97,7 +97,7 @@ describe("privacy in the console", () => {
     await expect.poll(() => receipt.locator("td").nth(1).textContent(), { timeout: 30_000 }).toBe("completed ");
     await page.reload();
     expect(await page.locator("p.lead").textContent()).toBe("No username stored.");
-    expect(await page.getByRole("row", { name: /Top/ }).locator("td").allTextContents()).toEqual(["Top", "—", "0"]);
+    expect((await page.getByRole("row", { name: /Top/ }).locator("td").allTextContents()).slice(0, 3)).toEqual(["Top", "—", "0"]);
     expect(await page.locator("section:has(h2:text('Recent events')) .empty").count()).toBe(1);
     await screenshot(page, "player-erased");
 

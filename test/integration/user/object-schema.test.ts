@@ -77,9 +77,9 @@ describe("a user object's tables", () => {
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
-    const afterEvent = ["archive_identity", "ch_instances", "ch_owner", "event_rate", "outbox", "recent_events", "schema_versions"];
+    const afterEvent = ["archive_identity", "ch_instances", "ch_owner", "event_rate", "outbox", "player_seen", "recent_events", "schema_versions"];
     expect(await storageOf(tables)).toEqual(afterEvent);
-    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1, seen: 1 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
 
@@ -87,7 +87,7 @@ describe("a user object's tables", () => {
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     expect(await storageOf(tables)).toEqual([...afterEvent, "processed_events", "processed_events_by_time"].sort());
-    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
   });
@@ -119,7 +119,7 @@ describe("a user object's tables", () => {
       versions: versions(state.storage.sql),
       ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
     }));
-    expect(stored).toEqual({ versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1 }, ids: ["new-1", "old-1"] });
+    expect(stored).toEqual({ versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 }, ids: ["new-1", "old-1"] });
     // old-1 was applied before the upgrade: only new-1 counted, once.
     expect(await score()).toBe(1);
   });

@@ -13,7 +13,7 @@ describe("emitting changes in development", () => {
     const { appId } = await createTestApp();
     const endpoint = await createEndpoint(appId, { webhook_type: "leaderoard-updated", url: "https://a.example/lb", secret_key: "lb-secret-1" });
     await createEndpoint(appId, { webhook_type: "battlepass-level-reward-claimed", url: "https://a.example/reward", secret_key: "reward-secret" });
-    const calls = stubReceiver(() => new Response("ok"));
+    const calls = stubReceiver(() => new Response("ok"), (url) => url.host === "a.example" || url.pathname === "/level-7");
     const payload = { webhook_type: "leaderoard-updated", leaderboard_data: { leaderboard_id: "4" } };
     const r = await admin("POST", `/dev/apps/${appId}/changes`, {
       changes: [
