@@ -36,7 +36,9 @@ export function admit(entries: readonly WindowEntry[], now: number, limit: numbe
   let toLeave = used + admitted - limit + 1;
   for (const entry of [...live, { at: now, n: admitted }]) {
     toLeave -= entry.n;
-    if (toLeave <= 0) return { admitted, remaining: 0, retryAfterMs: Math.max(1, entry.at + WINDOW_MS - now) };
+    // Requests read the clock before they are counted, so an entry may stand a little after `now`:
+    // an event counted now has left the window within WINDOW_MS all the same.
+    if (toLeave <= 0) return { admitted, remaining: 0, retryAfterMs: Math.min(WINDOW_MS, Math.max(1, entry.at + WINDOW_MS - now)) };
   }
   // Only when the limit is below 1: nothing ever fits.
   return { admitted, remaining: 0, retryAfterMs: WINDOW_MS };

@@ -27,6 +27,10 @@ describe("admit", () => {
     expect(admit(log, T + WINDOW_MS - 1, 20, 1).retryAfterMs).toBe(1);
     expect(admit(log, T + WINDOW_MS, 20, 1)).toEqual({ admitted: 1, remaining: 19, retryAfterMs: 0 });
   });
+  it("never asks to wait longer than one window, also when a request read the clock before events counted after it", () => {
+    // Another request, whose clock read 1.2 s later, was counted first: one more fits within a minute of now all the same.
+    expect(admit([{ at: T + 1_200, n: 20 }], T, 20, 1)).toEqual({ admitted: 0, remaining: 0, retryAfterMs: WINDOW_MS });
+  });
 });
 
 describe("record", () => {
