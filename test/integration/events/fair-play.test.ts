@@ -31,14 +31,18 @@ describe("the per-player rate limit", () => {
     const app = await appWith({ rate_limits: { per_user_per_minute: 20 } });
     const token = await app.tokenFor("flooder");
     const sent = captureSends<BackgroundMessage>(env.BACKGROUND);
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 40 }, () => send(token, event())));
+    // The first counted event leaves the window a minute after it was counted: at most the time all
+    // 40 took before a refusal was answered (a busy machine takes seconds).
+    const soonest = Math.floor(60 - (Date.now() - started) / 1000);
 
     expect(answers.filter((r) => r.status === 200)).toHaveLength(20);
     const refused = answers.filter((r) => r.status === 429).map(refusal);
     expect(refused).toHaveLength(20);
     for (const r of refused) {
       const seconds = Number(r.retryAfter);
-      expect(seconds).toBeGreaterThanOrEqual(59);
+      expect(seconds).toBeGreaterThanOrEqual(soonest);
       expect(seconds).toBeLessThanOrEqual(60);
       expect(r).toEqual({
         status: 429,
