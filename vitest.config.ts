@@ -15,7 +15,10 @@ const NEEDS_OWN_STORAGE = [
 ];
 
 /** A project of tests inside workerd. */
-function workersProject(migrations: D1Migration[], test: { name: string; isolate: boolean; include: string[]; exclude?: string[] }) {
+function workersProject(
+  migrations: D1Migration[],
+  test: { name: string; isolate: boolean; include: string[]; exclude?: string[] },
+) {
   return {
     plugins: [
       cloudflareTest({
@@ -57,11 +60,24 @@ export default defineConfig(async () => {
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" } },
         // Tools run as processes: the operator's scripts (npm start, npm run deploy against a fake
         // wrangler on PATH) and the API teams' linters and client generator on openapi.json.
-        { test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 180_000 } },
+        {
+          test: {
+            name: "scripts",
+            include: ["test/scripts/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 180_000,
+            hookTimeout: 180_000,
+          },
+        },
         // Inside workerd: the real Worker, D1, Durable Objects and queues. The files share one
         // runtime and its storage, as tests of different apps and players; loading the Worker
         // afresh for every file would cost most of the project's time.
-        workersProject(migrations, { name: "workers", isolate: false, include: ["test/integration/**/*.test.ts"], exclude: NEEDS_OWN_STORAGE }),
+        workersProject(migrations, {
+          name: "workers",
+          isolate: false,
+          include: ["test/integration/**/*.test.ts"],
+          exclude: NEEDS_OWN_STORAGE,
+        }),
         workersProject(migrations, { name: "workers-own-storage", isolate: true, include: NEEDS_OWN_STORAGE }),
         // Against `wrangler dev`, with real clients, as a new user would run it.
         {

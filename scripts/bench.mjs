@@ -63,7 +63,10 @@ const ctx = {
       client = createClient(server.url);
     }
   },
-  /** Runs a measured phase (a runLoad), adding the server's CPU time to its result, and a profile when asked (measure.mjs). */
+  /**
+   * Runs a measured phase (a runLoad), adding the server's CPU time to its result, and a profile when asked
+   * (measure.mjs).
+   */
   measured: (label, fn, options) => measure.measured(label, fn, options),
   /** Waits until the server's processes are idle: the background queue has applied what a phase sent. */
   settle: () => measure.settle(),
@@ -107,7 +110,14 @@ try {
       await run(ctx);
     } catch (err) {
       log(`scenario ${name} failed:`, err.stack ?? err);
-      report.add({ scenario: name, metric: `error: ${String(err.message ?? err).split("\n")[0].slice(0, 160)}`, target: "runs", pass: false });
+      report.add({
+        scenario: name,
+        metric: `error: ${String(err.message ?? err)
+          .split("\n")[0]
+          .slice(0, 160)}`,
+        target: "runs",
+        pass: false,
+      });
     }
     log(`scenario ${name} took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }

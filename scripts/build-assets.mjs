@@ -44,7 +44,9 @@ function scalarFiles() {
     if (name in files || SCALAR_HOSTED_FEATURES.test(name)) return;
     const content = readFileSync(path.join(SCALAR_DIR, name));
     files[name] = content;
-    for (const match of content.toString("utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)) {
+    for (const match of content
+      .toString("utf8")
+      .matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)) {
       visit(path.posix.normalize(path.posix.join(path.posix.dirname(name), match[1])));
     }
   };
@@ -78,7 +80,8 @@ export function buildAssets() {
   const staticDir = path.join(ASSETS_DIR, "static");
   // Groups of earlier builds are removed: the directory holds exactly what the code refers to.
   if (existsSync(staticDir)) {
-    for (const entry of readdirSync(staticDir)) if (!(entry in groups)) rmSync(path.join(staticDir, entry), { recursive: true, force: true });
+    for (const entry of readdirSync(staticDir))
+      if (!(entry in groups)) rmSync(path.join(staticDir, entry), { recursive: true, force: true });
   }
   for (const [dir, { files }] of Object.entries(groups)) {
     for (const [name, content] of Object.entries(files)) writeIfChanged(path.join(staticDir, dir, name), content);
@@ -86,7 +89,8 @@ export function buildAssets() {
   writeIfChanged(path.join(ASSETS_DIR, "_headers"), HEADERS);
 
   const urls = {};
-  for (const name of ["console.css", "console.js", "tester.js", "htmx.min.js", "mqtt.esm.js"]) urls[name] = `/static/console-${consoleGroup.hash}/${name}`;
+  for (const name of ["console.css", "console.js", "tester.js", "htmx.min.js", "mqtt.esm.js"])
+    urls[name] = `/static/console-${consoleGroup.hash}/${name}`;
   urls["explorer.js"] = `/static/explorer-${explorerGroup.hash}/explorer.js`;
   writeIfChanged(
     MANIFEST,

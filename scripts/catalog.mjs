@@ -2,7 +2,14 @@
 // from the command line. The admin token comes from ADMIN_TOKEN; webhook secrets written as
 // {env: NAME} come from the environment. FILE is YAML (.yaml, .yml) or JSON; `pull` writes it.
 import { parseArgs } from "node:util";
-import { SCHEMA_PATH, catalogCall, formatPlan, readCatalogFile, resolveSecrets, writeCatalogFile } from "./lib/catalog-client.mjs";
+import {
+  SCHEMA_PATH,
+  catalogCall,
+  formatPlan,
+  readCatalogFile,
+  resolveSecrets,
+  writeCatalogFile,
+} from "./lib/catalog-client.mjs";
 
 const USAGE = `Usage: npm run catalog -- <pull|plan|apply> --app ID --url URL [--prune] [--force] FILE
   pull    writes the app's configuration to FILE (YAML for .yaml/.yml, else JSON)
@@ -21,7 +28,13 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { app: { type: "string" }, url: { type: "string" }, prune: { type: "boolean" }, force: { type: "boolean" }, help: { type: "boolean" } },
+    options: {
+      app: { type: "string" },
+      url: { type: "string" },
+      prune: { type: "boolean" },
+      force: { type: "boolean" },
+      help: { type: "boolean" },
+    },
   });
 } catch (err) {
   fail(`${err.message}\n${USAGE}`);
@@ -32,7 +45,8 @@ if (values.help) {
   process.exit(0);
 }
 const [command, file, ...extra] = positionals;
-if (!["pull", "plan", "apply"].includes(command) || !file || extra.length > 0 || !values.app || !values.url) fail(USAGE);
+if (!["pull", "plan", "apply"].includes(command) || !file || extra.length > 0 || !values.app || !values.url)
+  fail(USAGE);
 const token = process.env.ADMIN_TOKEN;
 if (!token) fail("Set ADMIN_TOKEN to the service's admin token.");
 
@@ -53,8 +67,15 @@ try {
     const answer =
       command === "plan"
         ? await catalogCall({ ...target, method: "POST", suffix: "/plan", query: { prune: values.prune }, body: doc })
-        : await catalogCall({ ...target, method: "PUT", query: { prune: values.prune, force: values.force }, body: doc });
-    console.log(`${command === "plan" ? "Plan" : "Apply"} of ${file} for app ${values.app} at ${values.url}${values.prune ? " (prune)" : ""}\n`);
+        : await catalogCall({
+            ...target,
+            method: "PUT",
+            query: { prune: values.prune, force: values.force },
+            body: doc,
+          });
+    console.log(
+      `${command === "plan" ? "Plan" : "Apply"} of ${file} for app ${values.app} at ${values.url}${values.prune ? " (prune)" : ""}\n`,
+    );
     console.log(formatPlan(answer, { color }));
   }
 } catch (err) {

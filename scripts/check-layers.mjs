@@ -11,11 +11,22 @@ import { projectRoot } from "./lib/wrangler.mjs";
  */
 export const LAYERS = {
   shared: 0,
-  rules: 1, changes: 1, apps: 1,
-  user: 2, auth: 2,
-  events: 3, challenges: 3, battlepasses: 3, leaderboards: 3, realtime: 3, webhooks: 3, docs: 3,
+  rules: 1,
+  changes: 1,
+  apps: 1,
+  user: 2,
+  auth: 2,
+  events: 3,
+  challenges: 3,
+  battlepasses: 3,
+  leaderboards: 3,
+  realtime: 3,
+  webhooks: 3,
+  docs: 3,
   fanout: 4,
-  players: 5, devtools: 5, catalog: 5,
+  players: 5,
+  devtools: 5,
+  catalog: 5,
   wiring: 6,
   ops: 7,
   console: 8,
@@ -62,7 +73,8 @@ export function layerProblems(imports) {
     const [from, to] = [LAYERS[i.from], LAYERS[i.to]];
     if (from === undefined) problems.push(`${i.file}: folder src/${i.from} has no layer in scripts/check-layers.mjs`);
     else if (to === undefined) problems.push(`${i.file}: imports ${i.spec}, in src/${i.to}, which has no layer`);
-    else if (to >= from) problems.push(`${i.file}: imports ${i.spec} (${i.to}, layer ${to}) from layer ${from}: imports must point down`);
+    else if (to >= from)
+      problems.push(`${i.file}: imports ${i.spec} (${i.to}, layer ${to}) from layer ${from}: imports must point down`);
   }
   for (const edge of edges) {
     const [a, b] = edge.split(" -> ");

@@ -29,7 +29,10 @@ class Stop extends Error {}
 /** Fresh random secrets, shaped as the service reads them (src/shared/secrets.ts). */
 const GENERATORS = {
   ADMIN_TOKEN: () => randomBytes(32).toString("base64url"),
-  JWT_SIGNING_KEYS: () => JSON.stringify([{ kid: `k-${new Date().toISOString().slice(0, 10)}`, secret: randomBytes(36).toString("base64url") }]),
+  JWT_SIGNING_KEYS: () =>
+    JSON.stringify([
+      { kid: `k-${new Date().toISOString().slice(0, 10)}`, secret: randomBytes(36).toString("base64url") },
+    ]),
   TOPIC_SECRET: () => randomBytes(32).toString("base64url"),
 };
 
@@ -39,7 +42,9 @@ const EMPTY_ACCOUNT = { d1: new Set(), queues: new Set(), r2: new Set(), secrets
 async function readConfig(configPath, envName) {
   const { experimental_readRawConfig, unstable_readConfig } = await import("wrangler");
   if (envName && !experimental_readRawConfig({ config: configPath }).rawConfig.env?.[envName]) {
-    throw new Stop(`${path.basename(configPath)} has no [env.${envName}]: add that section (see [env.staging]) before deploying it.`);
+    throw new Stop(
+      `${path.basename(configPath)} has no [env.${envName}]: add that section (see [env.staging]) before deploying it.`,
+    );
   }
   return unstable_readConfig({ config: configPath, env: envName });
 }
@@ -64,7 +69,9 @@ async function inspectAccount(wrangler, config, resources, dryRun) {
   const { accounts = [] } = JSON.parse(who.stdout);
   if (accounts.length > 1 && !process.env.CLOUDFLARE_ACCOUNT_ID && !config.account_id) {
     const list = accounts.map((a) => `  ${a.id}  ${a.name}`).join("\n");
-    throw new Stop(`This login reaches ${accounts.length} accounts: choose one with CLOUDFLARE_ACCOUNT_ID=<id> (or account_id in wrangler.toml):\n${list}`);
+    throw new Stop(
+      `This login reaches ${accounts.length} accounts: choose one with CLOUDFLARE_ACCOUNT_ID=<id> (or account_id in wrangler.toml):\n${list}`,
+    );
   }
   return readAccount(wrangler, resources);
 }
@@ -79,10 +86,19 @@ async function execute(wrangler, plan, generated) {
   for (const name of plan.createDatabases) await step(`Creating D1 database ${name}`, ["d1", "create", name]);
   for (const name of plan.createQueues) await step(`Creating queue ${name}`, ["queues", "create", name]);
   for (const { name, jurisdiction } of plan.createBuckets) {
-    await step(`Creating R2 bucket ${name}`, ["r2", "bucket", "create", name, ...(jurisdiction ? ["--jurisdiction", jurisdiction] : [])]);
+    await step(`Creating R2 bucket ${name}`, [
+      "r2",
+      "bucket",
+      "create",
+      name,
+      ...(jurisdiction ? ["--jurisdiction", jurisdiction] : []),
+    ]);
   }
   // Before the new code: migrations only add (expand-only), so the version still serving keeps working.
-  for (const name of plan.migrateDatabases) await step(`Applying the D1 migrations of ${name}`, ["d1", "migrations", "apply", name, "--remote"], { echo: true });
+  for (const name of plan.migrateDatabases)
+    await step(`Applying the D1 migrations of ${name}`, ["d1", "migrations", "apply", name, "--remote"], {
+      echo: true,
+    });
 
   const scratch = mkdtempSync(path.join(tmpdir(), "gamification-deploy-"));
   try {
@@ -104,10 +120,28 @@ async function execute(wrangler, plan, generated) {
 function summary(worker, deployed, adminToken) {
   const url = deployed.targets.find((t) => t.startsWith("https://"))?.replace(/\/+$/, "");
   const lines = [`\n✔ Deployed ${worker}${deployed.versionId ? ` (version ${deployed.versionId})` : ""}`];
-  if (url) lines.push(`  URL            ${url}`, `  Health         ${url}/health`, `  Console        ${url}/console`, `  API reference  ${url}/docs`);
-  else lines.push(`  No https URL among its targets (${deployed.targets.join(", ") || "none"}): it answers on its routes.`);
-  if (adminToken) lines.push("", `  Admin token    ${adminToken}`, "  Shown this once and stored nowhere else: keep it in a password manager.");
-  else lines.push("", "  Admin token    already set (not shown). Replace it with `npm run wrangler -- secret put ADMIN_TOKEN`.");
+  if (url)
+    lines.push(
+      `  URL            ${url}`,
+      `  Health         ${url}/health`,
+      `  Console        ${url}/console`,
+      `  API reference  ${url}/docs`,
+    );
+  else
+    lines.push(
+      `  No https URL among its targets (${deployed.targets.join(", ") || "none"}): it answers on its routes.`,
+    );
+  if (adminToken)
+    lines.push(
+      "",
+      `  Admin token    ${adminToken}`,
+      "  Shown this once and stored nowhere else: keep it in a password manager.",
+    );
+  else
+    lines.push(
+      "",
+      "  Admin token    already set (not shown). Replace it with `npm run wrangler -- secret put ADMIN_TOKEN`.",
+    );
   const base = url ?? "https://<your Worker>";
   const admin = `-H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json'`;
   lines.push(
@@ -123,7 +157,12 @@ function summary(worker, deployed, adminToken) {
 async function main(argv) {
   const { values: opts } = parseArgs({
     args: argv,
-    options: { env: { type: "string", short: "e" }, "dry-run": { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      env: { type: "string", short: "e" },
+      "dry-run": { type: "boolean" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   if (opts.help) return console.log(USAGE);
   const dryRun = opts["dry-run"] ?? false;
@@ -133,11 +172,15 @@ async function main(argv) {
   const resources = resourcesOf(config);
   const wrangler = wranglerFor(configPath, envName);
 
-  console.log(`${dryRun ? "Planning" : "Deploying"} ${resources.worker}${envName ? ` (environment ${envName})` : ""} from ${configPath}`);
+  console.log(
+    `${dryRun ? "Planning" : "Deploying"} ${resources.worker}${envName ? ` (environment ${envName})` : ""} from ${configPath}`,
+  );
   const plan = planDeployment(resources, await inspectAccount(wrangler, config, resources, dryRun));
   console.log(`\n${describePlan(resources, plan).join("\n")}`);
   if (dryRun) {
-    return console.log(`\nDry run: nothing was created, set or deployed.${createsNothing(plan) ? " A run would create nothing, only migrate and deploy." : ""}`);
+    return console.log(
+      `\nDry run: nothing was created, set or deployed.${createsNothing(plan) ? " A run would create nothing, only migrate and deploy." : ""}`,
+    );
   }
   const generated = Object.fromEntries(plan.generateSecrets.map((name) => [name, GENERATORS[name]()]));
   const deployed = await execute(wrangler, plan, generated);

@@ -75,7 +75,8 @@ async function main() {
   const port = Number(values.port ?? process.env.MQTT_BRIDGE_PORT ?? DEFAULTS.port);
   const host = values.host ?? process.env.MQTT_BRIDGE_HOST ?? DEFAULTS.host;
   const url = values.url ?? process.env.MQTT_BRIDGE_URL ?? DEFAULTS.url;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port ${values.port ?? process.env.MQTT_BRIDGE_PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid port ${values.port ?? process.env.MQTT_BRIDGE_PORT}`);
   const bridge = await startBridge({ port, host, url, log: (line) => console.error(line) });
   console.log(`MQTT bridge: mqtt://${host}:${bridge.port} -> ${url}`);
   const stop = () => bridge.close().then(() => process.exit(0));

@@ -20,7 +20,10 @@ const workerOnly = {
       contents: "export class DurableObject {} export class WorkerEntrypoint {} export const env = {};",
       loader: "js",
     }));
-    builder.onResolve({ filter: /(\.browser\.js|\.css|htmx\.min\.js|mqtt\.esm\.js)$/ }, (args) => ({ path: args.path, namespace: "text-stub" }));
+    builder.onResolve({ filter: /(\.browser\.js|\.css|htmx\.min\.js|mqtt\.esm\.js)$/ }, (args) => ({
+      path: args.path,
+      namespace: "text-stub",
+    }));
     builder.onLoad({ filter: /.*/, namespace: "text-stub" }, () => ({ contents: "", loader: "text" }));
   },
 };
@@ -33,7 +36,8 @@ export async function buildDocument() {
   const outfile = path.join(outdir, `document-${process.pid}.mjs`);
   await build({
     stdin: {
-      contents: 'import { buildApp } from "./src/app"; import { openApiDocument } from "./src/docs/document"; export const document = openApiDocument(buildApp(), { development: false });',
+      contents:
+        'import { buildApp } from "./src/app"; import { openApiDocument } from "./src/docs/document"; export const document = openApiDocument(buildApp(), { development: false });',
       resolveDir: projectRoot,
       loader: "ts",
     },
@@ -60,5 +64,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const document = await buildDocument();
   writeFileSync(OPENAPI_FILE, documentText(document));
   const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
-  console.log(`Wrote ${path.relative(process.cwd(), OPENAPI_FILE) || "openapi.json"}: ${operations} operations, ${Object.keys(document.paths).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhooks.`);
+  console.log(
+    `Wrote ${path.relative(process.cwd(), OPENAPI_FILE) || "openapi.json"}: ${operations} operations, ${Object.keys(document.paths).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhooks.`,
+  );
 }

@@ -52,15 +52,22 @@ try {
   const assets = assetsDir ? filesUnder(assetsDir).reduce((sum, file) => sum + statSync(file).size, 0) : 0;
 
   const failures = [];
-  console.log(`Worker script   ${kib(script.gzip)} gzip (${kib(script.raw)} raw); budget ${kib(BUDGETS.scriptGzip)} gzip`);
+  console.log(
+    `Worker script   ${kib(script.gzip)} gzip (${kib(script.raw)} raw); budget ${kib(BUDGETS.scriptGzip)} gzip`,
+  );
   if (script.gzip > BUDGETS.scriptGzip) failures.push("the Worker script is over its budget");
-  console.log(`Static assets   ${assetsDir ? `${kib(assets)} in ${path.relative(projectRoot, assetsDir)}` : "none ([assets] not configured)"}; budget ${kib(BUDGETS.assets)}`);
+  console.log(
+    `Static assets   ${assetsDir ? `${kib(assets)} in ${path.relative(projectRoot, assetsDir)}` : "none ([assets] not configured)"}; budget ${kib(BUDGETS.assets)}`,
+  );
   if (assets > BUDGETS.assets) failures.push("the static assets are over their budget");
   // Each group of files (scripts/build-assets.mjs: the console's, the explorer's) on a line of its own.
-  const groups = assetsDir && existsSync(path.join(assetsDir, "static")) ? readdirSync(path.join(assetsDir, "static")).sort() : [];
+  const groups =
+    assetsDir && existsSync(path.join(assetsDir, "static")) ? readdirSync(path.join(assetsDir, "static")).sort() : [];
   for (const group of groups) {
     const files = filesUnder(path.join(assetsDir, "static", group));
-    console.log(`  ${group.padEnd(28)} ${kib(files.reduce((sum, file) => sum + statSync(file).size, 0)).padStart(11)} in ${files.length} files`);
+    console.log(
+      `  ${group.padEnd(28)} ${kib(files.reduce((sum, file) => sum + statSync(file).size, 0)).padStart(11)} in ${files.length} files`,
+    );
   }
   if (failures.length > 0) {
     console.error(`Size budget exceeded: ${failures.join("; ")}.`);

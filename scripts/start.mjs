@@ -29,7 +29,10 @@ function portOf(raw) {
 }
 
 const PORT = portOf(process.env.PORT);
-if (PORT === null) fail(`PORT must be a port number from 1 to 65535, not "${process.env.PORT}": for example PORT=${DEFAULT_PORT + 1} npm start`);
+if (PORT === null)
+  fail(
+    `PORT must be a port number from 1 to 65535, not "${process.env.PORT}": for example PORT=${DEFAULT_PORT + 1} npm start`,
+  );
 const busyLine = (port) => {
   const other = port === 65535 ? port - 1 : port + 1;
   return `Port ${port} is already in use on 127.0.0.1 (another npm start?): stop what runs there, or choose another port, e.g. PORT=${other} npm start`;
@@ -58,7 +61,8 @@ if (!/^ENVIRONMENT=/m.test(readFileSync(devVars, "utf8"))) {
 }
 const devVarsText = readFileSync(devVars, "utf8");
 const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(devVarsText)?.[1]?.trim();
-if (!adminToken) fail(".dev.vars has no ADMIN_TOKEN: add one, or delete .dev.vars to start again from .dev.vars.example");
+if (!adminToken)
+  fail(".dev.vars has no ADMIN_TOKEN: add one, or delete .dev.vars to start again from .dev.vars.example");
 // One short line per request in the terminal, unless .dev.vars chooses a format itself.
 const vars = /^LOG_FORMAT=/m.test(devVarsText) ? {} : { LOG_FORMAT: "pretty" };
 
@@ -115,7 +119,11 @@ async function api(method, urlPath, token, body) {
   const response = await fetch(`${server.url}${urlPath}`, {
     method,
     // X-Actor: the audit log names the seeding as such.
-    headers: { Authorization: `Bearer ${token}`, "X-Actor": "npm start", ...(body ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "X-Actor": "npm start",
+      ...(body ? { "Content-Type": "application/json" } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: response.status, body: await response.json().catch(() => undefined) };
@@ -142,7 +150,6 @@ async function seedDemo(saved) {
   if (key.status !== 201) throw new Error(`could not create the demo key: ${JSON.stringify(key.body)}`);
   return { appId, apiKey: key.body.key };
 }
-
 
 /** The value of a cookie set by `response`. */
 function cookieOf(response, name) {
@@ -190,7 +197,11 @@ async function signsIn(password) {
  * new one (the owner created if missing) set through the admin API, as a script would.
  */
 async function seedConsoleUser(savedPassword) {
-  const found = await api("GET", `/api/v1/admin/console-users?search=${encodeURIComponent(DEMO_CONSOLE_EMAIL)}`, adminToken);
+  const found = await api(
+    "GET",
+    `/api/v1/admin/console-users?search=${encodeURIComponent(DEMO_CONSOLE_EMAIL)}`,
+    adminToken,
+  );
   const user = found.body?.items?.find((u) => u.email === DEMO_CONSOLE_EMAIL);
   if (user && savedPassword && (await signsIn(savedPassword))) return savedPassword;
   const password = randomBytes(12).toString("base64url");
@@ -198,7 +209,8 @@ async function seedConsoleUser(savedPassword) {
   const saved = user
     ? await api("PUT", `/api/v1/admin/console-users/${user.console_user_id}`, adminToken, body)
     : await api("POST", "/api/v1/admin/console-users", adminToken, body);
-  if (saved.status !== 200 && saved.status !== 201) throw new Error(`could not seed the console user: ${JSON.stringify(saved.body)}`);
+  if (saved.status !== 200 && saved.status !== 201)
+    throw new Error(`could not seed the console user: ${JSON.stringify(saved.body)}`);
   return password;
 }
 
@@ -216,7 +228,8 @@ async function outputSettled() {
   const requestId = answer.headers.get("X-Request-Id");
   await answer.arrayBuffer();
   const pretty = `GET ${marker} 404 `;
-  awaitedLine.test = (line) => line.startsWith(pretty) || (requestId !== null && line.includes(`request_id: '${requestId}'`));
+  awaitedLine.test = (line) =>
+    line.startsWith(pretty) || (requestId !== null && line.includes(`request_id: '${requestId}'`));
   if (held.some((line) => awaitedLine.test(stripVTControlCharacters(line)))) return;
   await Promise.race([seen, new Promise((r) => setTimeout(r, 3000))]);
 }

@@ -10,7 +10,8 @@ import { projectRoot } from "./lib/wrangler.mjs";
 import { chromiumVersion, findChromium } from "./lib/chromium.mjs";
 import { formatTimes, summarizeTimes } from "./lib/test-times.mjs";
 
-const run = (command, args, env = {}) => spawnSync(command, args, { cwd: projectRoot, stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+const run = (command, args, env = {}) =>
+  spawnSync(command, args, { cwd: projectRoot, stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
 
 function banner(lines) {
   const width = Math.max(...lines.map((l) => l.length));
@@ -33,7 +34,9 @@ if (run(process.execPath, [path.join(projectRoot, "scripts/check-layers.mjs")]) 
 
 const extra = process.argv.slice(2);
 const pickedProjects = extra.some((arg) => arg.startsWith("--project"));
-const browserWanted = !pickedProjects || extra.some((arg, i) => arg === "--project=browser" || (arg === "--project" && extra[i + 1] === "browser"));
+const browserWanted =
+  !pickedProjects ||
+  extra.some((arg, i) => arg === "--project=browser" || (arg === "--project" && extra[i + 1] === "browser"));
 const chromium = findChromium();
 let browserLine = null;
 if (browserWanted && chromium.path) {
@@ -41,7 +44,10 @@ if (browserWanted && chromium.path) {
   banner([browserLine]);
 } else if (browserWanted) {
   browserLine = `Browser tests: SKIPPED, ${chromium.reason}`;
-  banner([browserLine, "  Set CHROMIUM_PATH or install Chromium to run them; CI (.ci/run) installs Debian's chromium."]);
+  banner([
+    browserLine,
+    "  Set CHROMIUM_PATH or install Chromium to run them; CI (.ci/run) installs Debian's chromium.",
+  ]);
 }
 
 /**
@@ -65,7 +71,10 @@ const reports = mkdtempSync(path.join(tmpdir(), "vitest-report-"));
 const started = performance.now();
 const vitest = path.join(projectRoot, "node_modules/vitest/vitest.mjs");
 
-/** One lane: the first streams its output as it comes; the others' is shown whole once each ends, so that lines do not interleave. */
+/**
+ * One lane: the first streams its output as it comes; the others' is shown whole once each ends, so that lines do not
+ * interleave.
+ */
 function runLane(lane, index) {
   const report = path.join(reports, `${index}.json`);
   const args = [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...lane.args];
@@ -97,13 +106,16 @@ for (const { report } of results) {
   try {
     const result = JSON.parse(readFileSync(report, "utf8"));
     merged.testResults.push(...result.testResults);
-    for (const key of ["numPassedTests", "numFailedTests", "numPendingTests", "numTodoTests"]) merged[key] += result[key];
+    for (const key of ["numPassedTests", "numFailedTests", "numPendingTests", "numTodoTests"])
+      merged[key] += result[key];
   } catch {
     missing = true;
   }
 }
 if (missing) console.error("A lane wrote no test report: its vitest run ended before reporting.");
 console.log(formatTimes(summarizeTimes(merged, projectRoot), (performance.now() - started) / 1000));
-console.log(`\nTests: ${merged.numPassedTests} passed, ${merged.numFailedTests} failed, ${merged.numPendingTests + merged.numTodoTests} skipped`);
+console.log(
+  `\nTests: ${merged.numPassedTests} passed, ${merged.numFailedTests} failed, ${merged.numPendingTests + merged.numTodoTests} skipped`,
+);
 if (browserLine) console.log(browserLine);
 process.exit(results.some((r) => r.code !== 0) || missing ? 1 : 0);

@@ -52,8 +52,15 @@ export function buildApp() {
   app.use("*", requestLog);
   // Browser games call the API directly with access tokens, may show the request id of an error,
   // and back off by the rate-limit headers of a 429. The console is same-origin only.
-  const apiCors = cors({ origin: "*", allowHeaders: ["Authorization", "Content-Type"], exposeHeaders: [REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS], maxAge: 86400 });
-  app.use("*", (c, next) => (c.req.path === "/console" || c.req.path.startsWith("/console/") ? next() : apiCors(c, next)));
+  const apiCors = cors({
+    origin: "*",
+    allowHeaders: ["Authorization", "Content-Type"],
+    exposeHeaders: [REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS],
+    maxAge: 86400,
+  });
+  app.use("*", (c, next) =>
+    c.req.path === "/console" || c.req.path.startsWith("/console/") ? next() : apiCors(c, next),
+  );
   app.use(
     "*",
     bodyLimit({
@@ -96,7 +103,10 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
-  app.route("/", leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)));
+  app.route(
+    "/",
+    leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)),
+  );
   app.route("/", opsRoutes);
   app.route("/", catalogRoutes);
   app.route("/", consoleUsersAdmin);

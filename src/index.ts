@@ -26,7 +26,8 @@ export default {
   fetch(request, env, ctx) {
     const normalized = withNormalizedPath(request);
     // The MQTT WebSocket upgrade bypasses the app so no middleware touches its 101 answer.
-    if (new URL(normalized.url).pathname === MQTT_PATH) return observeRequest(normalized, env, MQTT_PATH, () => connectMqtt(normalized, env));
+    if (new URL(normalized.url).pathname === MQTT_PATH)
+      return observeRequest(normalized, env, MQTT_PATH, () => connectMqtt(normalized, env));
     return app.fetch(normalized, env, ctx);
   },
 
@@ -39,7 +40,10 @@ export default {
         await consumeWebhooks(batch, env);
       }
     } catch (err) {
-      logBackgroundFailure("queue", "queue batch failed; the queue retries it", err, { queue: batch.queue, messages: batch.messages.length });
+      logBackgroundFailure("queue", "queue batch failed; the queue retries it", err, {
+        queue: batch.queue,
+        messages: batch.messages.length,
+      });
       throw err;
     }
   },

@@ -30,7 +30,8 @@ export async function detectFeatures(client) {
     for (const method of Object.keys(item)) present.add(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`);
   }
   const features = {};
-  for (const [feature, paths] of Object.entries(FEATURE_PATHS)) features[feature] = paths.filter((p) => !present.has(p));
+  for (const [feature, paths] of Object.entries(FEATURE_PATHS))
+    features[feature] = paths.filter((p) => !present.has(p));
   features.mqtt = (await mqttAnswers(client)) ? [] : ["MQTT over WebSocket on /mqtt"];
   return features;
 }
@@ -40,8 +41,17 @@ async function mqttAnswers(client) {
   const url = new URL(client.baseUrl);
   return new Promise((resolve) => {
     const req = http.request({
-      host: url.hostname, port: url.port, path: "/mqtt", method: "GET",
-      headers: { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Protocol": "mqtt" },
+      host: url.hostname,
+      port: url.port,
+      path: "/mqtt",
+      method: "GET",
+      headers: {
+        Connection: "Upgrade",
+        Upgrade: "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Protocol": "mqtt",
+      },
     });
     req.on("upgrade", (_res, socket) => {
       socket.destroy();
@@ -57,7 +67,10 @@ async function mqttAnswers(client) {
   });
 }
 
-/** Why a scenario cannot run, or null: "feature missing: ..." naming the absent features (their paths are logged at the start). */
+/**
+ * Why a scenario cannot run, or null: "feature missing: ..." naming the absent features (their paths are logged at the
+ * start).
+ */
 export function missingFor(features, ...names) {
   const missing = names.filter((n) => features[n]?.length);
   return missing.length === 0 ? null : `feature missing: ${missing.join(", ")}`;
@@ -65,9 +78,15 @@ export function missingFor(features, ...names) {
 
 /** A new app with one API key. */
 export async function createApp(client, adminToken, name) {
-  const app = await client.json("POST", "/api/v1/admin/apps", { token: adminToken, body: { name, default_language: "en" } });
+  const app = await client.json("POST", "/api/v1/admin/apps", {
+    token: adminToken,
+    body: { name, default_language: "en" },
+  });
   const appId = app.body.app_id;
-  const key = await client.json("POST", `/api/v1/admin/apps/${appId}/api-keys`, { token: adminToken, body: { name: "bench" } });
+  const key = await client.json("POST", `/api/v1/admin/apps/${appId}/api-keys`, {
+    token: adminToken,
+    body: { name: "bench" },
+  });
   return { appId, apiKey: key.body.key };
 }
 

@@ -18,11 +18,21 @@ export async function compareInRounds(ctx, phases, { rounds = 3, seconds, reques
   for (const phase of phases) {
     // Warm-up requests reach onResult too: an event sent then still counts at the end. The rounds
     // go on with the next request numbers, so a user woken by the warm-up is not measured warm.
-    const warm = await warmUp(phase.client ?? ctx.client, { concurrency: phase.concurrency, make: phase.make, onResult: phase.onResult, count: phase.warmUpCount });
+    const warm = await warmUp(phase.client ?? ctx.client, {
+      concurrency: phase.concurrency,
+      make: phase.make,
+      onResult: phase.onResult,
+      count: phase.warmUpCount,
+    });
     if (phase.after) await phase.after();
     offset[phase.key] = warm.sent;
   }
-  const totals = Object.fromEntries(phases.map((p) => [p.key, { sent: 0, ok: 0, failures: {}, wallMs: 0, latencies: [], cpuMs: 0, runtimeMs: 0, cpuKnown: true }]));
+  const totals = Object.fromEntries(
+    phases.map((p) => [
+      p.key,
+      { sent: 0, ok: 0, failures: {}, wallMs: 0, latencies: [], cpuMs: 0, runtimeMs: 0, cpuKnown: true },
+    ]),
+  );
   for (let round = 0; round < rounds; round++) {
     for (const phase of phases) {
       if (phase.before) await phase.before();
@@ -67,7 +77,9 @@ export async function compareInRounds(ctx, phases, { rounds = 3, seconds, reques
       ...(t.cpuKnown && t.sent ? { serverCpuMs: t.cpuMs / t.sent, runtimeCpuMs: t.runtimeMs / t.sent } : {}),
     };
     const m = merged[phase.key];
-    ctx.log(`${phase.label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.serverCpuMs === undefined ? "" : `, server CPU ${m.serverCpuMs.toFixed(2)} ms/req (workerd ${m.runtimeCpuMs.toFixed(2)})`}`);
+    ctx.log(
+      `${phase.label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.serverCpuMs === undefined ? "" : `, server CPU ${m.serverCpuMs.toFixed(2)} ms/req (workerd ${m.runtimeCpuMs.toFixed(2)})`}`,
+    );
   }
   return merged;
 }

@@ -1,7 +1,9 @@
 // Sizes and bounds of a benchmark run, from environment variables. The defaults finish in about
-// fourteen minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a request count AND a duration.
+// fourteen minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a
+// request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,leaderboards,realtime,fanout,webhooks,fairplay   (default: all of these)
+//   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,leaderboards,realtime,fanout,webhooks,fairplay
+// (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
 //                                                     no storage or CPU figures; webhooks need loopback).
@@ -23,9 +25,29 @@ const int = (name, fallback, min = 0) => {
 };
 const positive = (name, fallback) => int(name, fallback, 1);
 
-const list = (name, fallback) => (process.env[name] ? process.env[name].split(",").map((s) => s.trim()).filter(Boolean) : fallback);
+const list = (name, fallback) =>
+  process.env[name]
+    ? process.env[name]
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : fallback;
 
-export const SCENARIOS = ["events", "hot-user", "warm", "d1", "broker", "listing", "growth", "leaderboards", "realtime", "fanout", "webhooks", "fairplay", "players"];
+export const SCENARIOS = [
+  "events",
+  "hot-user",
+  "warm",
+  "d1",
+  "broker",
+  "listing",
+  "growth",
+  "leaderboards",
+  "realtime",
+  "fanout",
+  "webhooks",
+  "fairplay",
+  "players",
+];
 /** Run only when named in BENCH_SCENARIOS. */
 export const DIAGNOSTICS = ["intake-breakdown"];
 
@@ -55,7 +77,10 @@ export function readConfig() {
       requests: positive("BENCH_EVENTS", 20_000),
       concurrency: positive("BENCH_CONCURRENCY", 32),
     },
-    /** Objects of the runtime floor's evicted phase (measured with the 10,000-user intake): more than it can call in BENCH_SECONDS. */
+    /**
+     * Objects of the runtime floor's evicted phase (measured with the 10,000-user intake): more than it can call in
+     * BENCH_SECONDS.
+     */
     floor: { objects: positive("BENCH_FLOOR_OBJECTS", 5_000) },
     hotUser: { senders: positive("BENCH_HOT_SENDERS", 100), requests: positive("BENCH_HOT_EVENTS", 4_000) },
     listing: {
@@ -80,11 +105,20 @@ export function readConfig() {
     /** The background consumer's own Worker (scenarios/d1-writes.mjs): events per queue batch, leaderboard members. */
     d1: { batchSize: positive("BENCH_D1_BATCH", 100), users: positive("BENCH_D1_USERS", 10_000) },
     /** MQTT connections of the broker-cost scenario, and the events whose changes they all receive. */
-    broker: { clients: positive("BENCH_BROKER_CLIENTS", 500), pings: positive("BENCH_BROKER_PINGS", 5), events: positive("BENCH_BROKER_EVENTS", 40) },
-    webhooks: { users: positive("BENCH_WEBHOOK_USERS", 50), events: positive("BENCH_WEBHOOK_EVENTS", 1_000), waitSeconds: positive("BENCH_WEBHOOK_WAIT", 90) },
+    broker: {
+      clients: positive("BENCH_BROKER_CLIENTS", 500),
+      pings: positive("BENCH_BROKER_PINGS", 5),
+      events: positive("BENCH_BROKER_EVENTS", 40),
+    },
+    webhooks: {
+      users: positive("BENCH_WEBHOOK_USERS", 50),
+      events: positive("BENCH_WEBHOOK_EVENTS", 1_000),
+      waitSeconds: positive("BENCH_WEBHOOK_WAIT", 90),
+    },
   };
   const known = [...SCENARIOS, ...DIAGNOSTICS];
-  for (const s of config.scenarios) if (!known.includes(s)) throw new Error(`unknown scenario ${s}; known: ${known.join(", ")}`);
+  for (const s of config.scenarios)
+    if (!known.includes(s)) throw new Error(`unknown scenario ${s}; known: ${known.join(", ")}`);
   return config;
 }
 

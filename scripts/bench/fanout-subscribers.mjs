@@ -18,22 +18,26 @@ process.once("message", async ({ wsUrl, challengeId, users }) => {
   for (const { id, topic, count } of users) {
     const user = (stats[id] = { received: 0, outOfOrder: 0, lastAt: {} });
     // A few connections at a time: hundreds of simultaneous upgrades would time out on a busy machine.
-    await mapPool(Array.from({ length: count }, (_, i) => i), 16, async (i) => {
-      const client = await BenchClient.open(wsUrl, codec, `${id}-${i}`);
-      clients.push(client);
-      let last = 0;
-      client.onPublish = (packet) => {
-        const at = now();
-        const challenge = JSON.parse(Buffer.from(packet.payload).toString("utf8")).new_challenge ?? {};
-        if (String(challenge.challenge_id) !== challengeId) return;
-        const score = challenge.user_challenge_current_score;
-        user.received++;
-        if (score <= last) user.outOfOrder++;
-        last = score;
-        user.lastAt[score] = at;
-      };
-      await client.subscribe(topic);
-    });
+    await mapPool(
+      Array.from({ length: count }, (_, i) => i),
+      16,
+      async (i) => {
+        const client = await BenchClient.open(wsUrl, codec, `${id}-${i}`);
+        clients.push(client);
+        let last = 0;
+        client.onPublish = (packet) => {
+          const at = now();
+          const challenge = JSON.parse(Buffer.from(packet.payload).toString("utf8")).new_challenge ?? {};
+          if (String(challenge.challenge_id) !== challengeId) return;
+          const score = challenge.user_challenge_current_score;
+          user.received++;
+          if (score <= last) user.outOfOrder++;
+          last = score;
+          user.lastAt[score] = at;
+        };
+        await client.subscribe(topic);
+      },
+    );
   }
   process.send({ ready: true });
   // The report: once every subscriber has every one of the `events` messages, or STRAGGLERS_MS after the ask.

@@ -36,7 +36,10 @@ export const FLOOR_SCENARIO = "runtime floor (a minimal Worker on the same runti
  * name in labels and what the object does after its write.
  */
 const HAND_OFFS = {
-  send: { name: "one queue message", what: "then one queue message from the object (its consumer only acknowledges it)" },
+  send: {
+    name: "one queue message",
+    what: "then one queue message from the object (its consumer only acknowledges it)",
+  },
   outbox: {
     name: "one queue message through an outbox",
     what: "then one queue message from the object through an outbox: the message also written as a row with the object's write, that row deleted after the send in a second commit",
@@ -45,43 +48,80 @@ const HAND_OFFS = {
 /** The floor's server, started once per run at its first use; `stop` ends it with the run. */
 export async function openFloor(ctx) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-floor-"));
-  const server = await startDevServer({ port: ctx.config.port + 1000, persistTo, config: CONFIG, readyPath: "/trivial", quiet: true, localTraces: false });
+  const server = await startDevServer({
+    port: ctx.config.port + 1000,
+    persistTo,
+    config: CONFIG,
+    readyPath: "/trivial",
+    quiet: true,
+    localTraces: false,
+  });
   const client = createClient(server.url);
   /** `handOff`: none, "send" (one queue message) or "outbox" (the message also as a row, deleted after the send). */
-  const object = (name, handOff, token = false) => ({ method: "GET", path: `/object?name=${name}${handOff ? `&${handOff}=1` : ""}${token ? "&token=1" : ""}` });
+  const object = (name, handOff, token = false) => ({
+    method: "GET",
+    path: `/object?name=${name}${handOff ? `&${handOff}=1` : ""}${token ? "&token=1" : ""}`,
+  });
   /** The key and label of an object phase, by its hand-off, and the prefix of its objects' names. */
-  const named = (key, label, handOff) => (handOff ? [`${key}-${handOff}`, `${label}, ${HAND_OFFS[handOff].name}`] : [key, label]);
+  const named = (key, label, handOff) =>
+    handOff ? [`${key}-${handOff}`, `${label}, ${HAND_OFFS[handOff].name}`] : [key, label];
   const pool = (handOff) => (handOff ? `${handOff}-` : "");
   let evictedAt = 0;
   let evictedCount = 0;
   // The floor's CPU per request, from its own processes, as the service's phases measure theirs.
   const measure = createMeasure({ server: { url: server.url, local: true }, config: { profile: false }, log: ctx.log });
-  const phase = (key, label, concurrency, make, extra = {}) => ({ key, label: `floor: ${label}`, concurrency, client, measure: measure.measured, make, ...extra });
+  const phase = (key, label, concurrency, make, extra = {}) => ({
+    key,
+    label: `floor: ${label}`,
+    concurrency,
+    client,
+    measure: measure.measured,
+    make,
+    ...extra,
+  });
   return {
     /** One D1 read. */
-    trivial: (concurrency) => phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
+    trivial: (concurrency) =>
+      phase("floor-trivial", "trivial route", concurrency, () => ({ method: "GET", path: "/trivial" })),
     /** No I/O: against the trivial route, what one D1 round trip adds. */
-    nothing: (concurrency) => phase("floor-nothing", "route without I/O", concurrency, () => ({ method: "GET", path: "/nothing" })),
+    nothing: (concurrency) =>
+      phase("floor-nothing", "route without I/O", concurrency, () => ({ method: "GET", path: "/nothing" })),
     /** The first call of an object, as with an access token (no D1 read): each request number names a new one. */
     freshForToken: (concurrency, handOff) =>
-      phase(...named("floor-fresh-token", "new objects, no D1 read", handOff), concurrency, (i) => object(`fresh-${pool(handOff)}${i}`, handOff, true)),
+      phase(...named("floor-fresh-token", "new objects, no D1 read", handOff), concurrency, (i) =>
+        object(`fresh-${pool(handOff)}${i}`, handOff, true),
+      ),
     /** Request numbers are used once each, so every call wakes an object idle since its creation. */
     evicted: (concurrency, handOff) =>
       // Bounded so that the phase (after a warm-up of at most 200) never runs out of objects.
-      phase(...named("floor-evicted", "evicted objects", handOff), concurrency, (i) => object(`evicted-${pool(handOff)}${i}`, handOff), {
-        requests: evictedCount - 210,
-      }),
+      phase(
+        ...named("floor-evicted", "evicted objects", handOff),
+        concurrency,
+        (i) => object(`evicted-${pool(handOff)}${i}`, handOff),
+        {
+          requests: evictedCount - 210,
+        },
+      ),
     memory: (concurrency, handOff) =>
-      phase(...named("floor-memory", "objects in memory", handOff), concurrency, (i) => object(`memory-${pool(handOff)}${i % IN_MEMORY_OBJECTS}`, handOff)),
+      phase(...named("floor-memory", "objects in memory", handOff), concurrency, (i) =>
+        object(`memory-${pool(handOff)}${i % IN_MEMORY_OBJECTS}`, handOff),
+      ),
     /** Every request to one object, as every event of one hot user goes to that user's object. */
-    hot: (concurrency, handOff) => phase(...named("floor-hot", "one object", handOff), concurrency, () => object(`hot-${pool(handOff)}`, handOff)),
-    /** An answer of `size` bytes made once, from one of the objects kept in memory, as with an access token (no D1 read). */
+    hot: (concurrency, handOff) =>
+      phase(...named("floor-hot", "one object", handOff), concurrency, () => object(`hot-${pool(handOff)}`, handOff)),
+    /**
+     * An answer of `size` bytes made once, from one of the objects kept in memory, as with an access token (no D1
+     * read).
+     */
     textForToken: (concurrency, size) =>
       phase(`floor-text-${size}`, `${size} bytes from objects in memory, no D1 read`, concurrency, (i) => ({
         method: "GET",
         path: `/object-text?name=memory-${i % IN_MEMORY_OBJECTS}&size=${size}&token=1`,
       })),
-    /** Creates `count` objects for each evicted phase (each hand-off), with their tables; they are evicted EVICTION_WAIT_MS later. */
+    /**
+     * Creates `count` objects for each evicted phase (each hand-off), with their tables; they are evicted
+     * EVICTION_WAIT_MS later.
+     */
     async createEvicted(count, concurrency) {
       const handOffs = [undefined, ...Object.keys(HAND_OFFS)];
       const make = (i) => {
@@ -90,7 +130,8 @@ export async function openFloor(ctx) {
       };
       const total = handOffs.length * count;
       const created = await runLoad(client, { concurrency, maxRequests: total, maxMs: Infinity, make });
-      if (created.ok !== total) throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
+      if (created.ok !== total)
+        throw new Error(`creating the floor's objects failed: ${JSON.stringify(created.failures)}`);
       evictedAt = Date.now();
       evictedCount = count;
     },
@@ -133,7 +174,13 @@ const reachability = (floorRatio, target) => ({
 export function addFloorRows(ctx, results, key, what, concurrency, credential = "api-key", trivialTarget) {
   const { key: trivialKey, label } = FLOOR_TRIVIAL[credential];
   const trivial = results[trivialKey];
-  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: `${label} (req/s, ${concurrency} concurrent)`, value: trivial.rps, p50: trivial.p50, p99: trivial.p99 });
+  ctx.report.add({
+    scenario: FLOOR_SCENARIO,
+    metric: `${label} (req/s, ${concurrency} concurrent)`,
+    value: trivial.rps,
+    p50: trivial.p50,
+    p99: trivial.p99,
+  });
   addFloorRow(ctx, results, key, what, concurrency, trivialKey, trivialTarget);
 }
 
@@ -179,21 +226,60 @@ function addHandOffAgainstBareRows(ctx, { results, key, what, concurrency, targe
  * then against the same phase with its queue message (`key`-send, when measured): the least the
  * operation an event is, handed on to background work, costs on this runtime.
  */
-export function addObjectFloorRows(ctx, { results, key, what, concurrency, scenario, figure, ceiling, floorName, target, trivialTarget, credential = "api-key" }) {
+export function addObjectFloorRows(
+  ctx,
+  {
+    results,
+    key,
+    what,
+    concurrency,
+    scenario,
+    figure,
+    ceiling,
+    floorName,
+    target,
+    trivialTarget,
+    credential = "api-key",
+  },
+) {
   addFloorRows(ctx, results, key, what, concurrency, credential, trivialTarget);
   for (const [handOff, row] of Object.entries(HAND_OFFS)) {
-    if (results[`${key}-${handOff}`]) addFloorRow(ctx, results, `${key}-${handOff}`, `${what}, ${row.what}`, concurrency, FLOOR_TRIVIAL[credential].key, trivialTarget);
+    if (results[`${key}-${handOff}`])
+      addFloorRow(
+        ctx,
+        results,
+        `${key}-${handOff}`,
+        `${what}, ${row.what}`,
+        concurrency,
+        FLOOR_TRIVIAL[credential].key,
+        trivialTarget,
+      );
   }
   if (target !== undefined) addHandOffAgainstBareRows(ctx, { results, key, what, concurrency, target, credential });
   addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential });
 }
 
-/** A figure against an object phase of the floor and against the same phase with each hand-off measured (rows of the phases already added). */
-export function addAgainstFloorRows(ctx, { results, key, scenario, figure, ceiling, floorName, target, credential = "api-key" }) {
+/**
+ * A figure against an object phase of the floor and against the same phase with each hand-off measured (rows of the
+ * phases already added).
+ */
+export function addAgainstFloorRows(
+  ctx,
+  { results, key, scenario, figure, ceiling, floorName, target, credential = "api-key" },
+) {
   addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: key, floorName, target, credential });
   for (const [handOff, row] of Object.entries(HAND_OFFS)) {
     if (!results[`${key}-${handOff}`]) continue;
-    addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey: `${key}-${handOff}`, floorName: `${floorName}, ${row.name}`, target, credential });
+    addAgainstFloorRow(ctx, {
+      scenario,
+      figure,
+      ceiling,
+      results,
+      floorKey: `${key}-${handOff}`,
+      floorName: `${floorName}, ${row.name}`,
+      target,
+      credential,
+    });
   }
 }
 
@@ -203,7 +289,10 @@ export function addAgainstFloorRows(ctx, { results, key, scenario, figure, ceili
  * in the same rounds, with the target when the operation has one; the CPU of both runtimes per
  * request beside it.
  */
-export function addAgainstFloorRow(ctx, { scenario, figure, ceiling, results, floorKey, floorName, target, credential = "api-key" }) {
+export function addAgainstFloorRow(
+  ctx,
+  { scenario, figure, ceiling, results, floorKey, floorName, target, credential = "api-key" },
+) {
   const floorFigure = results[floorKey];
   const floorTrivial = results[FLOOR_TRIVIAL[credential].key];
   const service = figure.rps / ceiling.rps;

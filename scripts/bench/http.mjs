@@ -23,7 +23,9 @@ export function createClient(baseUrl, { maxSockets = 256 } = {}) {
         (res) => {
           const chunks = [];
           res.on("data", (c) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8"), ms: elapsedMs(start) }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8"), ms: elapsedMs(start) }),
+          );
           res.on("error", reject);
         },
       );
@@ -86,7 +88,15 @@ export async function runLoad(client, { concurrency, maxRequests, maxMs, make, o
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const wallMs = elapsedMs(start);
-  return { sent: next, ok, failures: Object.fromEntries(failures), wallMs, rps: (ok / wallMs) * 1000, latencies, ...summarize(latencies) };
+  return {
+    sent: next,
+    ok,
+    failures: Object.fromEntries(failures),
+    wallMs,
+    rps: (ok / wallMs) * 1000,
+    latencies,
+    ...summarize(latencies),
+  };
 }
 
 /** Short unmeasured load first: sockets open, code paths and caches warm. Answers its load result. */

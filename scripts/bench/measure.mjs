@@ -2,7 +2,15 @@
 // (result.serverCpu, ms, result.serverCpuByRole, and result.runtimeCpu: the workerd that runs the
 // Worker, its objects, local D1 and queues); with BENCH_PROFILE=1 also a profile of the
 // Worker's isolate, logged; a phase that asks for it gets that profile's summary (result.profile).
-import { cpuTimeMs, findInspector, formatProfile, openProfiler, serverProcesses, totalMs, WORKER_RUNTIME } from "./profile.mjs";
+import {
+  cpuTimeMs,
+  findInspector,
+  formatProfile,
+  openProfiler,
+  serverProcesses,
+  totalMs,
+  WORKER_RUNTIME,
+} from "./profile.mjs";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SETTLE_POLL_MS = 100;
@@ -32,10 +40,14 @@ export function createMeasure({ server, config, log }) {
       if (processes.length && result?.sent) {
         const cpuAfter = cpuTimeMs(processes);
         result.serverCpu = totalMs(cpuAfter) - totalMs(cpuBefore);
-        result.serverCpuByRole = Object.fromEntries(Object.keys(cpuAfter).map((role) => [role, cpuAfter[role] - (cpuBefore[role] ?? 0)]));
+        result.serverCpuByRole = Object.fromEntries(
+          Object.keys(cpuAfter).map((role) => [role, cpuAfter[role] - (cpuBefore[role] ?? 0)]),
+        );
         result.runtimeCpu = result.serverCpuByRole[WORKER_RUNTIME] ?? 0;
         if (config.profile) {
-          const perRole = Object.keys(cpuAfter).map((role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`);
+          const perRole = Object.keys(cpuAfter).map(
+            (role) => `${role} ${((cpuAfter[role] - (cpuBefore[role] ?? 0)) / result.sent).toFixed(2)}`,
+          );
           log(`${label}: CPU ms per request by process: ${perRole.join(", ")}`);
         }
       }
@@ -55,7 +67,7 @@ export function createMeasure({ server, config, log }) {
       while (Date.now() < deadline) {
         await sleep(SETTLE_POLL_MS);
         const now = totalMs(cpuTimeMs(processes));
-        if (now - last > (SETTLE_POLL_MS * IDLE_SHARE)) quietSince = Date.now();
+        if (now - last > SETTLE_POLL_MS * IDLE_SHARE) quietSince = Date.now();
         last = now;
         if (Date.now() - quietSince >= QUIET_MS) return;
       }

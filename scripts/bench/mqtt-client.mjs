@@ -4,7 +4,10 @@ import WebSocket from "ws";
 import { importTs } from "./import-ts.mjs";
 
 /** The service's MQTT codec (src/realtime/mqtt/). */
-export const loadCodec = async () => ({ ...(await importTs("src/realtime/mqtt/encode.ts")), ...(await importTs("src/realtime/mqtt/stream.ts")) });
+export const loadCodec = async () => ({
+  ...(await importTs("src/realtime/mqtt/encode.ts")),
+  ...(await importTs("src/realtime/mqtt/stream.ts")),
+});
 
 export class BenchClient {
   static async open(url, codec, clientId) {
@@ -40,7 +43,9 @@ export class BenchClient {
   /** Sends a packet and resolves with the broker's answer, which must be of type `answer`. */
   request(packet, answer) {
     return new Promise((resolve, reject) => {
-      this.waiting.push((reply) => (reply.type === answer ? resolve(reply) : reject(new Error(`expected ${answer}, got ${reply.type}`))));
+      this.waiting.push((reply) =>
+        reply.type === answer ? resolve(reply) : reject(new Error(`expected ${answer}, got ${reply.type}`)),
+      );
       this.ws.send(this.codec.encodePacket(packet, 4));
     });
   }

@@ -45,7 +45,10 @@ function socketInodes(pid) {
   return inodes;
 }
 
-const groupOf = (pid) => readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ")[2];
+const groupOf = (pid) =>
+  readText(`/proc/${pid}/stat`)
+    .replace(/^.*\) /, "")
+    .split(" ")[2];
 
 /** The processes of the server listening on `port`: its process group (wrangler is started detached). */
 export function serverProcesses(port) {
@@ -66,14 +69,18 @@ export const WORKER_RUNTIME = "workerd (Worker, DOs, D1, queues)";
 function roleOf(pid) {
   const cmdline = readText(`/proc/${pid}/cmdline`);
   if (!cmdline.includes("workerd")) return "wrangler";
-  return /socket-addr=entry=127\.0\.0\.1:0\b/.test(cmdline.replace(/\0/g, " ")) ? WORKER_RUNTIME : "workerd (wrangler's proxy)";
+  return /socket-addr=entry=127\.0\.0\.1:0\b/.test(cmdline.replace(/\0/g, " "))
+    ? WORKER_RUNTIME
+    : "workerd (wrangler's proxy)";
 }
 
 /** User + system CPU time (ms) each role of the processes used so far. */
 export function cpuTimeMs(processIds) {
   const byRole = {};
   for (const pid of processIds) {
-    const fields = readText(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ");
+    const fields = readText(`/proc/${pid}/stat`)
+      .replace(/^.*\) /, "")
+      .split(" ");
     const role = roleOf(pid);
     byRole[role] = (byRole[role] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
   }
@@ -91,10 +98,14 @@ export async function findInspector(port) {
   const listening = listeningSockets();
   for (const pid of serverProcesses(port)) {
     if (!readText(`/proc/${pid}/cmdline`).includes("workerd")) continue;
-    const ports = socketInodes(pid).map((inode) => listening.get(inode)).filter(Boolean);
+    const ports = socketInodes(pid)
+      .map((inode) => listening.get(inode))
+      .filter(Boolean);
     for (const candidate of ports) {
       try {
-        const targets = await (await fetch(`http://127.0.0.1:${candidate}/json`, { signal: AbortSignal.timeout(2000) })).json();
+        const targets = await (
+          await fetch(`http://127.0.0.1:${candidate}/json`, { signal: AbortSignal.timeout(2000) })
+        ).json();
         const worker = targets.find((t) => t.title === "Cloudflare Worker");
         if (worker) return worker.webSocketDebuggerUrl;
       } catch {}
@@ -132,7 +143,9 @@ export async function openProfiler(wsUrl, { intervalUs = 500, outDir } = {}) {
     new Promise((resolve, reject) => {
       if (ws.readyState !== WebSocket.OPEN) return reject(new Error(`${method}: inspector connection closed`));
       const id = nextId++;
-      pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      pending.set(id, (msg) =>
+        msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
+      );
       ws.send(JSON.stringify({ id, method, params }));
     });
   await send("Profiler.enable");
@@ -196,7 +209,11 @@ export function summarizeProfile(profile, top = 12) {
   const idle = selfMs.get("(idle)") ?? 0;
   const busy = [...selfMs].reduce((sum, [name, ms]) => (name === "(idle)" ? sum : sum + ms), 0);
   const rank = (map, n = top) =>
-    [...map].filter(([name]) => name !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, ms]) => ({ name, ms, share: ms / (busy || 1) }));
+    [...map]
+      .filter(([name]) => name !== "(idle)")
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, ms]) => ({ name, ms, share: ms / (busy || 1) }));
   /** Time under each direct callee of the frames named `parentName`. */
   const childrenOf = (parentName) => {
     const out = new Map();
@@ -208,16 +225,20 @@ export function summarizeProfile(profile, top = 12) {
     };
     for (const n of profile.nodes) {
       if (nameOf(n) !== parentName) continue;
-      for (const c of n.children ?? []) out.set(nameOf(byNode.get(c)), (out.get(nameOf(byNode.get(c))) ?? 0) + subtree(c));
+      for (const c of n.children ?? [])
+        out.set(nameOf(byNode.get(c)), (out.get(nameOf(byNode.get(c))) ?? 0) + subtree(c));
     }
     return [...out].sort((a, b) => b[1] - a[1]);
   };
-  /** Time of the samples whose stack holds any function of these names (each sample counted once, however many match). */
+  /**
+   * Time of the samples whose stack holds any function of these names (each sample counted once, however many match).
+   */
   const timeUnder = (functionNames) => {
     const matches = new Map();
     const under = (id) => {
       if (id === undefined) return false;
-      if (!matches.has(id)) matches.set(id, functionNames.has(byNode.get(id).callFrame.functionName) || under(parent.get(id)));
+      if (!matches.has(id))
+        matches.set(id, functionNames.has(byNode.get(id).callFrame.functionName) || under(parent.get(id)));
       return matches.get(id);
     };
     let ms = 0;
@@ -226,11 +247,22 @@ export function summarizeProfile(profile, top = 12) {
     });
     return ms;
   };
-  return { totalMs, busyMs: busy, busyShare: busy / (busy + idle || 1), self: rank(selfMs), inclusive: rank(inclusiveMs), inclusiveAll: rank(inclusiveMs, Infinity), childrenOf, timeUnder };
+  return {
+    totalMs,
+    busyMs: busy,
+    busyShare: busy / (busy + idle || 1),
+    self: rank(selfMs),
+    inclusive: rank(inclusiveMs),
+    inclusiveAll: rank(inclusiveMs, Infinity),
+    childrenOf,
+    timeUnder,
+  };
 }
 
 export function formatProfile(label, summary) {
-  const lines = [`profile of the Worker isolate during "${label}": busy ${(summary.busyShare * 100).toFixed(0)}% of ${(summary.totalMs / 1000).toFixed(1)} s`];
+  const lines = [
+    `profile of the Worker isolate during "${label}": busy ${(summary.busyShare * 100).toFixed(0)}% of ${(summary.totalMs / 1000).toFixed(1)} s`,
+  ];
   const row = (f) => `  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.ms.toFixed(0).padStart(6)} ms  ${f.name}`;
   lines.push(" self time:", ...summary.self.map(row), " inclusive time:", ...summary.inclusive.map(row));
   return lines.join("\n");

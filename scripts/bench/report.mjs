@@ -40,12 +40,25 @@ export function createReport() {
     },
     markdown() {
       const header = ["scenario", "metric", "value", "ceiling", "ratio", "p50 ms", "p99 ms", "target", "pass/fail"];
-      const lines = [`| ${header.join(" | ")} |`, `|${header.map((h, i) => (i < 2 || i === 7 ? "---" : "---:")).join("|")}|`];
+      const lines = [
+        `| ${header.join(" | ")} |`,
+        `|${header.map((h, i) => (i < 2 || i === 7 ? "---" : "---:")).join("|")}|`,
+      ];
       for (const r of rows) {
         const value = r.value === undefined ? "" : `${fmt(r.value)}${r.unit ? ` ${r.unit}` : ""}`;
         const ceiling = r.ceiling === undefined ? "" : `${fmt(r.ceiling)}${r.unit ? ` ${r.unit}` : ""}`;
         const verdict = r.verdict ?? (r.pass === undefined ? (r.target ? "n/a" : "") : r.pass ? "pass" : "**FAIL**");
-        const cells = [r.scenario, r.metric, value, ceiling, r.ratio === undefined ? "" : `${fmt(r.ratio, 2)}×`, fmt(r.p50), fmt(r.p99), r.target ?? "", verdict];
+        const cells = [
+          r.scenario,
+          r.metric,
+          value,
+          ceiling,
+          r.ratio === undefined ? "" : `${fmt(r.ratio, 2)}×`,
+          fmt(r.p50),
+          fmt(r.p99),
+          r.target ?? "",
+          verdict,
+        ];
         lines.push(`| ${cells.map((c) => String(c).replace(/\|/g, "\\|")).join(" | ")} |`);
       }
       return lines.join("\n");

@@ -19,13 +19,27 @@ const proxy = await getPlatformProxy({
 try {
   const db = proxy.env.DB;
   for (const board of spec.boards) {
-    const row = await db.prepare("SELECT season_origin, period_range FROM leaderboards WHERE leaderboard_id = ?").bind(Number(board.id)).first();
-    if (row.period_range && row.period_range !== "never") throw new Error(`board ${board.id} has a reset schedule; seed boards without one`);
+    const row = await db
+      .prepare("SELECT season_origin, period_range FROM leaderboards WHERE leaderboard_id = ?")
+      .bind(Number(board.id))
+      .first();
+    if (row.period_range && row.period_range !== "never")
+      throw new Error(`board ${board.id} has a reset schedule; seed boards without one`);
     // A board without a reset schedule has one season, which starts at its origin.
-    await seedBoard(db, { boardId: board.id, season: row.season_origin, ascending: false, prefix: spec.prefix, count: board.size, multiplier: spec.multiplier, modulus: spec.modulus });
+    await seedBoard(db, {
+      boardId: board.id,
+      season: row.season_origin,
+      ascending: false,
+      prefix: spec.prefix,
+      count: board.size,
+      multiplier: spec.multiplier,
+      modulus: spec.modulus,
+    });
   }
   const count = async (table) => (await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first()).n;
-  console.log(JSON.stringify({ scoreRows: await count("leaderboard_scores"), countRows: await count("leaderboard_rank_counts") }));
+  console.log(
+    JSON.stringify({ scoreRows: await count("leaderboard_scores"), countRows: await count("leaderboard_rank_counts") }),
+  );
 } finally {
   await proxy.dispose();
 }

@@ -12,7 +12,8 @@ export async function openServer(config) {
     return { url: config.url.replace(/\/$/, ""), local: false, stop: async () => {}, cleanup: () => {} };
   }
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-"));
-  const start = () => startDevServer({ port: config.port, persistTo, vars: BENCH_VARS, quiet: true, localTraces: false });
+  const start = () =>
+    startDevServer({ port: config.port, persistTo, vars: BENCH_VARS, quiet: true, localTraces: false });
   let server = await start();
   return {
     url: server.url,

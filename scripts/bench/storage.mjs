@@ -19,7 +19,9 @@ export function userObjectDir(persistTo) {
 export function userObjectFiles(persistTo) {
   const dir = userObjectDir(persistTo);
   if (!dir) return [];
-  return readdirSync(dir).filter((n) => n.endsWith(".sqlite")).map((n) => path.join(dir, n));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".sqlite"))
+    .map((n) => path.join(dir, n));
 }
 
 /** How many user objects are sampled for their size (each is one sqlite3 run). */
@@ -41,7 +43,9 @@ export function reportStoragePerUser(ctx, before, challenges, when) {
     const mean = (pick) => sizes.reduce((sum, tables) => sum + pick(tables), 0) / sizes.length;
     const pages = mean((t) => Object.values(t).reduce((a, b) => a + b.pages, 0));
     const rows = mean((t) => Object.values(t).reduce((a, b) => a + b.payload, 0));
-    const challengeRows = mean((t) => (t.ch_instances?.payload ?? 0) + (t.sqlite_autoindex_ch_instances_1?.payload ?? 0));
+    const challengeRows = mean(
+      (t) => (t.ch_instances?.payload ?? 0) + (t.sqlite_autoindex_ch_instances_1?.payload ?? 0),
+    );
     ctx.report.add({
       scenario,
       metric: `bytes per user in SQLite pages (${challenges} active challenges, ${when}; row data ${Math.round(rows)} B, of it challenge rows ${Math.round(challengeRows)} B)`,
@@ -50,7 +54,12 @@ export function reportStoragePerUser(ctx, before, challenges, when) {
     });
   } else {
     const bytes = sample.reduce((sum, f) => sum + fileSize(f) + fileSize(`${f}-wal`), 0) / sample.length;
-    ctx.report.add({ scenario, metric: `bytes per user, database + WAL files (${challenges} active challenges, ${when}; no sqlite3 tool)`, value: bytes, unit: "B" });
+    ctx.report.add({
+      scenario,
+      metric: `bytes per user, database + WAL files (${challenges} active challenges, ${when}; no sqlite3 tool)`,
+      value: bytes,
+      unit: "B",
+    });
   }
 }
 
@@ -84,10 +93,14 @@ export function tableBytes(file, prefix) {
   const r = spawnSync("sqlite3", ["-readonly", "-separator", "\t", file, query], { encoding: "utf8" });
   if (r.status !== 0 || r.error) return undefined;
   return Object.fromEntries(
-    r.stdout.trim().split("\n").filter(Boolean).map((line) => {
-      const [name, pages, payload] = line.split("\t");
-      return [name, { pages: Number(pages), payload: Number(payload) }];
-    }),
+    r.stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [name, pages, payload] = line.split("\t");
+        return [name, { pages: Number(pages), payload: Number(payload) }];
+      }),
   );
 }
 

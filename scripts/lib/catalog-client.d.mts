@@ -15,7 +15,12 @@ export function catalogCall(options: {
 export interface PlanAnswer {
   applied: boolean;
   summary: { create: number; update: number; delete: number; unmanaged: number; blocked: number };
-  changes: { action: "create" | "update" | "delete"; object: string; ref: string; fields: { field: string; before: unknown; after: unknown }[] }[];
+  changes: {
+    action: "create" | "update" | "delete";
+    object: string;
+    ref: string;
+    fields: { field: string; before: unknown; after: unknown }[];
+  }[];
   unmanaged: { object: string; ref: string }[];
   blocked: { object: string; ref: string; problem: string }[];
 }

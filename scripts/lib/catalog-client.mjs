@@ -42,7 +42,9 @@ export function resolveSecrets(doc, env) {
     if (!ref || typeof ref !== "object" || typeof ref.env !== "string") return hook;
     const value = env[ref.env];
     if (value !== undefined && value !== "") return { ...hook, secret_key: value };
-    notes.push(`webhook ${hook.key}: ${ref.env} is not set, so its current secret is kept (a new endpoint gets a generated one)`);
+    notes.push(
+      `webhook ${hook.key}: ${ref.env} is not set, so its current secret is kept (a new endpoint gets a generated one)`,
+    );
     return hook;
   });
   return { doc: doc?.webhooks ? { ...doc, webhooks } : doc, notes };
@@ -50,12 +52,20 @@ export function resolveSecrets(doc, env) {
 
 /** One call of the catalog API; answers the parsed body, or throws with the service's message and field problems. */
 export async function catalogCall({ url, token, appId, method, suffix = "", query = {}, body }) {
-  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v).map(([k]) => [k, "true"]));
+  const search = new URLSearchParams(
+    Object.entries(query)
+      .filter(([, v]) => v)
+      .map(([k]) => [k, "true"]),
+  );
   const target = `${url.replace(/\/+$/, "")}/api/v1/admin/apps/${encodeURIComponent(appId)}/catalog${suffix}${search.size ? `?${search}` : ""}`;
   const response = await fetch(target, {
     method,
     // X-Actor: the service's audit log tells the CLI's applies from other uses of the admin token.
-    headers: { Authorization: `Bearer ${token}`, "X-Actor": "catalog CLI", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "X-Actor": "catalog CLI",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -67,7 +77,9 @@ export async function catalogCall({ url, token, appId, method, suffix = "", quer
   }
   if (!response.ok) {
     const problems = (answer?.errors ?? []).map((e) => `  ${e.field}: ${e.problem}`).join("\n");
-    const error = new Error(`${method} ${target} answered ${response.status}: ${answer?.message ?? text}${problems ? `\n${problems}` : ""}`);
+    const error = new Error(
+      `${method} ${target} answered ${response.status}: ${answer?.message ?? text}${problems ? `\n${problems}` : ""}`,
+    );
     error.status = response.status;
     throw error;
   }
@@ -89,7 +101,9 @@ export function formatPlan(answer, { color = false } = {}) {
     for (const f of change.fields) lines.push(`      ${f.field}: ${show(f.before)} -> ${show(f.after)}`);
   }
   for (const u of answer.unmanaged) {
-    lines.push(paint("unmanaged", `  ${u.object.padEnd(width)}  ${u.ref}  (not in the document: kept; --prune deletes it)`));
+    lines.push(
+      paint("unmanaged", `  ${u.object.padEnd(width)}  ${u.ref}  (not in the document: kept; --prune deletes it)`),
+    );
   }
   for (const b of answer.blocked) lines.push(paint("blocked", `! blocked ${b.ref}: ${b.problem}`));
   const s = answer.summary;

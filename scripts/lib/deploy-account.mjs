@@ -29,7 +29,9 @@ export async function readAccount(wrangler, resources) {
     throw new WranglerFailed(args, result);
   };
   const databases = JSON.parse((await ask(["d1", "list", "--json"])).stdout);
-  const queues = await Promise.all(resources.queues.map(async (name) => ((await ask(["queues", "info", name], MISSING.queue)) ? name : null)));
+  const queues = await Promise.all(
+    resources.queues.map(async (name) => ((await ask(["queues", "info", name], MISSING.queue)) ? name : null)),
+  );
   const buckets = await Promise.all(
     resources.r2.map(async ({ name, jurisdiction }) => {
       const args = ["r2", "bucket", "info", name, "--json", ...(jurisdiction ? ["--jurisdiction", jurisdiction] : [])];

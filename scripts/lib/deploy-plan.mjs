@@ -49,7 +49,9 @@ export function planDeployment(resources, account) {
     // A database given by id is the operator's own: it is used as it is.
     createDatabases: resources.d1.filter((db) => db.id === null && !account.d1.has(db.name)).map((db) => db.name),
     createQueues: resources.queues.filter((name) => !account.queues.has(name)),
-    createBuckets: resources.r2.filter((b) => !account.r2.has(b.name)).map(({ name, jurisdiction }) => ({ name, jurisdiction })),
+    createBuckets: resources.r2
+      .filter((b) => !account.r2.has(b.name))
+      .map(({ name, jurisdiction }) => ({ name, jurisdiction })),
     // Always: wrangler applies only the migrations the database has not seen.
     migrateDatabases: resources.d1.map((db) => db.name),
     generateSecrets: REQUIRED_SECRETS.filter((name) => !account.secrets.has(name)),
@@ -59,7 +61,8 @@ export function planDeployment(resources, account) {
 
 /** @param {ReturnType<typeof planDeployment>} plan */
 export const createsNothing = (plan) =>
-  plan.createDatabases.length + plan.createQueues.length + plan.createBuckets.length + plan.generateSecrets.length === 0;
+  plan.createDatabases.length + plan.createQueues.length + plan.createBuckets.length + plan.generateSecrets.length ===
+  0;
 
 /**
  * The plan as printed before anything runs: each resource with what happens to it.
@@ -68,16 +71,26 @@ export const createsNothing = (plan) =>
  */
 export function describePlan(resources, plan) {
   const rows = [
-    ...resources.d1.map((db) => ["D1 database", db.name, db.id !== null ? "exists (given by id)" : plan.createDatabases.includes(db.name) ? "create" : "exists"]),
+    ...resources.d1.map((db) => [
+      "D1 database",
+      db.name,
+      db.id !== null ? "exists (given by id)" : plan.createDatabases.includes(db.name) ? "create" : "exists",
+    ]),
     ...resources.queues.map((name) => ["queue", name, plan.createQueues.includes(name) ? "create" : "exists"]),
-    ...resources.r2.map((b) => ["R2 bucket", b.name, plan.createBuckets.some((c) => c.name === b.name) ? "create" : "exists"]),
+    ...resources.r2.map((b) => [
+      "R2 bucket",
+      b.name,
+      plan.createBuckets.some((c) => c.name === b.name) ? "create" : "exists",
+    ]),
     ...REQUIRED_SECRETS.map((name) => ["secret", name, plan.generateSecrets.includes(name) ? "generate" : "set"]),
   ];
   const width = Math.max(...rows.map(([, name]) => name.length));
   return [
     `Worker ${plan.worker}:`,
     ...rows.map(([kind, name, action]) => `  ${kind.padEnd(12)} ${name.padEnd(width)}  ${action}`),
-    ...plan.migrateDatabases.map((name) => `  ${"migrations".padEnd(12)} ${name.padEnd(width)}  apply the pending ones (remote)`),
+    ...plan.migrateDatabases.map(
+      (name) => `  ${"migrations".padEnd(12)} ${name.padEnd(width)}  apply the pending ones (remote)`,
+    ),
     `  ${"deploy".padEnd(12)} ${plan.worker.padEnd(width)}  upload and deploy${plan.assets ? `, with the static files of ${plan.assets}` : ""}`,
   ];
 }

@@ -64,18 +64,45 @@ const QUIET_WRANGLER = { WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABL
  * The port must be free before anything starts (else PortBusyError), and the server is asked for
  * `readyPath` only once the wrangler it started says it listens there and is still running: no
  * request ever goes to a server that another process holds on that port.
- * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, entry?: string, readyPath?: string, localTraces?: boolean, onOutput?: (chunk: string, stream: "stdout" | "stderr") => void}} options
+ * @param {{port: number, persistTo?: string, vars?: Record<string,string>, quiet?: boolean, config?: string, entry?:
+ * string, readyPath?: string, localTraces?: boolean, onOutput?: (chunk: string, stream: "stdout" | "stderr") => void}}
+ * options
  * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
-export async function startDevServer({ port, persistTo, vars = {}, quiet = false, config, entry, readyPath = "/openapi.json", localTraces = true, onOutput }) {
+export async function startDevServer({
+  port,
+  persistTo,
+  vars = {},
+  quiet = false,
+  config,
+  entry,
+  readyPath = "/openapi.json",
+  localTraces = true,
+  onOutput,
+}) {
   await assertPortFree(port);
   const persist = persistTo ? ["--persist-to", persistTo] : [];
-  if (!config) await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { CI: "true", ...QUIET_WRANGLER } });
+  if (!config)
+    await runWrangler(["d1", "migrations", "apply", "DB", "--local", ...persist], {
+      env: { CI: "true", ...QUIET_WRANGLER },
+    });
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const configArgs = config ? ["--config", config] : [];
   const entryArgs = entry ? [entry] : [];
   const child = spawnWrangler(
-    ["dev", ...entryArgs, ...configArgs, "--port", String(port), "--ip", HOST, "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+    [
+      "dev",
+      ...entryArgs,
+      ...configArgs,
+      "--port",
+      String(port),
+      "--ip",
+      HOST,
+      "--test-scheduled",
+      "--show-interactive-dev-session=false",
+      ...persist,
+      ...varArgs,
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,

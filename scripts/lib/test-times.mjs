@@ -19,14 +19,26 @@ export function summarizeTimes(report, root, slowest = 10) {
   for (const result of report.testResults ?? []) {
     const name = projectOf(result.name);
     const seconds = Math.max(0, (result.endTime - result.startTime) / 1000);
-    const entry = projects.get(name) ?? { project: name, files: 0, tests: 0, start: Infinity, end: -Infinity, fileSeconds: 0 };
+    const entry = projects.get(name) ?? {
+      project: name,
+      files: 0,
+      tests: 0,
+      start: Infinity,
+      end: -Infinity,
+      fileSeconds: 0,
+    };
     entry.files += 1;
     entry.tests += result.assertionResults?.length ?? 0;
     entry.start = Math.min(entry.start, result.startTime);
     entry.end = Math.max(entry.end, result.endTime);
     entry.fileSeconds += seconds;
     projects.set(name, entry);
-    files.push({ file: path.relative(root, result.name), project: name, seconds, tests: result.assertionResults?.length ?? 0 });
+    files.push({
+      file: path.relative(root, result.name),
+      project: name,
+      seconds,
+      tests: result.assertionResults?.length ?? 0,
+    });
   }
   const order = Object.values(PROJECT_BY_FOLDER);
   const rows = [...projects.values()]
@@ -40,13 +52,21 @@ const pad = (value, width, right = false) => (right ? String(value).padStart(wid
 
 /** The summary as a plain-text table for the end of `npm test`. */
 export function formatTimes({ projects, slowest }, totalSeconds) {
-  const lines = ["", "Time per project (wall: first file's start to last file's end; files: the files' own times added up)"];
-  lines.push(`  ${pad("project", 9)} ${pad("files", 5, true)} ${pad("tests", 6, true)} ${pad("wall s", 8, true)} ${pad("files s", 8, true)}`);
+  const lines = [
+    "",
+    "Time per project (wall: first file's start to last file's end; files: the files' own times added up)",
+  ];
+  lines.push(
+    `  ${pad("project", 9)} ${pad("files", 5, true)} ${pad("tests", 6, true)} ${pad("wall s", 8, true)} ${pad("files s", 8, true)}`,
+  );
   for (const p of projects) {
-    lines.push(`  ${pad(p.project, 9)} ${pad(p.files, 5, true)} ${pad(p.tests, 6, true)} ${pad(p.wallSeconds.toFixed(1), 8, true)} ${pad(p.fileSeconds.toFixed(1), 8, true)}`);
+    lines.push(
+      `  ${pad(p.project, 9)} ${pad(p.files, 5, true)} ${pad(p.tests, 6, true)} ${pad(p.wallSeconds.toFixed(1), 8, true)} ${pad(p.fileSeconds.toFixed(1), 8, true)}`,
+    );
   }
   if (totalSeconds !== undefined) lines.push(`  whole run: ${totalSeconds.toFixed(1)} s`);
   lines.push("Slowest files");
-  for (const f of slowest) lines.push(`  ${pad(f.seconds.toFixed(1), 6, true)} s  ${pad(f.project, 8)} ${f.file} (${f.tests} tests)`);
+  for (const f of slowest)
+    lines.push(`  ${pad(f.seconds.toFixed(1), 6, true)} s  ${pad(f.project, 8)} ${f.file} (${f.tests} tests)`);
   return lines.join("\n");
 }

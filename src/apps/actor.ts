@@ -16,7 +16,11 @@ export function actorNameOf(header: string | undefined): string | null {
   const name = header?.trim() ?? "";
   if (name === "") return null;
   const problem =
-    name.length > MAX_ACTOR_NAME ? `must be at most ${MAX_ACTOR_NAME} characters` : /[\u0000-\u001f\u007f]/.test(name) ? "must not contain control characters" : null;
+    name.length > MAX_ACTOR_NAME
+      ? `must be at most ${MAX_ACTOR_NAME} characters`
+      : /[\u0000-\u001f\u007f]/.test(name)
+        ? "must not contain control characters"
+        : null;
   if (problem) throw badRequest(`Invalid header: ${ACTOR_HEADER} ${problem}`, [{ field: ACTOR_HEADER, problem }]);
   return name;
 }
@@ -31,7 +35,8 @@ export const requestOrigin = <E extends { Variables: { requestId: string } }>(c:
 export function requestActor(c: Context<AppEnv>): Actor {
   const caller = c.get("caller");
   const origin = requestOrigin(c);
-  if (caller.kind === "admin") return { kind: "admin-token", id: null, name: caller.actorName, channel: "admin-api", ...origin };
+  if (caller.kind === "admin")
+    return { kind: "admin-token", id: null, name: caller.actorName, channel: "admin-api", ...origin };
   if (caller.kind === "api-key") return { kind: "api-key", id: caller.keyId, name: null, channel: "api", ...origin };
   throw new Error("a player's access token is no audit actor");
 }

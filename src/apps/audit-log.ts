@@ -28,7 +28,14 @@ export interface Actor {
 }
 
 /** Work of the service itself (a queue consumer, the cron): no person, no request. */
-export const systemActor = (name: string): Actor => ({ kind: "system", id: null, name, channel: "background", ip: null, requestId: null });
+export const systemActor = (name: string): Actor => ({
+  kind: "system",
+  id: null,
+  name,
+  channel: "background",
+  ip: null,
+  requestId: null,
+});
 
 /** One entry. `before` and `after` are the object as it was and as it is now; secrets are redacted on the way in. */
 export interface AuditEntry {
@@ -51,12 +58,24 @@ export interface AuditEntry {
  * inserted unless an id is given.
  */
 export function auditOf(actor: Actor, appId: string | number | null, resource: string) {
-  const entry = (action: string, resourceId: AuditEntry["resourceId"], before: unknown, after: unknown): AuditEntry => ({
-    actor, appId, resource, resourceId, action, before, after,
+  const entry = (
+    action: string,
+    resourceId: AuditEntry["resourceId"],
+    before: unknown,
+    after: unknown,
+  ): AuditEntry => ({
+    actor,
+    appId,
+    resource,
+    resourceId,
+    action,
+    before,
+    after,
   });
   return {
     created: (after: unknown, id: AuditEntry["resourceId"] = INSERTED_ROW) => entry("create", id, null, after),
-    updated: (id: AuditEntry["resourceId"], before: unknown, after: unknown, action = "update") => entry(action, id, before, after),
+    updated: (id: AuditEntry["resourceId"], before: unknown, after: unknown, action = "update") =>
+      entry(action, id, before, after),
     deleted: (id: AuditEntry["resourceId"], before: unknown) => entry("delete", id, before, null),
   };
 }
@@ -70,9 +89,16 @@ export const erasedPlayerId = (subject: string) => `erased:${subject}`;
 /** The fields of an entry's before and after that name its player (a ban's `user_id`, a held score's `member_id`). */
 const PLAYER_FIELDS = ["$.user_id", "$.member_id"];
 
-/** SQL that renames the player (?4) to their subject (?1) in one JSON column, field by field, and leaves every other value as it is. */
+/**
+ * SQL that renames the player (?4) to their subject (?1) in one JSON column, field by field, and leaves every other
+ * value as it is.
+ */
 const renamedPlayerSql = (column: string) =>
-  PLAYER_FIELDS.reduce((json, path) => `CASE WHEN json_extract(${json}, '${path}') = ?4 THEN json_set(${json}, '${path}', ?1) ELSE ${json} END`, column);
+  PLAYER_FIELDS.reduce(
+    (json, path) =>
+      `CASE WHEN json_extract(${json}, '${path}') = ?4 THEN json_set(${json}, '${path}', ?1) ELSE ${json} END`,
+    column,
+  );
 
 /**
  * Erasing a player: their entries keep what was done to them, and name them by subject from now on
@@ -139,7 +165,9 @@ export function auditStatements(db: D1Database, entries: AuditEntry[]): D1Prepar
   const byRef = entries.filter((e) => isRef(e.resourceId));
   const plain = entries.filter((e) => !isRef(e.resourceId));
   return [
-    ...chunkByJsonSize(rowsOf(plain), MAX_ENTRIES_JSON_BYTES).map((json) => db.prepare(insertSql("e.value ->> 'resource_id'")).bind(json)),
+    ...chunkByJsonSize(rowsOf(plain), MAX_ENTRIES_JSON_BYTES).map((json) =>
+      db.prepare(insertSql("e.value ->> 'resource_id'")).bind(json),
+    ),
     ...byRef.map((entry) => entryStatement(db, entry)),
   ];
 }

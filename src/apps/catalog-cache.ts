@@ -28,7 +28,10 @@ const versions = new Map<string, Version>();
 const cacheKey = (name: string, appId: string) => `${appId}\u0000${name}`;
 
 async function readVersion(db: D1Database, appId: string): Promise<number> {
-  const row = await db.prepare("SELECT catalog_version FROM apps WHERE app_id = ?").bind(Number(appId)).first<{ catalog_version: number }>();
+  const row = await db
+    .prepare("SELECT catalog_version FROM apps WHERE app_id = ?")
+    .bind(Number(appId))
+    .first<{ catalog_version: number }>();
   return row?.catalog_version ?? 0;
 }
 
@@ -64,7 +67,10 @@ export async function cachedCatalog<T>(
   return value;
 }
 
-/** Drops this isolate's copies of an app's catalog and its version; called by every configuration write (config-write.ts). */
+/**
+ * Drops this isolate's copies of an app's catalog and its version; called by every configuration write
+ * (config-write.ts).
+ */
 export function forgetCachedCatalog(appId: string | number): void {
   versions.delete(String(appId));
   for (const key of entries.keys()) if (key.startsWith(`${appId}\u0000`)) entries.delete(key);

@@ -33,8 +33,17 @@ export async function writeConfig(
  * entry names it with INSERTED_ROW (audit-log.ts). Answers the first row the statement returned
  * (`RETURNING`), or null.
  */
-export async function writeConfigRow<T>(db: D1Database, appId: string | number | null, statement: D1PreparedStatement, audit: AuditEntry): Promise<T | null> {
-  const [result] = await db.batch([statement, auditAfterStatement(db, audit), ...(appId === null ? [] : [versionBump(db, appId)])]);
+export async function writeConfigRow<T>(
+  db: D1Database,
+  appId: string | number | null,
+  statement: D1PreparedStatement,
+  audit: AuditEntry,
+): Promise<T | null> {
+  const [result] = await db.batch([
+    statement,
+    auditAfterStatement(db, audit),
+    ...(appId === null ? [] : [versionBump(db, appId)]),
+  ]);
   if (appId !== null) forgetCachedCatalog(appId);
   return (result.results[0] as T | undefined) ?? null;
 }

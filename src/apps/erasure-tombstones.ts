@@ -18,7 +18,10 @@ export const TOMBSTONE_RETENTION_MS = 35 * DAY_MS;
 export const tombstoneRetentionMs = (env: Pick<Env, "ACCESS_TOKEN_TTL_SECONDS">) =>
   Math.max(TOMBSTONE_RETENTION_MS, Number(env.ACCESS_TOKEN_TTL_SECONDS) * 1000 + DAY_MS);
 
-/** The subject key is derived from TOPIC_SECRET for this one purpose: rotating that secret makes live tombstones unrecognisable. */
+/**
+ * The subject key is derived from TOPIC_SECRET for this one purpose: rotating that secret makes live tombstones
+ * unrecognisable.
+ */
 const KEY_LABEL = "open-gamification erasure subject v1";
 const keys = new Map<string, Promise<CryptoKey>>();
 const encoder = new TextEncoder();
@@ -27,7 +30,13 @@ function subjectKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     key = (async () => {
-      const root = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      const root = await crypto.subtle.importKey(
+        "raw",
+        encoder.encode(secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
       const derived = await crypto.subtle.sign("HMAC", root, encoder.encode(KEY_LABEL));
       return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     })();
@@ -37,12 +46,19 @@ function subjectKey(secret: string): Promise<CryptoKey> {
 }
 
 /** The HMAC of (app, user): 64 hex characters that name the player without their id. */
-export async function erasureSubject(env: Pick<Env, "TOPIC_SECRET">, appId: string | number, userId: string): Promise<string> {
+export async function erasureSubject(
+  env: Pick<Env, "TOPIC_SECRET">,
+  appId: string | number,
+  userId: string,
+): Promise<string> {
   const key = await subjectKey(topicSecret(env));
   return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(`${appId}\u0000${userId}`)));
 }
 
-/** The app's tombstones, subject → erased_at, from the per-isolate catalog cache (a request moves the app's catalog version). */
+/**
+ * The app's tombstones, subject → erased_at, from the per-isolate catalog cache (a request moves the app's catalog
+ * version).
+ */
 function appTombstones(db: D1Database, appId: string): Promise<Map<string, number>> {
   return cachedCatalog(db, "erasure-tombstones", appId, async (database, id) => {
     const rows = await database
@@ -53,8 +69,15 @@ function appTombstones(db: D1Database, appId: string): Promise<Map<string, numbe
   });
 }
 
-/** When the player was erased (service time, ms), or null: one HMAC only in an app with erasures, one cached read per second. */
-export async function erasedAt(env: Pick<Env, "DB" | "TOPIC_SECRET">, appId: string, userId: string): Promise<number | null> {
+/**
+ * When the player was erased (service time, ms), or null: one HMAC only in an app with erasures, one cached read per
+ * second.
+ */
+export async function erasedAt(
+  env: Pick<Env, "DB" | "TOPIC_SECRET">,
+  appId: string,
+  userId: string,
+): Promise<number | null> {
   const tombstones = await appTombstones(env.DB, appId);
   if (tombstones.size === 0) return null;
   return tombstones.get(await erasureSubject(env, appId, userId)) ?? null;
@@ -72,8 +95,12 @@ export async function playerTombstone(env: Pick<Env, "DB" | "TOPIC_SECRET">, app
  */
 export const erasedSince = (erasedAtMs: number | null, at: number) => erasedAtMs !== null && erasedAtMs > at;
 
-/** The same test inside a writer's statement, on SQL expressions of the player's subject and the time (ms) of what it writes. */
-export const erasedSinceSql = (subject: string, at: string) => `EXISTS (SELECT 1 FROM erasure_tombstones WHERE subject = ${subject} AND erased_at > ${at})`;
+/**
+ * The same test inside a writer's statement, on SQL expressions of the player's subject and the time (ms) of what it
+ * writes.
+ */
+export const erasedSinceSql = (subject: string, at: string) =>
+  `EXISTS (SELECT 1 FROM erasure_tombstones WHERE subject = ${subject} AND erased_at > ${at})`;
 
 /**
  * When a token counts as issued: `iat` has whole seconds, so the last millisecond of that second.
@@ -86,7 +113,13 @@ export const tokenIssuedAt = (iatSeconds: number) => iatSeconds * 1000 + 999;
  * Records (or moves forward) the tombstone of a player. A second erasure of the same id moves
  * `erased_at` to its own time: a player who came back is refused again from then on.
  */
-export function tombstoneStatement(db: D1Database, appId: string | number, subject: string, erasedAtMs: number, expiresAt: number): D1PreparedStatement {
+export function tombstoneStatement(
+  db: D1Database,
+  appId: string | number,
+  subject: string,
+  erasedAtMs: number,
+  expiresAt: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO erasure_tombstones (subject, app_id, erased_at, expires_at) VALUES (?, ?, ?, ?)

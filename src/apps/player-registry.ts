@@ -46,7 +46,9 @@ function seenStatement(db: D1Database, seen: Seen, subject: string): D1PreparedS
 
 async function writeSeen(env: Pick<Env, "DB" | "TOPIC_SECRET">, seens: Seen[]): Promise<void> {
   if (seens.length === 0) return;
-  const statements = await Promise.all(seens.map(async (seen) => seenStatement(env.DB, seen, await erasureSubject(env, seen.appId, seen.userId))));
+  const statements = await Promise.all(
+    seens.map(async (seen) => seenStatement(env.DB, seen, await erasureSubject(env, seen.appId, seen.userId))),
+  );
   await env.DB.batch(statements);
 }
 
@@ -56,7 +58,17 @@ export async function recordPlayersSeen(
   env: Env,
 ): Promise<void> {
   const seens = messages.flatMap(({ body: { event, seen } }) =>
-    seen ? [{ appId: event.appId, userId: event.userId, firstSeenAt: seen.firstSeenAt, lastSeenAt: event.receivedAt, events: seen.events }] : [],
+    seen
+      ? [
+          {
+            appId: event.appId,
+            userId: event.userId,
+            firstSeenAt: seen.firstSeenAt,
+            lastSeenAt: event.receivedAt,
+            events: seen.events,
+          },
+        ]
+      : [],
   );
   await writeSeen(env, seens);
 }
@@ -69,11 +81,19 @@ export const erasePlayerStatement = (db: D1Database, appId: number, userId: stri
  * The Worker saw a player (an access token minted, user info stored): the row is written after the
  * answer. A failed write is logged; the player's next activity makes up for it.
  */
-export function reportPlayerSeen(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, appId: string, userId: string, now: number): void {
+export function reportPlayerSeen(
+  env: Env,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  appId: string,
+  userId: string,
+  now: number,
+): void {
   const seen: Seen = { appId, userId, firstSeenAt: now, lastSeenAt: now, events: 0 };
   ctx.waitUntil(
     writeSeen(env, [seen]).catch((err: unknown) => {
-      logBackgroundFailure("queue", "recording a player seen failed; their next activity records them", err, { app_id: appId });
+      logBackgroundFailure("queue", "recording a player seen failed; their next activity records them", err, {
+        app_id: appId,
+      });
     }),
   );
 }

@@ -28,4 +28,5 @@ export const rateLimitsOf = (row: AppSettingsColumns): RateLimits => ({
   perAppPerMinute: row.rate_limit_per_app_per_minute ?? DEFAULT_RATE_LIMITS.perAppPerMinute,
 });
 
-export const backendOnlyEventsOf = (row: AppSettingsColumns): string[] => JSON.parse(row.backend_only_events) as string[];
+export const backendOnlyEventsOf = (row: AppSettingsColumns): string[] =>
+  JSON.parse(row.backend_only_events) as string[];

@@ -3,7 +3,9 @@ import { unauthorized } from "../shared/errors";
 import { signingKeys } from "./signing-keys";
 import { erasedAt, erasedSince, tokenIssuedAt } from "../apps/erasure-tombstones";
 
-type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS"> & { ENVIRONMENT?: string };
+type TokenEnv = Pick<Env, "JWT_SIGNING_KEYS" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS"> & {
+  ENVIRONMENT?: string;
+};
 
 export interface AccessTokenClaims {
   appId: string;
@@ -26,7 +28,9 @@ const ALGORITHM = "HS256";
 export async function mintAccessToken(env: TokenEnv, claims: AccessTokenClaims, nowMs: number): Promise<string> {
   const [current] = signingKeys(env);
   const issuedAt = Math.floor(nowMs / 1000);
-  return new SignJWT(claims.keyId === undefined ? { app_id: claims.appId } : { app_id: claims.appId, key_id: claims.keyId })
+  return new SignJWT(
+    claims.keyId === undefined ? { app_id: claims.appId } : { app_id: claims.appId, key_id: claims.keyId },
+  )
     .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: "JWT" })
     .setSubject(claims.userId)
     .setIssuer(env.JWT_ISSUER)
@@ -68,7 +72,12 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
       throw unauthorized("Access token lacks its app or user");
     }
     const keyId = typeof payload.key_id === "string" ? { keyId: payload.key_id } : {};
-    return { appId: payload.app_id, userId: payload.sub, issuedAt: typeof payload.iat === "number" ? payload.iat : 0, ...keyId };
+    return {
+      appId: payload.app_id,
+      userId: payload.sub,
+      issuedAt: typeof payload.iat === "number" ? payload.iat : 0,
+      ...keyId,
+    };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized("Access token has expired");
     if (err instanceof joseErrors.JOSEError) throw unauthorized("Access token is invalid");
@@ -81,11 +90,17 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
  * before that player's data was erased (src/apps/erasure-tombstones.ts). Erasure refuses every
  * token minted before it; a new token works at once.
  */
-export async function verifyPlayerToken(env: TokenEnv & Pick<Env, "DB" | "TOPIC_SECRET">, token: string, nowMs: number): Promise<VerifiedClaims> {
+export async function verifyPlayerToken(
+  env: TokenEnv & Pick<Env, "DB" | "TOPIC_SECRET">,
+  token: string,
+  nowMs: number,
+): Promise<VerifiedClaims> {
   const claims = await verifyAccessToken(env, token, nowMs);
-  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt))) throw erasedMeanwhile();
+  if (erasedSince(await erasedAt(env, claims.appId, claims.userId), tokenIssuedAt(claims.issuedAt)))
+    throw erasedMeanwhile();
   return claims;
 }
 
 /** The 401 of a token older than its player's erasure. */
-export const erasedMeanwhile = () => unauthorized("Access token was issued before this player's data was erased; mint a new one");
+export const erasedMeanwhile = () =>
+  unauthorized("Access token was issued before this player's data was erased; mint a new one");

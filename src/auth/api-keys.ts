@@ -44,13 +44,26 @@ export interface ApiKeySettings {
   end_tokens_on_revoke: boolean;
 }
 
-export async function insertApiKey(db: D1Database, appId: number, settings: ApiKeySettings, nowMs: number, actor: Actor) {
+export async function insertApiKey(
+  db: D1Database,
+  appId: number,
+  settings: ApiKeySettings,
+  nowMs: number,
+  actor: Actor,
+) {
   const key = generateApiKey();
   const statement = db
     .prepare(
       `INSERT INTO api_keys (app_id, name, key_hash, key_prefix, created_at, end_tokens_on_revoke) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
     )
-    .bind(appId, settings.name, await sha256Hex(key), key.slice(0, 8), toIso(nowMs), settings.end_tokens_on_revoke ? 1 : 0);
+    .bind(
+      appId,
+      settings.name,
+      await sha256Hex(key),
+      key.slice(0, 8),
+      toIso(nowMs),
+      settings.end_tokens_on_revoke ? 1 : 0,
+    );
   const audit = apiKeyAudit(actor, appId).created({ ...settings, key_prefix: key.slice(0, 8) });
   const row = await writeConfigRow<ApiKeyRow>(db, null, statement, audit);
   return { key, row: row! };

@@ -23,7 +23,11 @@ export interface BanRow {
   banned_at: string;
 }
 
-export const banOf = (row: BanRow): PlayerBan => ({ reason: row.reason, expiresAt: row.expires_at, bannedAt: row.banned_at });
+export const banOf = (row: BanRow): PlayerBan => ({
+  reason: row.reason,
+  expiresAt: row.expires_at,
+  bannedAt: row.banned_at,
+});
 
 /** Whether the ban refuses the player at `now`. */
 export const isInForce = (ban: PlayerBan, now: number) => ban.expiresAt === null || ban.expiresAt > now;
@@ -56,18 +60,28 @@ export const upsertBanStatement = (db: D1Database, appId: number, userId: string
 export const deleteBanStatement = (db: D1Database, appId: number, userId: string, expiredBy?: number) =>
   expiredBy === undefined
     ? db.prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? RETURNING *").bind(appId, userId)
-    : db.prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? AND expires_at <= ? RETURNING *").bind(appId, userId, expiredBy);
+    : db
+        .prepare("DELETE FROM player_bans WHERE app_id = ? AND user_id = ? AND expires_at <= ? RETURNING *")
+        .bind(appId, userId, expiredBy);
 
 export async function readBan(db: D1Database, appId: number, userId: string): Promise<BanRow | null> {
   return db.prepare("SELECT * FROM player_bans WHERE app_id = ? AND user_id = ?").bind(appId, userId).first<BanRow>();
 }
 
 /** The bans in force at `now`, newest first; with `search`, those whose player id or reason contains it (any case). */
-export async function listBans(db: D1Database, appId: number, now: number, paging: Paging, search = ""): Promise<{ rows: BanRow[]; total: number }> {
+export async function listBans(
+  db: D1Database,
+  appId: number,
+  now: number,
+  paging: Paging,
+  search = "",
+): Promise<{ rows: BanRow[]; total: number }> {
   const inForce =
     "app_id = ?1 AND (expires_at IS NULL OR expires_at > ?2) AND (?3 = '' OR instr(lower(user_id), lower(?3)) > 0 OR instr(lower(reason), lower(?3)) > 0)";
   const [rows, total] = await db.batch<BanRow | { n: number }>([
-    db.prepare(`SELECT * FROM player_bans WHERE ${inForce} ORDER BY banned_at DESC, user_id LIMIT ?4 OFFSET ?5`).bind(appId, now, search, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM player_bans WHERE ${inForce} ORDER BY banned_at DESC, user_id LIMIT ?4 OFFSET ?5`)
+      .bind(appId, now, search, paging.pageSize, pageOffset(paging)),
     db.prepare(`SELECT COUNT(*) AS n FROM player_bans WHERE ${inForce}`).bind(appId, now, search),
   ]);
   return { rows: rows.results as BanRow[], total: (total.results[0] as { n: number }).n };
@@ -75,6 +89,9 @@ export async function listBans(db: D1Database, appId: number, now: number, pagin
 
 /** Bans that expired by `now` and are still to be lifted (the cron's work), oldest first. */
 export async function expiredBans(db: D1Database, now: number, limit: number): Promise<BanRow[]> {
-  const rows = await db.prepare("SELECT * FROM player_bans WHERE expires_at <= ? ORDER BY expires_at LIMIT ?").bind(now, limit).all<BanRow>();
+  const rows = await db
+    .prepare("SELECT * FROM player_bans WHERE expires_at <= ? ORDER BY expires_at LIMIT ?")
+    .bind(now, limit)
+    .all<BanRow>();
   return rows.results;
 }

@@ -1,6 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../shared/http";
-import { bearerSecurity, errorResponses, forbiddenResponse, jsonBody, jsonResponse, signingKeysResponse } from "../shared/openapi";
+import {
+  bearerSecurity,
+  errorResponses,
+  forbiddenResponse,
+  jsonBody,
+  jsonResponse,
+  signingKeysResponse,
+} from "../shared/openapi";
 import { toIso } from "../shared/clock";
 import { erasedMeanwhile, mintAccessToken } from "./access-tokens";
 import { erasureSubject, tokenIssuedAt } from "../apps/erasure-tombstones";
@@ -27,17 +34,30 @@ const tags = ["Auth"];
 export const authRoutes = createRouter()
   .openapi(
     createRoute({
-      operationId: "generateAccessToken", method: "post", path: "/api/v1/auth/access-token", tags, security: bearerSecurity.apiKey,
+      operationId: "generateAccessToken",
+      method: "post",
+      path: "/api/v1/auth/access-token",
+      tags,
+      security: bearerSecurity.apiKey,
       summary: "Mint an access token for a user of the API key's app (generateAccessToken)",
       description:
         "The token carries the id of the key that minted it: revoking that key ends the token too, unless the key was created with end_tokens_on_revoke false. " +
         "A banned player gets no token (403, naming the reason and the expiry).",
       middleware: [requireApiKey] as const,
-      request: jsonBody(ForeignUserIdentifier, "The user the token is for", { player: { summary: "A player of the app", value: { user_id: "player-42" } } }),
+      request: jsonBody(ForeignUserIdentifier, "The user the token is for", {
+        player: { summary: "A player of the app", value: { user_id: "player-42" } },
+      }),
       responses: {
         200: jsonResponse(AccessToken, "The access token", {
-          token: { summary: "A signed JWT (shortened here)", value: { token: "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJwbGF5ZXItNDIifQ.c2lnbmF0dXJl" } },
-        }), ...errorResponses, ...forbiddenResponse("The player is banned"), ...signingKeysResponse },
+          token: {
+            summary: "A signed JWT (shortened here)",
+            value: { token: "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJwbGF5ZXItNDIifQ.c2lnbmF0dXJl" },
+          },
+        }),
+        ...errorResponses,
+        ...forbiddenResponse("The player is banned"),
+        ...signingKeysResponse,
+      },
     }),
     async (c) => {
       const caller = c.get("caller");
@@ -52,7 +72,11 @@ export const authRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "checkCredential", method: "get", path: "/api/v1/auth/check", tags, security: bearerSecurity.tokenOrKey,
+      operationId: "checkCredential",
+      method: "get",
+      path: "/api/v1/auth/check",
+      tags,
+      security: bearerSecurity.tokenOrKey,
       summary: "Tell whether a credential works, and whose it is (app, and the user of an access token)",
       middleware: [requireTokenOrKey] as const,
       responses: { 200: jsonResponse(CredentialCheck, "The credential is valid"), ...errorResponses },
@@ -65,7 +89,11 @@ export const authRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getUserInfo", method: "get", path: "/api/v1/user-additional-info", tags, security: bearerSecurity.accessToken,
+      operationId: "getUserInfo",
+      method: "get",
+      path: "/api/v1/user-additional-info",
+      tags,
+      security: bearerSecurity.accessToken,
       summary: "Read the token user's name and avatar (shown in leaderboards)",
       middleware: [requireAccessToken] as const,
       responses: { 200: jsonResponse(UserInfoSchema, "The user info; empty fields when never set"), ...errorResponses },
@@ -74,7 +102,11 @@ export const authRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "setUserInfo", method: "put", path: "/api/v1/user-additional-info", tags, security: bearerSecurity.accessToken,
+      operationId: "setUserInfo",
+      method: "put",
+      path: "/api/v1/user-additional-info",
+      tags,
+      security: bearerSecurity.accessToken,
       summary: "Set the token user's name and avatar",
       middleware: [requireAccessToken] as const,
       request: jsonBody(UserInfoSchema),
@@ -84,8 +116,12 @@ export const authRoutes = createRouter()
       const info = c.req.valid("json");
       const stored = { username: info.username ?? null, avatarImage: info.avatarImage ?? null };
       const caller = callerToken(c);
-      const guard = { subject: await erasureSubject(c.env, caller.appId, caller.userId), writtenAt: tokenIssuedAt(caller.issuedAt) };
-      if (!(await writeUserInfo(c.env.DB, caller.appId, caller.userId, stored, toIso(c.get("now")), guard))) throw erasedMeanwhile();
+      const guard = {
+        subject: await erasureSubject(c.env, caller.appId, caller.userId),
+        writtenAt: tokenIssuedAt(caller.issuedAt),
+      };
+      if (!(await writeUserInfo(c.env.DB, caller.appId, caller.userId, stored, toIso(c.get("now")), guard)))
+        throw erasedMeanwhile();
       reportPlayerSeen(c.env, c.executionCtx, caller.appId, caller.userId, c.get("now"));
       return c.json(stored, 200);
     },

@@ -6,9 +6,7 @@ export interface SigningKey {
   key: Uint8Array;
 }
 
-const SigningKeysSchema = z
-  .array(z.object({ kid: z.string().min(1), secret: z.string().min(32) }))
-  .min(1);
+const SigningKeysSchema = z.array(z.object({ kid: z.string().min(1), secret: z.string().min(32) })).min(1);
 
 type KeysEnv = Pick<Env, "JWT_SIGNING_KEYS"> & { ENVIRONMENT?: string };
 
@@ -32,7 +30,8 @@ function readKeys(env: KeysEnv): { keys: SigningKey[]; problem: null } | { keys:
     parsed = undefined;
   }
   const result = SigningKeysSchema.safeParse(parsed);
-  if (!result.success) return { keys: null, problem: "must be a JSON array of {kid, secret}, each secret at least 32 characters" };
+  if (!result.success)
+    return { keys: null, problem: "must be a JSON array of {kid, secret}, each secret at least 32 characters" };
   if (!isDevelopment(env) && result.data.some((k) => k.secret === DEVELOPMENT_SECRET_VALUES.JWT_SIGNING_SECRET)) {
     return { keys: null, problem: "holds the development signing secret" };
   }

@@ -1,5 +1,11 @@
 import { cachedCatalog } from "../apps/catalog-cache";
-import { backendOnlyEventsOf, DEFAULT_RATE_LIMITS, rateLimitsOf, type AppSettingsColumns, type RateLimits } from "../apps/settings";
+import {
+  backendOnlyEventsOf,
+  DEFAULT_RATE_LIMITS,
+  rateLimitsOf,
+  type AppSettingsColumns,
+  type RateLimits,
+} from "../apps/settings";
 import { banOf, bannedError, isInForce, type BanRow, type PlayerBan } from "./bans";
 
 /**
@@ -21,8 +27,14 @@ export interface AppTrust {
 async function load(db: D1Database, appId: string): Promise<AppTrust> {
   const id = Number(appId);
   const [app, keys, bans] = await db.batch<unknown>([
-    db.prepare("SELECT backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute FROM apps WHERE app_id = ?").bind(id),
-    db.prepare("SELECT key_id FROM api_keys WHERE app_id = ? AND revoked_at IS NOT NULL AND end_tokens_on_revoke = 1").bind(id),
+    db
+      .prepare(
+        "SELECT backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute FROM apps WHERE app_id = ?",
+      )
+      .bind(id),
+    db
+      .prepare("SELECT key_id FROM api_keys WHERE app_id = ? AND revoked_at IS NOT NULL AND end_tokens_on_revoke = 1")
+      .bind(id),
     db.prepare("SELECT * FROM player_bans WHERE app_id = ?").bind(id),
   ]);
   const settings = app.results[0] as AppSettingsColumns | undefined;

@@ -14,7 +14,11 @@ export async function readUserInfo(db: D1Database, appId: string, userId: string
 }
 
 /** The stored row with its time, or null (the player's export). */
-export async function findUserInfo(db: D1Database, appId: string, userId: string): Promise<(UserInfo & { updatedAt: string }) | null> {
+export async function findUserInfo(
+  db: D1Database,
+  appId: string,
+  userId: string,
+): Promise<(UserInfo & { updatedAt: string }) | null> {
   const row = await db
     .prepare("SELECT username, avatar_image, updated_at FROM user_info WHERE app_id = ? AND user_id = ?")
     .bind(Number(appId), userId)
@@ -27,7 +31,14 @@ export async function findUserInfo(db: D1Database, appId: string, userId: string
  * token that writes it): a request under way while its player is erased brings nothing back.
  * Answers whether it stored anything.
  */
-export async function writeUserInfo(db: D1Database, appId: string, userId: string, info: UserInfo, nowIso: string, guard: { subject: string; writtenAt: number }) {
+export async function writeUserInfo(
+  db: D1Database,
+  appId: string,
+  userId: string,
+  info: UserInfo,
+  nowIso: string,
+  guard: { subject: string; writtenAt: number },
+) {
   const result = await db
     .prepare(
       `INSERT INTO user_info (app_id, user_id, username, avatar_image, updated_at) SELECT ?1, ?2, ?3, ?4, ?5
@@ -46,7 +57,9 @@ export const eraseUserInfoStatement = (db: D1Database, appId: number, userId: st
 /** The read of many users' info at once, for a D1 batch with other reads (leaderboard rows). */
 const userInfosStatement = (db: D1Database, appId: string, userIds: string[]) =>
   db
-    .prepare("SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))")
+    .prepare(
+      "SELECT user_id, username, avatar_image FROM user_info WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+    )
     .bind(Number(appId), JSON.stringify(userIds));
 
 /**

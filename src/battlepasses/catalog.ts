@@ -7,7 +7,9 @@ import type { ChallengeDef, LevelDef, PassDef } from "./core/progress";
 export interface PassRow {
   battle_pass_id: number;
   app_id: number;
-  /** Chosen by the studio, else battle-pass-<id> (migrations/0010_catalog_keys.sql); levels and level challenges alike. */
+  /**
+   * Chosen by the studio, else battle-pass-<id> (migrations/0010_catalog_keys.sql); levels and level challenges alike.
+   */
   key: string;
   battle_pass_name: string;
   battle_pass_description: string;
@@ -157,7 +159,13 @@ export function toCatalogPass(row: PassRow, levels: CatalogLevel[]): CatalogPass
     priority: row.battle_pass_priority,
     packageSkuIos: row.package_sku_ios,
     packageSkuAndroid: row.package_sku_android,
-    images: { image_xs: row.image_xs, image_s: row.image_s, image_m: row.image_m, image_l: row.image_l, image_xl: row.image_xl },
+    images: {
+      image_xs: row.image_xs,
+      image_s: row.image_s,
+      image_m: row.image_m,
+      image_l: row.image_l,
+      image_xl: row.image_xl,
+    },
     startDate: row.start_date,
     endDate: row.end_date,
     startMs: Date.parse(row.start_date),
@@ -208,10 +216,14 @@ async function loadBattlePassCatalog(db: D1Database, appId: string): Promise<Bat
 }
 
 /** The app's battle passes for hot paths (every event, every read): cached, invalidated by admin writes. */
-export const battlePassCatalog = (db: D1Database, appId: string) => cachedCatalog(db, "battlepasses", appId, loadBattlePassCatalog);
+export const battlePassCatalog = (db: D1Database, appId: string) =>
+  cachedCatalog(db, "battlepasses", appId, loadBattlePassCatalog);
 
 /** The level with its pass, by level id. */
-export function findLevel(catalog: BattlePassCatalog, levelId: string): { pass: CatalogPass; level: CatalogLevel } | null {
+export function findLevel(
+  catalog: BattlePassCatalog,
+  levelId: string,
+): { pass: CatalogPass; level: CatalogLevel } | null {
   for (const pass of catalog.passes) {
     const level = pass.levels.find((l) => l.levelId === levelId);
     if (level) return { pass, level };

@@ -26,7 +26,9 @@ export async function expireBattlePasses(env: Env, now: number, deliver: ChangeS
     await deliver(claimed.results.map((row) => expiredChange(toCatalogPass(row, []))));
   } catch (err) {
     const ids = claimed.results.map((row) => row.battle_pass_id);
-    await env.DB.prepare(`UPDATE battle_passes SET expired_at = NULL WHERE expired_at = ? AND battle_pass_id IN (SELECT value FROM json_each(?))`)
+    await env.DB.prepare(
+      `UPDATE battle_passes SET expired_at = NULL WHERE expired_at = ? AND battle_pass_id IN (SELECT value FROM json_each(?))`,
+    )
       .bind(nowIso, JSON.stringify(ids))
       .run();
     throw err;

@@ -3,12 +3,28 @@ import type { Context } from "hono";
 import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { createRouter, type AppEnv } from "../shared/http";
-import { aliasOf, bearerSecurity, conflictResponse, errorResponses, forbiddenResponse, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
+import {
+  aliasOf,
+  bearerSecurity,
+  conflictResponse,
+  errorResponses,
+  forbiddenResponse,
+  jsonResponse,
+  pathId,
+  StatusMessageSchema,
+} from "../shared/openapi";
 import { userObject } from "../user/names";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
 import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./core/present";
-import { BattlePass, BattlePassForUser, BattlePassLevel, BattlePassUnlockInfo, LanguageQuery, UnlockBody } from "./schemas";
+import {
+  BattlePass,
+  BattlePassForUser,
+  BattlePassLevel,
+  BattlePassUnlockInfo,
+  LanguageQuery,
+  UnlockBody,
+} from "./schemas";
 import { purchaseId } from "./purchase-id";
 import type { BattlePassAction } from "./user-progress";
 
@@ -69,7 +85,10 @@ async function listPasses(c: Ctx, pathAppId: string, language: string | undefine
   const { appId, catalog, presentation } = await readContext(c, pathAppId, language);
   const progress = await progressOf(c, appId, tokenUser(c));
   const passes = catalog.passes.filter((pass) => filter(pass, progress[pass.battlePassId], presentation.now));
-  return c.json(passes.map((pass) => presentPass(pass, progress[pass.battlePassId] ?? null, presentation)), 200);
+  return c.json(
+    passes.map((pass) => presentPass(pass, progress[pass.battlePassId] ?? null, presentation)),
+    200,
+  );
 }
 
 const ok = (c: Ctx) => c.json({ status: 200, message: "OK" }, 200);
@@ -85,16 +104,29 @@ const actionDone = jsonResponse(StatusMessageSchema, "Done: status 200, message 
 
 const availableRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId,
+    ...aliasOf(alias),
+    method: "get",
+    path,
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Battle passes on offer",
-    description: "Switched-on passes that have not ended (including those whose season has not started yet), with the user's unlocked_at.",
+    description:
+      "Switched-on passes that have not ended (including those whose season has not started yet), with the user's unlocked_at.",
     request: { params: AppParams, query: LanguageQuery },
     responses: { 200: passList, ...errorResponses },
   });
 
 const unlockedRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId,
+    ...aliasOf(alias),
+    method: "get",
+    path,
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Battle passes the user unlocked",
     description: "Including passes that ended: progress stays as achieved.",
     request: { params: AppParams, query: LanguageQuery },
@@ -103,15 +135,30 @@ const unlockedRoute = (path: string, operationId: string, alias?: string) =>
 
 const singleRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId,
+    ...aliasOf(alias),
+    method: "get",
+    path,
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "One battle pass with the user's status",
     request: { params: PassParams, query: LanguageQuery },
-    responses: { 200: jsonResponse(BattlePassForUser, "The battle pass, enriched with the user's purchase and completion"), ...errorResponses },
+    responses: {
+      200: jsonResponse(BattlePassForUser, "The battle pass, enriched with the user's purchase and completion"),
+      ...errorResponses,
+    },
   });
 
 const levelsRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "get", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId,
+    ...aliasOf(alias),
+    method: "get",
+    path,
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "The levels of a battle pass",
     request: { params: PassParams, query: LanguageQuery },
     responses: { 200: levelList, ...errorResponses },
@@ -119,7 +166,11 @@ const levelsRoute = (path: string, operationId: string, alias?: string) =>
 
 const unlockRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "post", path, tags,
+    operationId,
+    ...aliasOf(alias),
+    method: "post",
+    path,
+    tags,
     security: bearerSecurity.tokenOrKey,
     middleware: [requireTokenOrKey] as const,
     summary: "Unlock a battle pass for a user",
@@ -137,8 +188,14 @@ const unlockRoute = (path: string, operationId: string, alias?: string) =>
           "application/json": {
             schema: UnlockBody,
             examples: {
-              backend: { summary: "From the studio's backend (API key), after validating the purchase", value: { user_id: "player-42", purchase_price: 4.99, purchase_currency: "EUR" } },
-              client: { summary: "From a game client (access token)", value: { purchase_price: 500, purchase_currency: "coins" } },
+              backend: {
+                summary: "From the studio's backend (API key), after validating the purchase",
+                value: { user_id: "player-42", purchase_price: 4.99, purchase_currency: "EUR" },
+              },
+              client: {
+                summary: "From a game client (access token)",
+                value: { purchase_price: 500, purchase_currency: "coins" },
+              },
             },
           },
         },
@@ -148,13 +205,21 @@ const unlockRoute = (path: string, operationId: string, alias?: string) =>
       200: jsonResponse(BattlePassUnlockInfo, "The unlocked pass with the user's purchase"),
       ...errorResponses,
       ...conflictResponse,
-      ...forbiddenResponse("The pass has backend_only_unlock and the caller is a game client (access token), or the token's player is banned"),
+      ...forbiddenResponse(
+        "The pass has backend_only_unlock and the caller is a game client (access token), or the token's player is banned",
+      ),
     },
   });
 
 const claimRoute = (path: string, operationId: string, alias?: string) =>
   createRoute({
-    operationId, ...aliasOf(alias), method: "post", path, tags, security, middleware: [requireAccessToken] as const,
+    operationId,
+    ...aliasOf(alias),
+    method: "post",
+    path,
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Claim the reward of a completed level",
     description:
       "Only once, and only when level_completed is true (409 otherwise). Moves the level's challenges from unclaimed to finished and sends battlepass-level-reward-claimed (to the level's own reward URL when one is set).",
@@ -165,20 +230,33 @@ const claimRoute = (path: string, operationId: string, alias?: string) =>
 const activateDescription =
   "For a pass with is_unlocked_incrementally false any level may be activated; its challenges start tracking. In an incremental pass levels activate one after the other as the previous completes: activating a later level is refused (409). Activating a level that is already active answers OK; a pass not unlocked or ended answers 409.";
 
-async function unlock(c: Ctx, params: z.infer<typeof PassParams>, language: string | undefined, body: z.infer<typeof UnlockBody>) {
+async function unlock(
+  c: Ctx,
+  params: z.infer<typeof PassParams>,
+  language: string | undefined,
+  body: z.infer<typeof UnlockBody>,
+) {
   const { appId, catalog, presentation } = await readContext(c, params.appId, language);
   const caller = c.get("caller");
   let userId: string;
   if (caller.kind === "access-token") {
-    if (body.user_id !== undefined) throw badRequest("user_id must not be sent with an access token: the token names the user", [{ field: "user_id", problem: "not allowed with an access token" }]);
+    if (body.user_id !== undefined)
+      throw badRequest("user_id must not be sent with an access token: the token names the user", [
+        { field: "user_id", problem: "not allowed with an access token" },
+      ]);
     userId = caller.userId;
   } else {
-    if (body.user_id === undefined) throw badRequest("user_id is required when unlocking with an API key", [{ field: "user_id", problem: "required with an API key" }]);
+    if (body.user_id === undefined)
+      throw badRequest("user_id is required when unlocking with an API key", [
+        { field: "user_id", problem: "required with an API key" },
+      ]);
     userId = body.user_id;
   }
   const pass = requirePass(catalog, params.battlePassId);
   if (pass.backendOnlyUnlock && caller.kind === "access-token") {
-    throw forbidden(`Battle pass ${pass.battlePassId} is unlocked by the studio's backend only (backend_only_unlock): unlock it with an API key after checking the purchase`);
+    throw forbidden(
+      `Battle pass ${pass.battlePassId} is unlocked by the studio's backend only (backend_only_unlock): unlock it with an API key after checking the purchase`,
+    );
   }
   const purchase = { price: body.purchase_price ?? 0, currency: body.purchase_currency ?? "" };
   const { after } = await act(c, appId, userId, pass, { kind: "unlock", purchase });
@@ -198,7 +276,8 @@ async function activate(c: Ctx, pathAppId: string | undefined, battlePassId: str
   const appId = callerApp(c, pathAppId);
   const userId = tokenUser(c);
   const { pass } = requireLevel(await battlePassCatalog(c.env.DB, appId), levelId);
-  if (battlePassId !== undefined && pass.battlePassId !== battlePassId) throw notFound(`Level ${levelId} not found in battle pass ${battlePassId}`);
+  if (battlePassId !== undefined && pass.battlePassId !== battlePassId)
+    throw notFound(`Level ${levelId} not found in battle pass ${battlePassId}`);
   await act(c, appId, userId, pass, { kind: "activate", levelId });
   return ok(c);
 }
@@ -215,13 +294,24 @@ const specAlias = (specPath: string, scillPath: string, operationId: string) =>
 
 const router = createRouter();
 
-for (const [path, operationId, alias] of specAlias("/v1/api/battle-passes/{appId}", "/api/v1/battle-passes/{appId}", "getBattlePasses")) {
-  router.openapi(availableRoute(path, operationId, alias), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, available));
+for (const [path, operationId, alias] of specAlias(
+  "/v1/api/battle-passes/{appId}",
+  "/api/v1/battle-passes/{appId}",
+  "getBattlePasses",
+)) {
+  router.openapi(availableRoute(path, operationId, alias), (c) =>
+    listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, available),
+  );
 }
 
 router.openapi(
   createRoute({
-    operationId: "getActiveBattlePasses", method: "get", path: "/api/v1/battle-passes/{appId}/active", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "getActiveBattlePasses",
+    method: "get",
+    path: "/api/v1/battle-passes/{appId}/active",
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Battle passes whose season runs now",
     description: "Switched on and between start_date and end_date.",
     request: { params: AppParams, query: LanguageQuery },
@@ -230,11 +320,21 @@ router.openapi(
   (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, active),
 );
 
-for (const [path, operationId, alias] of specAlias("/v1/api/battle-passes/{appId}/unlocked", "/api/v1/battle-passes/{appId}/unlocked", "getUnlockedBattlePasses")) {
-  router.openapi(unlockedRoute(path, operationId, alias), (c) => listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, unlocked));
+for (const [path, operationId, alias] of specAlias(
+  "/v1/api/battle-passes/{appId}/unlocked",
+  "/api/v1/battle-passes/{appId}/unlocked",
+  "getUnlockedBattlePasses",
+)) {
+  router.openapi(unlockedRoute(path, operationId, alias), (c) =>
+    listPasses(c, c.req.valid("param").appId, c.req.valid("query").language, unlocked),
+  );
 }
 
-for (const [path, operationId, alias] of specAlias("/v1/battle-passes/{appId}/{battlePassId}", "/api/v1/battle-passes/{appId}/single/{battlePassId}", "getBattlePass")) {
+for (const [path, operationId, alias] of specAlias(
+  "/v1/battle-passes/{appId}/{battlePassId}",
+  "/api/v1/battle-passes/{appId}/single/{battlePassId}",
+  "getBattlePass",
+)) {
   router.openapi(singleRoute(path, operationId, alias), async (c) => {
     const params = c.req.valid("param");
     const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
@@ -245,7 +345,11 @@ for (const [path, operationId, alias] of specAlias("/v1/battle-passes/{appId}/{b
   });
 }
 
-for (const [path, operationId, alias] of specAlias("/v1/battle-pass-levels/{appId}/{battlePassId}", "/api/v1/battle-pass-levels/{appId}/{battlePassId}", "getBattlePassLevels")) {
+for (const [path, operationId, alias] of specAlias(
+  "/v1/battle-pass-levels/{appId}/{battlePassId}",
+  "/api/v1/battle-pass-levels/{appId}/{battlePassId}",
+  "getBattlePassLevels",
+)) {
   router.openapi(levelsRoute(path, operationId, alias), async (c) => {
     const params = c.req.valid("param");
     const { appId, catalog, presentation } = await readContext(c, params.appId, c.req.valid("query").language);
@@ -257,30 +361,60 @@ for (const [path, operationId, alias] of specAlias("/v1/battle-pass-levels/{appI
 
 router.openapi(
   createRoute({
-    operationId: "getAllBattlePassLevels", method: "get", path: "/api/v1/battle-pass-levels/{appId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "getAllBattlePassLevels",
+    method: "get",
+    path: "/api/v1/battle-pass-levels/{appId}",
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "The levels of every battle pass of the app",
     description: "Passes by priority then id, each pass's levels in position order.",
     request: { params: AppParams, query: LanguageQuery },
     responses: { 200: levelList, ...errorResponses },
   }),
   async (c) => {
-    const { appId, catalog, presentation } = await readContext(c, c.req.valid("param").appId, c.req.valid("query").language);
+    const { appId, catalog, presentation } = await readContext(
+      c,
+      c.req.valid("param").appId,
+      c.req.valid("query").language,
+    );
     const progress = await progressOf(c, appId, tokenUser(c));
-    return c.json(catalog.passes.flatMap((pass) => presentLevels(pass, progress[pass.battlePassId] ?? null, presentation)), 200);
+    return c.json(
+      catalog.passes.flatMap((pass) => presentLevels(pass, progress[pass.battlePassId] ?? null, presentation)),
+      200,
+    );
   },
 );
 
-for (const [path, operationId, alias] of specAlias("/v1/battle-pass/{appId}/unlock/{battlePassId}", "/api/v1/battle-passes/{appId}/unlock/{battlePassId}", "unlockBattlePass")) {
-  router.openapi(unlockRoute(path, operationId, alias), (c) => unlock(c, c.req.valid("param"), c.req.valid("query").language, c.req.valid("json")));
+for (const [path, operationId, alias] of specAlias(
+  "/v1/battle-pass/{appId}/unlock/{battlePassId}",
+  "/api/v1/battle-passes/{appId}/unlock/{battlePassId}",
+  "unlockBattlePass",
+)) {
+  router.openapi(unlockRoute(path, operationId, alias), (c) =>
+    unlock(c, c.req.valid("param"), c.req.valid("query").language, c.req.valid("json")),
+  );
 }
 
-for (const [path, operationId, alias] of specAlias("/v1/api/battle-pass-levels/{appId}/claim/{levelId}", "/api/v1/battle-pass-levels/{appId}/claim/{levelId}", "claimBattlePassLevelReward")) {
-  router.openapi(claimRoute(path, operationId, alias), (c) => claim(c, c.req.valid("param").appId, c.req.valid("param").levelId));
+for (const [path, operationId, alias] of specAlias(
+  "/v1/api/battle-pass-levels/{appId}/claim/{levelId}",
+  "/api/v1/battle-pass-levels/{appId}/claim/{levelId}",
+  "claimBattlePassLevelReward",
+)) {
+  router.openapi(claimRoute(path, operationId, alias), (c) =>
+    claim(c, c.req.valid("param").appId, c.req.valid("param").levelId),
+  );
 }
 
 router.openapi(
   createRoute({
-    operationId: "activateBattlePassLevelSpecPath", ...aliasOf("activateBattlePassLevel"), method: "post", path: "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "activateBattlePassLevelSpecPath",
+    ...aliasOf("activateBattlePassLevel"),
+    method: "post",
+    path: "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}",
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Activate a level (spec path: the pass id, not the app id, comes first)",
     description: activateDescription,
     request: { params: PassLevelParams, query: LanguageQuery },
@@ -291,7 +425,12 @@ router.openapi(
 
 router.openapi(
   createRoute({
-    operationId: "activateBattlePassLevel", method: "post", path: "/api/v1/battle-pass-levels/{appId}/activate/{levelId}", tags, security, middleware: [requireAccessToken] as const,
+    operationId: "activateBattlePassLevel",
+    method: "post",
+    path: "/api/v1/battle-pass-levels/{appId}/activate/{levelId}",
+    tags,
+    security,
+    middleware: [requireAccessToken] as const,
     summary: "Activate a level (SCILL path)",
     description: activateDescription,
     request: { params: LevelParams, query: LanguageQuery },

@@ -4,7 +4,11 @@ import { UserIdSchema } from "../auth/schemas";
 /** Response and request schemas of the public battle-pass endpoints (the spec's objects). */
 
 export const LanguageQuery = z.object({
-  language: z.string().max(20).optional().openapi({ description: "Language code such as en or de; default: the app's language", example: "en" }),
+  language: z
+    .string()
+    .max(20)
+    .optional()
+    .openapi({ description: "Language code such as en or de; default: the app's language", example: "en" }),
 });
 
 const CHALLENGE_TYPES_DOC = [
@@ -27,7 +31,9 @@ export const BattlePassLevelChallenge = z
     challenge_xp: z.number().int(),
     challenge_icon: z.string(),
     challenge_icon_hd: z.string(),
-    type: z.enum(["unlock", "in-progress", "overtime", "unclaimed", "finished"]).openapi({ description: CHALLENGE_TYPES_DOC }),
+    type: z
+      .enum(["unlock", "in-progress", "overtime", "unclaimed", "finished"])
+      .openapi({ description: CHALLENGE_TYPES_DOC }),
   })
   .openapi("BattlePassLevelChallenge");
 
@@ -70,7 +76,10 @@ const battlePassFields = {
   read_more_link: z.string(),
   is_unlocked_incrementally: z.boolean(),
   is_active: z.boolean().openapi({ description: "Switched on by the admin and between start_date and end_date now" }),
-  unlocked_at: z.string().nullable().openapi({ description: "When this user unlocked the pass; null when they did not" }),
+  unlocked_at: z
+    .string()
+    .nullable()
+    .openapi({ description: "When this user unlocked the pass; null when they did not" }),
   can_purchase_with_money: z.boolean(),
   can_purchase_with_coins: z.boolean(),
 };
@@ -90,17 +99,24 @@ export const BattlePassForUser = z
 
 export const BattlePassUnlockInfo = BattlePassForUser.extend({
   purchase_id: z.string().openapi({
-    description: "The id of this user's purchase of this pass (SCILL's BattlePassUnlockInfo): digits, the same on every unlock answer",
+    description:
+      "The id of this user's purchase of this pass (SCILL's BattlePassUnlockInfo): digits, the same on every unlock answer",
     example: "603793843025346562",
   }),
 }).openapi("BattlePassUnlockInfo");
 
 export const UnlockBody = z
   .object({
-    purchase_price: z.number().min(0).max(1_000_000_000).optional().openapi({ description: "0 when free", example: 5.99 }),
+    purchase_price: z
+      .number()
+      .min(0)
+      .max(1_000_000_000)
+      .optional()
+      .openapi({ description: "0 when free", example: 5.99 }),
     purchase_currency: z.string().max(10).optional().openapi({ example: "EUR" }),
     user_id: UserIdSchema.optional().openapi({
-      description: "The user to unlock for: required with an API key, refused with an access token (the token names the user)",
+      description:
+        "The user to unlock for: required with an API key, refused with an access token (the token names the user)",
     }),
   })
   .openapi("BattlePassUnlockPayload");

@@ -1,6 +1,13 @@
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
-import type { CorrectionRequest, CorrectionResult, ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
+import type {
+  CorrectionRequest,
+  CorrectionResult,
+  ErasedUser,
+  Staged,
+  UserArea,
+  UserObjectContext,
+} from "../user/area";
 import type { HolderDelta } from "../user/messages";
 import { battlePassCatalog, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { challengeChanges, rewardClaimedChange } from "./core/changes";
@@ -16,7 +23,14 @@ import {
   type PassProgress,
   type Purchase,
 } from "./core/progress";
-import { battlePassSchema, countedUnlocks, hasUnlockedPasses, readProgress, takeUncountedUnlocks, writeProgress } from "./user-store";
+import {
+  battlePassSchema,
+  countedUnlocks,
+  hasUnlockedPasses,
+  readProgress,
+  takeUncountedUnlocks,
+  writeProgress,
+} from "./user-store";
 
 export type BattlePassAction =
   | { kind: "unlock"; purchase: Purchase }
@@ -100,7 +114,9 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
   };
 
   private async passOf(appId: string, battlePassId: string): Promise<CatalogPass | null> {
-    return (await battlePassCatalog(this.context.env.DB, appId)).passes.find((p) => p.battlePassId === battlePassId) ?? null;
+    return (
+      (await battlePassCatalog(this.context.env.DB, appId)).passes.find((p) => p.battlePassId === battlePassId) ?? null
+    );
   }
 
   /** Unlocks a pass for the player, as their purchase would (price 0): its first level activates. */
@@ -108,24 +124,42 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     const battlePassId = String(input.battlePassId);
     const pass = await this.passOf(appId, battlePassId);
     if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
-    if (readProgress(this.sql, battlePassId)[battlePassId]) return { ok: false, status: 409, message: `Battle pass ${battlePassId} is already unlocked by this player` };
+    if (readProgress(this.sql, battlePassId)[battlePassId])
+      return { ok: false, status: 409, message: `Battle pass ${battlePassId} is already unlocked by this player` };
     const outcome = await this.act(pass, userId, { kind: "unlock", purchase: { price: 0, currency: "" } }, now);
     if (!outcome.ok) return { ok: false, status: 409, message: outcome.conflict };
-    return { ok: true, before: { battle_pass_id: battlePassId, unlocked: false }, after: { battle_pass_id: battlePassId, unlocked: true } };
+    return {
+      ok: true,
+      before: { battle_pass_id: battlePassId, unlocked: false },
+      after: { battle_pass_id: battlePassId, unlocked: true },
+    };
   }
 
   /** Sets a level challenge's counter or completes it (the goal reached as by an event). */
   private async correctChallenge({ appId, userId, now, input }: CorrectionRequest): Promise<CorrectionResult> {
-    const { battlePassId, challengeId, counter, complete } = input as unknown as { battlePassId: string } & LevelChallengeCorrection;
+    const { battlePassId, challengeId, counter, complete } = input as unknown as {
+      battlePassId: string;
+    } & LevelChallengeCorrection;
     const pass = await this.passOf(appId, battlePassId);
     if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
     const def = pass.levels.flatMap((l) => l.challenges).find((c) => c.challengeId === challengeId);
-    if (!def) return { ok: false, status: 404, message: `Challenge ${challengeId} is not a level challenge of battle pass ${battlePassId}` };
+    if (!def)
+      return {
+        ok: false,
+        status: 404,
+        message: `Challenge ${challengeId} is not a level challenge of battle pass ${battlePassId}`,
+      };
     if (counter !== undefined && counter > def.goal) {
-      return { ok: false, status: 400, message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}` };
+      return {
+        ok: false,
+        status: 400,
+        message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}`,
+      };
     }
     const view = (progress: PassProgress | null) => {
-      const shown = viewLevels(pass, progress, now).flatMap((l) => l.challenges).find((c) => c.challengeId === challengeId)!;
+      const shown = viewLevels(pass, progress, now)
+        .flatMap((l) => l.challenges)
+        .find((c) => c.challengeId === challengeId)!;
       return { battle_pass_id: battlePassId, challenge_id: challengeId, state: shown.type, counter: shown.score };
     };
     return this.context.transact((staged): CorrectionResult => {
@@ -140,7 +174,12 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
 
   /** The passes the player unlocked leave their holder counts. */
   onErase(player: ErasedUser, staged: Staged): void {
-    const deltas: HolderDelta[] = countedUnlocks(this.sql).map((id) => ({ object: "battle-pass", id, state: "unlocked", delta: -1 }));
+    const deltas: HolderDelta[] = countedUnlocks(this.sql).map((id) => ({
+      object: "battle-pass",
+      id,
+      state: "unlocked",
+      delta: -1,
+    }));
     if (deltas.length > 0) staged.background.push({ kind: "holders", appId: player.appId, deltas });
   }
 

@@ -30,7 +30,8 @@ export const battlePassSchema: AreaSchema = {
        completed_at INTEGER
      );
      CREATE INDEX bp_challenges_by_pass ON bp_challenges (battle_pass_id);`,
-    // Whether D1's holder count of the pass includes this user (0 only for unlocks older than the counts, D1 migration 0010).
+    // Whether D1's holder count of the pass includes this user (0 only for unlocks older than the counts, D1 migration
+    // 0010).
     "ALTER TABLE bp_unlocks ADD COLUMN holder_counted INTEGER NOT NULL DEFAULT 0",
   ],
 };
@@ -65,14 +66,19 @@ export const hasUnlockedPasses = (sql: AreaSql) => sql.exec("SELECT 1 FROM bp_un
 /** Marks the unlocks not yet in D1's holder counts as counted, and answers their passes. */
 export function takeUncountedUnlocks(sql: AreaSql): string[] {
   return sql
-    .exec<{ battle_pass_id: string }>("UPDATE bp_unlocks SET holder_counted = 1 WHERE holder_counted = 0 RETURNING battle_pass_id")
+    .exec<{ battle_pass_id: string }>(
+      "UPDATE bp_unlocks SET holder_counted = 1 WHERE holder_counted = 0 RETURNING battle_pass_id",
+    )
     .toArray()
     .map((r) => r.battle_pass_id);
 }
 
 /** The passes whose unlock D1's holder counts include. */
 export const countedUnlocks = (sql: AreaSql) =>
-  sql.exec<{ battle_pass_id: string }>("SELECT battle_pass_id FROM bp_unlocks WHERE holder_counted = 1").toArray().map((r) => r.battle_pass_id);
+  sql
+    .exec<{ battle_pass_id: string }>("SELECT battle_pass_id FROM bp_unlocks WHERE holder_counted = 1")
+    .toArray()
+    .map((r) => r.battle_pass_id);
 
 /** Progress of every pass the user unlocked, by battle_pass_id. */
 export function readProgress(sql: AreaSql, battlePassId?: string): Record<string, PassProgress> {
@@ -94,13 +100,22 @@ export function readProgress(sql: AreaSql, battlePassId?: string): Record<string
   }
   for (const c of sql.exec<ChallengeRow>(`SELECT * FROM bp_challenges${where}`, ...args)) {
     const pass = passes[c.battle_pass_id];
-    if (pass) pass.challenges[c.challenge_id] = { counter: { score: c.score, lastSessionId: c.last_session_id }, completedAt: c.completed_at };
+    if (pass)
+      pass.challenges[c.challenge_id] = {
+        counter: { score: c.score, lastSessionId: c.last_session_id },
+        completedAt: c.completed_at,
+      };
   }
   return passes;
 }
 
 /** Writes what differs between two states of one pass (the core replaces what it changes). */
-export function writeProgress(sql: AreaSql, battlePassId: string, before: PassProgress | null, after: PassProgress): void {
+export function writeProgress(
+  sql: AreaSql,
+  battlePassId: string,
+  before: PassProgress | null,
+  after: PassProgress,
+): void {
   if (!before) {
     sql.exec(
       // The unlock's +1 to the holder count is staged with it (UserBattlePasses).

@@ -36,7 +36,9 @@ import type { CatalogPlan, Step } from "./core/plan";
  * the challenges that stay have moved out of them.
  */
 
-/** A category may hold more than 1000 challenges for a moment inside the batch; the plan checked the sizes it leaves. */
+/**
+ * A category may hold more than 1000 challenges for a moment inside the batch; the plan checked the sizes it leaves.
+ */
 const SIZES_CHECKED_BY_PLAN = Number.MAX_SAFE_INTEGER;
 
 function statementOf(db: D1Database, appId: number, step: Step, now: number): D1PreparedStatement {
@@ -47,7 +49,9 @@ function statementOf(db: D1Database, appId: number, step: Step, now: number): D1
       return updateSettingsStatement(db, appId, step.doc!, nowIso);
     case "category":
       if (deleting) return deleteCategoryStatement(db, step.row!.category_id);
-      return step.row ? updateCategoryStatement(db, step.row.category_id, step.doc!, nowIso) : insertCategoryStatement(db, appId, step.doc!, nowIso);
+      return step.row
+        ? updateCategoryStatement(db, step.row.category_id, step.doc!, nowIso)
+        : insertCategoryStatement(db, appId, step.doc!, nowIso);
     case "challenge": {
       if (deleting) return deleteChallengeStatement(db, step.row!.challenge_id);
       const category = categoryBySlug(appId, step.categorySlug!);
@@ -57,7 +61,9 @@ function statementOf(db: D1Database, appId: number, step: Step, now: number): D1
     }
     case "battle_pass":
       if (deleting) return deletePassStatement(db, step.row!.battle_pass_id);
-      return step.row ? updatePassStatement(db, step.row.battle_pass_id, step.doc!, nowIso) : insertPassStatement(db, appId, step.doc!, nowIso);
+      return step.row
+        ? updatePassStatement(db, step.row.battle_pass_id, step.doc!, nowIso)
+        : insertPassStatement(db, appId, step.doc!, nowIso);
     case "level":
       if (deleting) return deleteLevelStatement(db, step.row!.level_id);
       return step.row
@@ -67,16 +73,29 @@ function statementOf(db: D1Database, appId: number, step: Step, now: number): D1
       if (deleting) return deleteLevelChallengeStatement(db, step.row!.challenge_id);
       return step.row
         ? updateLevelChallengeStatement(db, step.row.challenge_id, step.doc!, step.position!)
-        : insertLevelChallengeStatement(db, appId, levelByKey(passByKey(appId, step.passKey!), step.levelKey!), step.doc!, step.position!);
+        : insertLevelChallengeStatement(
+            db,
+            appId,
+            levelByKey(passByKey(appId, step.passKey!), step.levelKey!),
+            step.doc!,
+            step.position!,
+          );
     case "leaderboard":
       if (deleting) return deleteBoardStatement(db, step.row!.leaderboard_id);
-      return step.row ? updateBoardStatement(db, step.row, step.doc!, now, nowIso) : insertBoardStatement(db, appId, step.doc!, now, nowIso);
+      return step.row
+        ? updateBoardStatement(db, step.row, step.doc!, now, nowIso)
+        : insertBoardStatement(db, appId, step.doc!, now, nowIso);
     case "webhook": {
       if (deleting) return deleteEndpointStatement(db, step.row!.webhook_id);
       const doc = step.doc!;
       const input = { key: doc.key, webhook_type: canonicalWebhookType(doc.webhook_type), url: doc.url };
       return step.row
-        ? replaceEndpointStatement(db, step.row.webhook_id, { ...input, secret_key: step.secret ?? step.row.secret_key }, nowIso)
+        ? replaceEndpointStatement(
+            db,
+            step.row.webhook_id,
+            { ...input, secret_key: step.secret ?? step.row.secret_key },
+            nowIso,
+          )
         : insertEndpointStatement(db, appId, { ...input, secret_key: step.secret ?? newWebhookSecret() }, nowIso);
     }
   }
@@ -100,4 +119,5 @@ export function planStatements(db: D1Database, appId: number, plan: CatalogPlan,
 export const unchangedSinceStatement = (db: D1Database, appId: number, version: number) =>
   db.prepare("UPDATE apps SET name = NULL WHERE app_id = ? AND catalog_version <> ?").bind(appId, version);
 
-export const isChangedSinceFailure = (err: unknown) => err instanceof Error && /NOT NULL constraint failed: apps\.name/i.test(err.message);
+export const isChangedSinceFailure = (err: unknown) =>
+  err instanceof Error && /NOT NULL constraint failed: apps\.name/i.test(err.message);

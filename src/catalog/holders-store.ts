@@ -55,10 +55,16 @@ export async function recordHolders(messages: BackgroundMessagesOf<"holders">, e
 }
 
 export async function pruneHolderReceipts(db: D1Database, now: number): Promise<void> {
-  await db.prepare("DELETE FROM holder_receipts WHERE received_at < ?").bind(now - HOLDER_RECEIPT_RETENTION_MS).run();
+  await db
+    .prepare("DELETE FROM holder_receipts WHERE received_at < ?")
+    .bind(now - HOLDER_RECEIPT_RETENTION_MS)
+    .run();
 }
 
-/** What the app's users hold: per challenge id, the users in each held state; per battle pass id, the users who unlocked it. */
+/**
+ * What the app's users hold: per challenge id, the users in each held state; per battle pass id, the users who unlocked
+ * it.
+ */
 export interface Holders {
   challenges: Map<number, Partial<Record<HeldState, number>>>;
   passes: Map<number, number>;
@@ -73,7 +79,9 @@ export const holderReads = (db: D1Database, appId: number) => [
     )
     .bind(appId),
   db
-    .prepare("SELECT h.battle_pass_id, h.users FROM battle_pass_holders h JOIN battle_passes p USING (battle_pass_id) WHERE p.app_id = ? AND h.users > 0")
+    .prepare(
+      "SELECT h.battle_pass_id, h.users FROM battle_pass_holders h JOIN battle_passes p USING (battle_pass_id) WHERE p.app_id = ? AND h.users > 0",
+    )
     .bind(appId),
 ];
 
@@ -82,6 +90,8 @@ export function holdersOf(challengeRows: unknown[], passRows: unknown[]): Holder
   for (const row of challengeRows as { challenge_id: number; state: HeldState; users: number }[]) {
     challenges.set(row.challenge_id, { ...challenges.get(row.challenge_id), [row.state]: row.users });
   }
-  const passes = new Map((passRows as { battle_pass_id: number; users: number }[]).map((r) => [r.battle_pass_id, r.users]));
+  const passes = new Map(
+    (passRows as { battle_pass_id: number; users: number }[]).map((r) => [r.battle_pass_id, r.users]),
+  );
   return { challenges, passes };
 }

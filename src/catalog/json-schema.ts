@@ -12,9 +12,14 @@ export const CATALOG_SCHEMA_PATH = "/api/v1/public/catalog-schema.json";
 function generate() {
   const generator = new OpenAPIHono();
   generator.openAPIRegistry.register("CatalogDocument", CatalogDocument);
-  const { components } = generator.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Catalog document", version: "1" } });
+  const { components } = generator.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: { title: "Catalog document", version: "1" },
+  });
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; only their references point elsewhere.
-  const defs = JSON.parse(JSON.stringify(components?.schemas ?? {}).replaceAll('"#/components/schemas/', '"#/$defs/')) as Record<string, unknown>;
+  const defs = JSON.parse(
+    JSON.stringify(components?.schemas ?? {}).replaceAll('"#/components/schemas/', '"#/$defs/'),
+  ) as Record<string, unknown>;
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: `Open Gamification catalog document, format version ${CATALOG_FORMAT_VERSION}`,

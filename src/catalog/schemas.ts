@@ -1,7 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { AppInput, RateLimitsInput } from "../apps/admin/schemas";
-import { BattlePassFields, LevelChallengeInput, LevelFields, MAX_CHALLENGES_PER_LEVEL, passRule } from "../battlepasses/admin/schemas";
-import { CategoryInput, ChallengeFields, MAX_CHALLENGES_PER_CATEGORY, challengeRule } from "../challenges/admin/schemas";
+import {
+  BattlePassFields,
+  LevelChallengeInput,
+  LevelFields,
+  MAX_CHALLENGES_PER_LEVEL,
+  passRule,
+} from "../battlepasses/admin/schemas";
+import {
+  CategoryInput,
+  ChallengeFields,
+  MAX_CHALLENGES_PER_CATEGORY,
+  challengeRule,
+} from "../challenges/admin/schemas";
 import { LeaderboardFields, boardRule } from "../leaderboards/admin/schemas";
 import { WebhookInput } from "../webhooks/admin/schemas";
 import { ConfigKey } from "../shared/schemas";
@@ -25,7 +36,9 @@ export const SecretRef = z
 export type SecretRef = z.infer<typeof SecretRef>;
 
 export const CatalogChallenge = ChallengeFields.omit({ category_id: true })
-  .extend({ key: ConfigKey.openapi({ description: "Unique in the app; how documents and deployments refer to the challenge" }) })
+  .extend({
+    key: ConfigKey.openapi({ description: "Unique in the app; how documents and deployments refer to the challenge" }),
+  })
   .strict()
   .superRefine(challengeRule)
   .openapi("CatalogChallenge");
@@ -40,7 +53,11 @@ export const CatalogCategory = CategoryInput.extend({
   });
 
 export const CatalogLevelChallenge = LevelChallengeInput.omit({ challenge_id: true })
-  .extend({ key: ConfigKey.openapi({ description: "Unique in its level; users keep their progress in a challenge whose key stays" }) })
+  .extend({
+    key: ConfigKey.openapi({
+      description: "Unique in its level; users keep their progress in a challenge whose key stays",
+    }),
+  })
   .strict()
   .openapi("CatalogLevelChallenge");
 
@@ -60,7 +77,9 @@ export const CatalogBattlePass = BattlePassFields.extend({
   .superRefine(passRule)
   .openapi("CatalogBattlePass");
 
-export const CatalogLeaderboard = LeaderboardFields.extend({ key: ConfigKey.openapi({ description: "Unique in the app" }) })
+export const CatalogLeaderboard = LeaderboardFields.extend({
+  key: ConfigKey.openapi({ description: "Unique in the app" }),
+})
   .strict()
   .superRefine(boardRule)
   .openapi("CatalogLeaderboard");
@@ -119,8 +138,19 @@ export type CatalogWebhook = z.infer<typeof CatalogWebhook>;
 
 // ---- answers of the plan and apply routes
 
-const CATALOG_OBJECTS = ["app_settings", "category", "challenge", "battle_pass", "level", "level_challenge", "leaderboard", "webhook"] as const;
-const Ref = z.string().openapi({ description: "The object by its keys", example: "battle_passes/season-1/levels/gold" });
+const CATALOG_OBJECTS = [
+  "app_settings",
+  "category",
+  "challenge",
+  "battle_pass",
+  "level",
+  "level_challenge",
+  "leaderboard",
+  "webhook",
+] as const;
+const Ref = z
+  .string()
+  .openapi({ description: "The object by its keys", example: "battle_passes/season-1/levels/gold" });
 
 export const CatalogPlanAnswer = z
   .object({
@@ -147,8 +177,8 @@ export const CatalogPlanAnswer = z
     unmanaged: z
       .array(z.object({ object: z.enum(CATALOG_OBJECTS), ref: Ref }))
       .openapi({ description: "Objects of the app the document leaves out: kept, or deleted with prune=true" }),
-    blocked: z
-      .array(z.object({ object: z.enum(CATALOG_OBJECTS), ref: Ref, problem: z.string() }))
-      .openapi({ description: "Changes that would break running player state: an apply refuses them (409) unless force=true" }),
+    blocked: z.array(z.object({ object: z.enum(CATALOG_OBJECTS), ref: Ref, problem: z.string() })).openapi({
+      description: "Changes that would break running player state: an apply refuses them (409) unless force=true",
+    }),
   })
   .openapi("CatalogPlan");

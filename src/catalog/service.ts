@@ -58,7 +58,13 @@ async function plan(env: Env, appId: string, doc: CatalogDocument, options: Cata
 }
 
 /** What applying the document would change, changing nothing. */
-export async function previewCatalog(env: Env, appId: string, doc: CatalogDocument, options: CatalogOptions, now: number) {
+export async function previewCatalog(
+  env: Env,
+  appId: string,
+  doc: CatalogDocument,
+  options: CatalogOptions,
+  now: number,
+) {
   const { app, planned } = await plan(env, appId, doc, options, now);
   return { app_id: String(app.app_id), prune: options.prune ?? false, applied: false, ...presentPlan(planned) };
 }
@@ -69,7 +75,14 @@ export async function previewCatalog(env: Env, appId: string, doc: CatalogDocume
  * nothing at all. Refuses (409) blocked changes unless forced, and any configuration write that
  * came in between planning and writing.
  */
-export async function applyCatalog(env: Env, appId: string, doc: CatalogDocument, options: CatalogOptions, now: number, actor: Actor) {
+export async function applyCatalog(
+  env: Env,
+  appId: string,
+  doc: CatalogDocument,
+  options: CatalogOptions,
+  now: number,
+  actor: Actor,
+) {
   const { app, snapshot, planned } = await plan(env, appId, doc, options, now);
   if (planned.blocked.length > 0 && !options.force) {
     const errors = planned.blocked.map((b) => ({ field: b.ref, problem: b.problem }));
@@ -81,15 +94,24 @@ export async function applyCatalog(env: Env, appId: string, doc: CatalogDocument
   }
   const statements = planStatements(env.DB, app.app_id, planned, now);
   if (statements.length > MAX_APPLY_WRITES) {
-    throw badRequest(`The document changes ${statements.length} objects; one apply changes at most ${MAX_APPLY_WRITES}: apply it in parts`);
+    throw badRequest(
+      `The document changes ${statements.length} objects; one apply changes at most ${MAX_APPLY_WRITES}: apply it in parts`,
+    );
   }
   if (statements.length > 0) {
     try {
       const audit = planAuditEntries(planned, actor, app.app_id, now);
-      await writeConfig(env.DB, app.app_id, [unchangedSinceStatement(env.DB, app.app_id, snapshot.version), ...statements], audit);
+      await writeConfig(
+        env.DB,
+        app.app_id,
+        [unchangedSinceStatement(env.DB, app.app_id, snapshot.version), ...statements],
+        audit,
+      );
     } catch (err) {
       if (isChangedSinceFailure(err) || isUniqueViolation(err)) {
-        throw conflict("The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.");
+        throw conflict(
+          "The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.",
+        );
       }
       throw err;
     }

@@ -11,7 +11,9 @@ import { holderReads, holdersOf } from "./holders-store";
 export async function readSnapshot(db: D1Database, appId: number): Promise<CatalogSnapshot> {
   const of = (sql: string) => db.prepare(sql).bind(appId);
   const results = await db.batch<unknown>([
-    of("SELECT catalog_version, backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute FROM apps WHERE app_id = ?"),
+    of(
+      "SELECT catalog_version, backend_only_events, rate_limit_per_user_per_minute, rate_limit_per_app_per_minute FROM apps WHERE app_id = ?",
+    ),
     of("SELECT * FROM challenge_categories WHERE app_id = ? ORDER BY category_position, category_id"),
     of("SELECT * FROM challenges WHERE app_id = ? ORDER BY challenge_id"),
     of(`SELECT * FROM battle_passes WHERE app_id = ? ORDER BY ${PASS_ORDER}`),
@@ -21,7 +23,18 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
     of("SELECT * FROM webhooks WHERE app_id = ? ORDER BY webhook_id"),
     ...holderReads(db, appId),
   ]);
-  const [app, categories, challenges, passes, levels, levelChallenges, leaderboards, webhooks, heldChallenges, heldPasses] = results.map((r) => r.results);
+  const [
+    app,
+    categories,
+    challenges,
+    passes,
+    levels,
+    levelChallenges,
+    leaderboards,
+    webhooks,
+    heldChallenges,
+    heldPasses,
+  ] = results.map((r) => r.results);
   // Deleted since the caller found it.
   if (app.length === 0) throw notFound(`App ${appId} not found`);
   const { catalog_version, ...settings } = app[0] as AppSettingsColumns & { catalog_version: number };

@@ -23,4 +23,5 @@ async function loadChallengeCatalog(db: D1Database, appId: string): Promise<Chal
   );
 }
 
-export const challengeCatalog = (db: D1Database, appId: string) => cachedCatalog(db, "challenges", appId, loadChallengeCatalog);
+export const challengeCatalog = (db: D1Database, appId: string) =>
+  cachedCatalog(db, "challenges", appId, loadChallengeCatalog);

@@ -16,7 +16,12 @@ const MAX_LANGUAGES = 8;
 const NOT_STARTED = snapshotOf(null);
 
 /** What a cache keeps for `owner` (a catalog, a category) in the caller's language, made by `make` when it has none. */
-function perLanguage<K extends object, V>(cache: WeakMap<K, Map<string, V>>, owner: K, lang: Language, make: () => V): V {
+function perLanguage<K extends object, V>(
+  cache: WeakMap<K, Map<string, V>>,
+  owner: K,
+  lang: Language,
+  make: () => V,
+): V {
   let byLanguage = cache.get(owner);
   if (!byLanguage) cache.set(owner, (byLanguage = new Map()));
   const key = lang.language ?? "";
@@ -32,7 +37,12 @@ function perLanguage<K extends object, V>(cache: WeakMap<K, Map<string, V>>, own
 const notStarted = new WeakMap<ChallengeCatalog, Map<string, Map<string, string>>>();
 
 /** One challenge of the list, as JSON. */
-export function challengeJson(catalog: ChallengeCatalog, def: ChallengeDef, snapshot: Snapshot, lang: Language): string {
+export function challengeJson(
+  catalog: ChallengeCatalog,
+  def: ChallengeDef,
+  snapshot: Snapshot,
+  lang: Language,
+): string {
   if (snapshot.instance !== null) return JSON.stringify(presentChallenge(def, snapshot, lang));
   const texts = perLanguage(notStarted, catalog, lang, () => new Map<string, string>());
   let text = texts.get(def.challengeId);
@@ -51,7 +61,13 @@ interface LastJoined {
  * same texts (challengeJson): comparing them by reference costs far less than joining the whole
  * list's text again, and the same text object leaves the user's object without being flattened anew.
  */
-function joinedOnce<K extends object>(cache: WeakMap<K, Map<string, LastJoined>>, owner: K, lang: Language, parts: string[], join: () => string): string {
+function joinedOnce<K extends object>(
+  cache: WeakMap<K, Map<string, LastJoined>>,
+  owner: K,
+  lang: Language,
+  parts: string[],
+  join: () => string,
+): string {
   const slot = perLanguage(cache, owner, lang, (): LastJoined => ({ last: null }));
   const { last } = slot;
   if (last && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i])) return last.text;

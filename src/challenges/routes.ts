@@ -3,7 +3,16 @@ import type { Context } from "hono";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
 import { ApiError, notFound } from "../shared/errors";
 import { createRouter, jsonText, type AppEnv } from "../shared/http";
-import { StatusMessageSchema, aliasOf, bearerSecurity, conflictResponse, errorResponses, jsonResponse, pathId, signingKeysResponse } from "../shared/openapi";
+import {
+  StatusMessageSchema,
+  aliasOf,
+  bearerSecurity,
+  conflictResponse,
+  errorResponses,
+  jsonResponse,
+  pathId,
+  signingKeysResponse,
+} from "../shared/openapi";
 import { userObject } from "../user/names";
 import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
 import type { ChallengeAction, ListFilter } from "./user-challenges";
@@ -18,12 +27,20 @@ type Ctx = Context<AppEnv>;
 const tags = ["Challenges"];
 const prefix = "/api/v1/challenges/personal";
 
-const Language = z.string().max(20).optional().openapi({ description: "Language code such as en or de; default: the app's language" });
+const Language = z
+  .string()
+  .max(20)
+  .optional()
+  .openapi({ description: "Language code such as en or de; default: the app's language" });
 /** SCILL sends lists as comma-separated values (`style: form, explode: false`). */
 const CategoryList = z.string().max(2000).optional().openapi({ description: "Comma-separated category slugs or ids" });
 const ListQuery = z.object({ language: Language, include_categories: CategoryList, exclude_categories: CategoryList });
 const LanguageQuery = z.object({ language: Language });
-const csv = (value: string | undefined) => value?.split(",").map((s) => s.trim()).filter(Boolean);
+const csv = (value: string | undefined) =>
+  value
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const AppParams = z.object({ appId: pathId("appId") });
 const ChallengeParams = AppParams.extend({ challengeId: pathId("challengeId") });
@@ -32,12 +49,20 @@ const ChallengeParams = AppParams.extend({ challengeId: pathId("challengeId") })
 const tokenUser = (c: Ctx) => callerUser(c)!;
 
 const Categories = z.array(ChallengeCategorySchema);
-const categoriesResponse = jsonResponse(Categories, "Categories ordered by category_position, with the user's challenges");
+const categoriesResponse = jsonResponse(
+  Categories,
+  "Categories ordered by category_position, with the user's challenges",
+);
 
 function listRoute(operationId: string, path: string, filter: ListFilter, summary: string) {
   return [
     createRoute({
-      operationId, method: "get", path, tags, summary, security: bearerSecurity.accessToken,
+      operationId,
+      method: "get",
+      path,
+      tags,
+      summary,
+      security: bearerSecurity.accessToken,
       middleware: [requireAccessToken] as const,
       request: { params: AppParams, query: ListQuery },
       responses: { 200: categoriesResponse, ...errorResponses },
@@ -58,13 +83,29 @@ function listRoute(operationId: string, path: string, filter: ListFilter, summar
   ] as const;
 }
 
-const envelopeResponse = jsonResponse(ChallengeEnvelope, "{status: 200, message: 'OK', challenge}: the challenge after the action");
+const envelopeResponse = jsonResponse(
+  ChallengeEnvelope,
+  "{status: 200, message: 'OK', challenge}: the challenge after the action",
+);
 
 /** `alias`: another method of the same action, `x-alias-of` SCILL's operation. */
-function actionRoute(operationId: string, method: "get" | "post" | "put" | "delete", verb: string, action: ChallengeAction, summary: string, alias?: string) {
+function actionRoute(
+  operationId: string,
+  method: "get" | "post" | "put" | "delete",
+  verb: string,
+  action: ChallengeAction,
+  summary: string,
+  alias?: string,
+) {
   return [
     createRoute({
-      operationId, ...aliasOf(alias), method, path: `${prefix}/${verb}/{appId}/{challengeId}`, tags, summary, security: bearerSecurity.accessToken,
+      operationId,
+      ...aliasOf(alias),
+      method,
+      path: `${prefix}/${verb}/{appId}/{challengeId}`,
+      tags,
+      summary,
+      security: bearerSecurity.accessToken,
       middleware: [requireAccessToken] as const,
       request: { params: ChallengeParams, query: LanguageQuery },
       responses: { 200: envelopeResponse, ...errorResponses, ...conflictResponse },
@@ -73,7 +114,12 @@ function actionRoute(operationId: string, method: "get" | "post" | "put" | "dele
       const appId = callerApp(c, c.req.param("appId"));
       const userId = tokenUser(c);
       const result = await userObject(c.env, appId, userId).challengeAction(
-        appId, userId, c.get("now"), action, c.req.param("challengeId")!, c.req.query("language"),
+        appId,
+        userId,
+        c.get("now"),
+        action,
+        c.req.param("challengeId")!,
+        c.req.query("language"),
       );
       if (!result.ok) throw new ApiError(result.status, result.message);
       return c.json({ status: 200, message: "OK", challenge: result.challenge }, 200);
@@ -84,13 +130,28 @@ function actionRoute(operationId: string, method: "get" | "post" | "put" | "dele
 function resetRoute(operationId: string, method: "delete" | "post", alias?: string) {
   return [
     createRoute({
-      operationId, ...aliasOf(alias), method, path: "/api/v1/reset-challenges/{appId}/{userId}", tags, security: bearerSecurity.apiKey,
+      operationId,
+      ...aliasOf(alias),
+      method,
+      path: "/api/v1/reset-challenges/{appId}/{userId}",
+      tags,
+      security: bearerSecurity.apiKey,
       summary: "Reset all challenges of one user in the app (API key)",
       middleware: [requireApiKey, requireSigningKeys] as const,
       request: {
-        params: AppParams.extend({ userId: z.string().min(1).max(256).openapi({ param: { name: "userId", in: "path" } }) }),
+        params: AppParams.extend({
+          userId: z
+            .string()
+            .min(1)
+            .max(256)
+            .openapi({ param: { name: "userId", in: "path" } }),
+        }),
       },
-      responses: { 200: jsonResponse(StatusMessageSchema, "{status: 200, message: 'OK'}"), ...errorResponses, ...signingKeysResponse },
+      responses: {
+        200: jsonResponse(StatusMessageSchema, "{status: 200, message: 'OK'}"),
+        ...errorResponses,
+        ...signingKeysResponse,
+      },
     }),
     async (c: Ctx) => {
       const appId = callerApp(c, c.req.param("appId"));
@@ -103,7 +164,11 @@ function resetRoute(operationId: string, method: "delete" | "post", alias?: stri
 
 const getOne = [
   createRoute({
-    operationId: "getPersonalChallengeById", method: "get", path: `${prefix}/get/{appId}/{challengeId}`, tags, security: bearerSecurity.accessToken,
+    operationId: "getPersonalChallengeById",
+    method: "get",
+    path: `${prefix}/get/{appId}/{challengeId}`,
+    tags,
+    security: bearerSecurity.accessToken,
     summary: "Get one of the user's challenges (SCILL getPersonalChallengeById)",
     middleware: [requireAccessToken] as const,
     request: { params: ChallengeParams, query: LanguageQuery },
@@ -113,25 +178,119 @@ const getOne = [
     const appId = callerApp(c, c.req.param("appId"));
     const userId = tokenUser(c);
     const challengeId = c.req.param("challengeId")!;
-    const challenge = await userObject(c.env, appId, userId).getChallenge(appId, userId, c.get("now"), challengeId, c.req.query("language"));
+    const challenge = await userObject(c.env, appId, userId).getChallenge(
+      appId,
+      userId,
+      c.get("now"),
+      challengeId,
+      c.req.query("language"),
+    );
     if (!challenge) throw notFound(`Challenge ${challengeId} not found`);
     return c.json(challenge, 200);
   },
 ] as const;
 
 export const challengeRoutes = createRouter()
-  .openapi(...listRoute("getAllPersonalChallenges", `${prefix}/all/{appId}`, "all", "All of the user's challenges, finished ones included"))
-  .openapi(...listRoute("getUnresolvedPersonalChallenges", `${prefix}/unresolved/{appId}`, "unresolved", "The user's challenges that are not finished"))
-  .openapi(...listRoute("getPersonalChallenges", `${prefix}/get/{appId}`, "unresolved", "The user's challenges that are not finished (SCILL getPersonalChallenges)"))
-  .openapi(...listRoute("getActivePersonalChallenges", `${prefix}/get-in-progress-challenges/{appId}`, "in-progress", "The user's challenges in progress"))
+  .openapi(
+    ...listRoute(
+      "getAllPersonalChallenges",
+      `${prefix}/all/{appId}`,
+      "all",
+      "All of the user's challenges, finished ones included",
+    ),
+  )
+  .openapi(
+    ...listRoute(
+      "getUnresolvedPersonalChallenges",
+      `${prefix}/unresolved/{appId}`,
+      "unresolved",
+      "The user's challenges that are not finished",
+    ),
+  )
+  .openapi(
+    ...listRoute(
+      "getPersonalChallenges",
+      `${prefix}/get/{appId}`,
+      "unresolved",
+      "The user's challenges that are not finished (SCILL getPersonalChallenges)",
+    ),
+  )
+  .openapi(
+    ...listRoute(
+      "getActivePersonalChallenges",
+      `${prefix}/get-in-progress-challenges/{appId}`,
+      "in-progress",
+      "The user's challenges in progress",
+    ),
+  )
   .openapi(...getOne)
-  .openapi(...actionRoute("unlockPersonalChallengeViaGet", "get", "unlock", "unlock", "Unlock a challenge", "unlockPersonalChallenge"))
+  .openapi(
+    ...actionRoute(
+      "unlockPersonalChallengeViaGet",
+      "get",
+      "unlock",
+      "unlock",
+      "Unlock a challenge",
+      "unlockPersonalChallenge",
+    ),
+  )
   .openapi(...actionRoute("unlockPersonalChallenge", "post", "unlock", "unlock", "Unlock a challenge (SCILL method)"))
-  .openapi(...actionRoute("activatePersonalChallengeViaGet", "get", "activate", "activate", "Activate an unlocked challenge; cid is the challenge_id or the user_challenge_id", "activatePersonalChallenge"))
-  .openapi(...actionRoute("activatePersonalChallenge", "put", "activate", "activate", "Activate an unlocked challenge (SCILL method)"))
-  .openapi(...actionRoute("cancelPersonalChallengeViaDelete", "delete", "cancel", "cancel", "Cancel a challenge in progress", "cancelPersonalChallenge"))
-  .openapi(...actionRoute("cancelPersonalChallenge", "put", "cancel", "cancel", "Cancel a challenge in progress (SCILL method)"))
-  .openapi(...actionRoute("claimPersonalChallengeRewardViaGet", "get", "claim", "claim", "Claim the reward of an unclaimed challenge", "claimPersonalChallengeReward"))
-  .openapi(...actionRoute("claimPersonalChallengeReward", "put", "claim", "claim", "Claim the reward of an unclaimed challenge (SCILL method)"))
+  .openapi(
+    ...actionRoute(
+      "activatePersonalChallengeViaGet",
+      "get",
+      "activate",
+      "activate",
+      "Activate an unlocked challenge; cid is the challenge_id or the user_challenge_id",
+      "activatePersonalChallenge",
+    ),
+  )
+  .openapi(
+    ...actionRoute(
+      "activatePersonalChallenge",
+      "put",
+      "activate",
+      "activate",
+      "Activate an unlocked challenge (SCILL method)",
+    ),
+  )
+  .openapi(
+    ...actionRoute(
+      "cancelPersonalChallengeViaDelete",
+      "delete",
+      "cancel",
+      "cancel",
+      "Cancel a challenge in progress",
+      "cancelPersonalChallenge",
+    ),
+  )
+  .openapi(
+    ...actionRoute(
+      "cancelPersonalChallenge",
+      "put",
+      "cancel",
+      "cancel",
+      "Cancel a challenge in progress (SCILL method)",
+    ),
+  )
+  .openapi(
+    ...actionRoute(
+      "claimPersonalChallengeRewardViaGet",
+      "get",
+      "claim",
+      "claim",
+      "Claim the reward of an unclaimed challenge",
+      "claimPersonalChallengeReward",
+    ),
+  )
+  .openapi(
+    ...actionRoute(
+      "claimPersonalChallengeReward",
+      "put",
+      "claim",
+      "claim",
+      "Claim the reward of an unclaimed challenge (SCILL method)",
+    ),
+  )
   .openapi(...resetRoute("resetUserAppChallengesViaDelete", "delete", "resetUserAppChallenges"))
   .openapi(...resetRoute("resetUserAppChallenges", "post"));

@@ -1,10 +1,13 @@
 import { z } from "@hono/zod-openapi";
 
-/** Zod schemas of the player's challenge endpoints, with the field names of the spec and SCILL (admin: ./admin/schemas.ts). */
+/**
+ * Zod schemas of the player's challenge endpoints, with the field names of the spec and SCILL (admin:
+ * ./admin/schemas.ts).
+ */
 
 const challengeFields = {
   challenge_id: z.string().openapi({ example: "12" }),
-  user_challenge_id: z.string().openapi({ description: "\"0\" while the challenge is not unlocked" }),
+  user_challenge_id: z.string().openapi({ description: '"0" while the challenge is not unlocked' }),
   challenge_name: z.string(),
   challenge_duration_time: z.number().int().openapi({ description: "Seconds after activation; -1: no time-out" }),
   live_date: z.string().nullable(),

@@ -1,6 +1,13 @@
 import { mintAccessToken } from "../auth/access-tokens";
 import type { BackgroundMessage } from "../user/messages";
-import type { CorrectionRequest, CorrectionResult, ErasedUser, Staged, UserArea, UserObjectContext } from "../user/area";
+import type {
+  CorrectionRequest,
+  CorrectionResult,
+  ErasedUser,
+  Staged,
+  UserArea,
+  UserObjectContext,
+} from "../user/area";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
@@ -126,7 +133,13 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 function backgroundMessages(touch: ChallengeTouch): BackgroundMessage[] {
   const messages: BackgroundMessage[] = [];
   if (touch.unlocks > 0) {
-    messages.push({ kind: "usage", appId: touch.appId, metric: "unlocked_challenges", month: utcMonthKey(touch.now), count: touch.unlocks });
+    messages.push({
+      kind: "usage",
+      appId: touch.appId,
+      metric: "unlocked_challenges",
+      month: utcMonthKey(touch.now),
+      count: touch.unlocks,
+    });
   }
   const deltas = touch.holders.deltas();
   if (deltas.length > 0) messages.push({ kind: "holders", appId: touch.appId, deltas });
@@ -220,7 +233,8 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       userId,
       now,
       catalog,
-      userToken: eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
+      userToken:
+        eventName === undefined || catalog.byEventName.has(eventName) ? await this.userToken(appId, userId, now) : "",
       isAvailable: availability(catalog, now),
       notify: true,
       changes: [],
@@ -238,7 +252,8 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   private countHoldersOnce(touch: ChallengeTouch): void {
     const owner = this.owner!;
     if (owner.holdersCounted) return;
-    for (const [challengeId, instance] of readAllInstances(this.sql)) touch.holders.move(challengeId, null, instance.type);
+    for (const [challengeId, instance] of readAllInstances(this.sql))
+      touch.holders.move(challengeId, null, instance.type);
     owner.holdersCounted = true;
     writeOwner(this.sql, owner);
   }
@@ -274,19 +289,32 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
   }
 
   /** Stores an outcome over the instance it started from and records what it changed. */
-  private record(touch: ChallengeTouch, def: ChallengeDef, previous: Instance | null, outcome: Outcome): Instance | null {
+  private record(
+    touch: ChallengeTouch,
+    def: ChallengeDef,
+    previous: Instance | null,
+    outcome: Outcome,
+  ): Instance | null {
     touch.writes.save(def.challengeId, previous, outcome.next);
     touch.unlocks += outcome.unlocks;
     touch.holders.move(def.challengeId, previous?.type ?? null, outcome.next?.type ?? null);
     if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
-    if (touch.notify) for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
+    if (touch.notify)
+      for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;
   }
 
-  private touchOne(touch: ChallengeTouch, def: ChallengeDef, instance: Instance | null, autoStart = true): Instance | null {
+  private touchOne(
+    touch: ChallengeTouch,
+    def: ChallengeDef,
+    instance: Instance | null,
+    autoStart = true,
+  ): Instance | null {
     if (!mayRefresh(def, instance)) return instance;
     const outcome = refresh(def, instance, this.touchContext(touch, def, autoStart));
-    return outcome.transitions.length > 0 || outcome.next !== instance ? this.record(touch, def, instance, outcome) : instance;
+    return outcome.transitions.length > 0 || outcome.next !== instance
+      ? this.record(touch, def, instance, outcome)
+      : instance;
   }
 
   /** The service time of the next time-out, or null. */
@@ -303,7 +331,10 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     const listeners = touch.catalog.byEventName.get(event.eventName) ?? [];
     if (listeners.length === 0) return;
     this.begin(touch, staged);
-    const stored = readInstances(this.sql, listeners.map((def) => def.challengeId));
+    const stored = readInstances(
+      this.sql,
+      listeners.map((def) => def.challengeId),
+    );
     for (const def of listeners) {
       const instance = this.touchOne(touch, def, stored.get(def.challengeId) ?? null);
       if (instance?.type !== "in-progress" || !touch.isAvailable(def)) continue;
@@ -365,7 +396,14 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     });
   }
 
-  async act(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string): Promise<ActionResult> {
+  async act(
+    appId: string,
+    userId: string,
+    now: number,
+    action: ChallengeAction,
+    cid: string,
+    language?: string,
+  ): Promise<ActionResult> {
     const touch = await this.prepare(appId, userId, now);
     return this.run(touch, (): ActionResult => {
       const def = this.resolve(touch, cid);
@@ -378,10 +416,13 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       try {
         const ctx = this.touchContext(touch, def);
         outcome =
-          action === "unlock" ? unlock(def, instance, ctx)
-          : action === "activate" ? activate(def, instance, ctx)
-          : action === "cancel" ? cancel(def, instance)
-          : claim(def, instance);
+          action === "unlock"
+            ? unlock(def, instance, ctx)
+            : action === "activate"
+              ? activate(def, instance, ctx)
+              : action === "cancel"
+                ? cancel(def, instance)
+                : claim(def, instance);
       } catch (err) {
         if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
         throw err;
@@ -410,15 +451,21 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       const def = touch.catalog.byId.get(challengeId)?.challenge;
       if (!def) return { ok: false, status: 404, message: `Challenge ${challengeId} not found` };
       if (counter !== undefined && counter > def.goal) {
-        return { ok: false, status: 400, message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}` };
+        return {
+          ok: false,
+          status: 400,
+          message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}`,
+        };
       }
       const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
       let outcome: Outcome;
       try {
         outcome =
-          state === "unclaimed" ? complete(def, instance)
-          : state === "unlocked" ? putBack(def, instance, this.touchContext(touch, def))
-          : setCounter(def, instance, counter!);
+          state === "unclaimed"
+            ? complete(def, instance)
+            : state === "unlocked"
+              ? putBack(def, instance, this.touchContext(touch, def))
+              : setCounter(def, instance, counter!);
       } catch (err) {
         if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
         throw err;
@@ -426,7 +473,10 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       const before = correctionView(def.challengeId, instance);
       this.record(touch, def, instance, outcome);
       const shown = outcome.transitions.at(-1)?.after.instance ?? outcome.next;
-      const after = outcome.transitions.length > 0 ? { challenge_id: def.challengeId, state: outcome.transitions.at(-1)!.after.type, counter: shown?.score ?? 0 } : before;
+      const after =
+        outcome.transitions.length > 0
+          ? { challenge_id: def.challengeId, state: outcome.transitions.at(-1)!.after.type, counter: shown?.score ?? 0 }
+          : before;
       return { ok: true, before, after };
     });
   }
@@ -438,7 +488,9 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       for (const [challengeId, instance] of readAllInstances(this.sql)) {
         touch.holders.move(challengeId, instance.type, null);
         if (instance.type === "gone" || !touch.catalog.byId.has(challengeId) || !touch.notify) continue;
-        touch.changes.push(challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }));
+        touch.changes.push(
+          challengeChange(touch, { challengeId, before: snapshotOf(instance), after: snapshotOf(null) }),
+        );
       }
       deleteAllInstances(this.sql);
       touch.timeoutsChanged = true;

@@ -23,7 +23,8 @@ const INSTANCES_TABLE = `ch_instances (
   is_claimed INTEGER NOT NULL,
   period_start INTEGER
 )`;
-const INSTANCES_BY_EXPIRY = "CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL";
+const INSTANCES_BY_EXPIRY =
+  "CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL";
 
 export const challengesSchema: AreaSchema = {
   area: "challenges",
@@ -86,7 +87,10 @@ export function readAllInstances(sql: AreaSql): Map<string, Instance> {
 /** The stored instances of these challenges (one statement, however many: ids go as one JSON parameter). */
 export function readInstances(sql: AreaSql, challengeIds: string[]): Map<string, Instance> {
   const rows = sql
-    .exec<InstanceRow>("SELECT * FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))", JSON.stringify(challengeIds))
+    .exec<InstanceRow>(
+      "SELECT * FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(challengeIds),
+    )
     .toArray();
   return new Map(rows.map((row) => [row.challenge_id, toInstance(row)]));
 }
@@ -99,7 +103,10 @@ export function readInstance(sql: AreaSql, challengeId: string): Instance | null
 /** The challenge whose current instance has this user_challenge_id, if any. */
 export function challengeIdOfInstance(sql: AreaSql, userChallengeId: string): string | null {
   const row = sql
-    .exec<{ challenge_id: string }>("SELECT challenge_id FROM ch_instances WHERE user_challenge_id = ?", userChallengeId)
+    .exec<{ challenge_id: string }>(
+      "SELECT challenge_id FROM ch_instances WHERE user_challenge_id = ?",
+      userChallengeId,
+    )
     .toArray()[0];
   return row?.challenge_id ?? null;
 }
@@ -154,7 +161,8 @@ export class InstanceWrites {
     const held = this.writes.get(challengeId);
     if (next === null && previous === null && held === undefined) return;
     // A counter update needs the stored row as it is apart from the counter.
-    const counterOnly = (held?.counterOnly ?? true) && previous !== null && next !== null && onlyCounterMoved(previous, next);
+    const counterOnly =
+      (held?.counterOnly ?? true) && previous !== null && next !== null && onlyCounterMoved(previous, next);
     this.writes.set(challengeId, { next, counterOnly });
   }
 
@@ -170,7 +178,11 @@ export class InstanceWrites {
       else rewritten.push(rowOf(challengeId, next));
     }
     this.writes.clear();
-    if (deleted.length > 0) sql.exec("DELETE FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))", JSON.stringify(deleted));
+    if (deleted.length > 0)
+      sql.exec(
+        "DELETE FROM ch_instances WHERE challenge_id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(deleted),
+      );
     if (rewritten.length > 0) {
       sql.exec(
         `INSERT OR REPLACE INTO ch_instances
@@ -208,7 +220,9 @@ export function dueInstanceIds(sql: AreaSql, now: number): string[] {
 /** The next time-out of any in-progress instance, in service time. */
 export function nextExpiry(sql: AreaSql): number | null {
   const row = sql
-    .exec<{ at: number | null }>("SELECT MIN(expires_at) AS at FROM ch_instances WHERE expires_at IS NOT NULL AND type = 'in-progress'")
+    .exec<{ at: number | null }>(
+      "SELECT MIN(expires_at) AS at FROM ch_instances WHERE expires_at IS NOT NULL AND type = 'in-progress'",
+    )
     .toArray()[0];
   return row?.at ?? null;
 }
@@ -223,10 +237,17 @@ export interface Owner {
 
 export function readOwner(sql: AreaSql): Owner | null {
   const row = sql
-    .exec<{ app_id: string; user_id: string; last_user_challenge_id: number; holders_counted: number }>("SELECT * FROM ch_owner WHERE id = 1")
+    .exec<{ app_id: string; user_id: string; last_user_challenge_id: number; holders_counted: number }>(
+      "SELECT * FROM ch_owner WHERE id = 1",
+    )
     .toArray()[0];
   return row
-    ? { appId: row.app_id, userId: row.user_id, lastUserChallengeId: row.last_user_challenge_id, holdersCounted: row.holders_counted === 1 }
+    ? {
+        appId: row.app_id,
+        userId: row.user_id,
+        lastUserChallengeId: row.last_user_challenge_id,
+        holdersCounted: row.holders_counted === 1,
+      }
     : null;
 }
 

@@ -7,7 +7,10 @@ export const SPEC_WEBHOOK_TYPES = [
   "leaderoard-updated",
 ] as const;
 
-/** Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed, src/players). */
+/**
+ * Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed,
+ * src/players).
+ */
 export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased"] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 

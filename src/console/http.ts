@@ -52,7 +52,10 @@ export async function readFormFile(c: Context, name: string): Promise<File | nul
 
 /** What a signed-in user's role does not allow: a 403 page, and an entry in the audit log (recordRefusal). */
 export class PermissionRefused extends ApiError {
-  constructor(readonly permission: Permission, role: string) {
+  constructor(
+    readonly permission: Permission,
+    role: string,
+  ) {
     const needed = permission === "administer" ? "an owner" : "an editor or an owner";
     super(403, `Your role (${role}) may only read here; this needs ${needed}.`);
   }
@@ -71,7 +74,12 @@ export function guard(c: ConsoleContext, permission: Permission): void {
 export async function recordRefusal(c: ConsoleContext, refused: PermissionRefused): Promise<void> {
   const target = refusedTarget(c.req.path, c.req.method);
   await recordAudit(c.env.DB, [
-    { actor: consoleActor(c), ...target, outcome: "refused", after: { needed: refused.permission, role: c.get("session").role } },
+    {
+      actor: consoleActor(c),
+      ...target,
+      outcome: "refused",
+      after: { needed: refused.permission, role: c.get("session").role },
+    },
   ]);
 }
 
@@ -83,7 +91,8 @@ export function consoleActor(c: ConsoleContext): Actor {
   return { kind: "console-user", id: String(consoleUserId), name: email, ...origin };
 }
 
-export const canChange = (c: ConsoleContext, permission: Permission = "configure") => may(c.get("session").role, permission);
+export const canChange = (c: ConsoleContext, permission: Permission = "configure") =>
+  may(c.get("session").role, permission);
 
 export type NoticeKind = "success" | "error";
 export interface Notice {

@@ -52,7 +52,10 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
 export const consoleRoutes = consoleRouter();
 consoleRoutes.onError(async (err, c) => {
   // The refusal is answered even when its entry cannot be written (logged instead).
-  if (err instanceof PermissionRefused) await recordRefusal(c, err).catch((failure) => logError("recording a refused console action failed", failure, { path: c.req.path }));
+  if (err instanceof PermissionRefused)
+    await recordRefusal(c, err).catch((failure) =>
+      logError("recording a refused console action failed", failure, { path: c.req.path }),
+    );
   return errorPage(err, c);
 });
 consoleRoutes.use("/console", securityHeaders);

@@ -16,7 +16,10 @@ const EmitChanges = z
         z.object({
           webhook_type: z.enum(ACCEPTED_WEBHOOK_TYPES),
           payload: z.record(z.string(), z.unknown()).openapi({ description: "Sent as the webhook body, as is." }),
-          webhook_url: z.string().optional().openapi({ description: "A per-level reward URL, as a battle pass level would give." }),
+          webhook_url: z
+            .string()
+            .optional()
+            .openapi({ description: "A per-level reward URL, as a battle pass level would give." }),
         }),
       )
       .min(1)
@@ -30,10 +33,17 @@ const EmitChanges = z
  */
 export const devChangesAdmin = createRouter().openapi(
   createRoute({
-    operationId: "emitDevChanges", method: "post", path: "/api/v1/admin/dev/apps/{appId}/changes", tags: ["Admin: development"], security: bearerSecurity.admin,
+    operationId: "emitDevChanges",
+    method: "post",
+    path: "/api/v1/admin/dev/apps/{appId}/changes",
+    tags: ["Admin: development"],
+    security: bearerSecurity.admin,
     summary: "Emit changes through the change hook (development only)",
     request: { params: z.object({ appId: pathId("appId") }), ...jsonBody(EmitChanges) },
-    responses: { 202: jsonResponse(z.object({ dispatched: z.number().int() }), "Queued for delivery"), ...errorResponses },
+    responses: {
+      202: jsonResponse(z.object({ dispatched: z.number().int() }), "Queued for delivery"),
+      ...errorResponses,
+    },
   }),
   async (c) => {
     if (c.env.DEV_CLOCK !== "on") throw notFound("Development endpoints are off");
@@ -41,7 +51,10 @@ export const devChangesAdmin = createRouter().openapi(
     const allowLoopback = c.env.ALLOW_LOOPBACK_WEBHOOKS === "on";
     const changes = c.req.valid("json").changes.map((change, i) => {
       const problem = change.webhook_url === undefined ? null : webhookUrlProblem(change.webhook_url, allowLoopback);
-      if (problem) throw badRequest(`Invalid body: changes.${i}.webhook_url: ${problem}`, [{ field: `changes.${i}.webhook_url`, problem }]);
+      if (problem)
+        throw badRequest(`Invalid body: changes.${i}.webhook_url: ${problem}`, [
+          { field: `changes.${i}.webhook_url`, problem },
+        ]);
       return {
         appId: String(app.app_id),
         webhookType: canonicalWebhookType(change.webhook_type),

@@ -6,13 +6,23 @@ import { readClock, setClockOffset, toIso, type ServiceClock } from "../shared/c
 
 const Clock = z.object({ now: z.string(), offset_seconds: z.number() }).openapi("DevClock");
 const Advance = z
-  .object({ advance_seconds: z.number().int().min(0).max(10 * 366 * 86400).openapi({ example: 3600 }) })
+  .object({
+    advance_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 366 * 86400)
+      .openapi({ example: 3600 }),
+  })
   .openapi("DevClockAdvance");
 
 const tags = ["Admin: development clock"];
 const security = bearerSecurity.admin;
 
-const present = (clock: ServiceClock) => ({ now: toIso(clock.now()), offset_seconds: Math.round(clock.offsetMs / 1000) });
+const present = (clock: ServiceClock) => ({
+  now: toIso(clock.now()),
+  offset_seconds: Math.round(clock.offsetMs / 1000),
+});
 
 /** Only with DEV_CLOCK=on; in a deployed configuration these paths do not exist. */
 export const devClockAdmin = createRouter();
@@ -23,14 +33,23 @@ devClockAdmin.use("/api/v1/admin/dev/*", async (c, next) => {
 devClockAdmin
   .openapi(
     createRoute({
-      operationId: "getDevClock", method: "get", path: "/api/v1/admin/dev/clock", tags, security, summary: "Read the service clock (development only)",
+      operationId: "getDevClock",
+      method: "get",
+      path: "/api/v1/admin/dev/clock",
+      tags,
+      security,
+      summary: "Read the service clock (development only)",
       responses: { 200: jsonResponse(Clock, "The service's current time"), ...errorResponses },
     }),
     async (c) => c.json(present(await readClock(c.env)), 200),
   )
   .openapi(
     createRoute({
-      operationId: "advanceDevClock", method: "post", path: "/api/v1/admin/dev/clock/advance", tags, security,
+      operationId: "advanceDevClock",
+      method: "post",
+      path: "/api/v1/admin/dev/clock/advance",
+      tags,
+      security,
       summary: "Move the service clock forward (development only)",
       request: jsonBody(Advance),
       responses: { 200: jsonResponse(Clock, "The service's new time"), ...errorResponses },
@@ -43,7 +62,12 @@ devClockAdmin
   )
   .openapi(
     createRoute({
-      operationId: "resetDevClock", method: "delete", path: "/api/v1/admin/dev/clock", tags, security, summary: "Put the service clock back to real time",
+      operationId: "resetDevClock",
+      method: "delete",
+      path: "/api/v1/admin/dev/clock",
+      tags,
+      security,
+      summary: "Put the service clock back to real time",
       responses: { 200: jsonResponse(Clock, "Real time"), ...errorResponses },
     }),
     async (c) => {

@@ -18,7 +18,13 @@ const UNSUPPORTED_MEDIA_TYPE = {
 export function withBodyAnswers(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item ?? {})) {
-      if (typeof operation !== "object" || operation === null || !("requestBody" in operation) || !("responses" in operation)) continue;
+      if (
+        typeof operation !== "object" ||
+        operation === null ||
+        !("requestBody" in operation) ||
+        !("responses" in operation)
+      )
+        continue;
       operation.responses = { ...operation.responses, 415: UNSUPPORTED_MEDIA_TYPE };
     }
   }

@@ -15,9 +15,18 @@ const BANNED_PLAYER = {
 export function withTokenAnswers(document: Document): Document {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item ?? {})) {
-      if (typeof operation !== "object" || operation === null || !("responses" in operation) || !("security" in operation)) continue;
-      const takesToken = ((operation.security ?? []) as Record<string, string[]>[]).some((requirement) => "AccessToken" in requirement);
-      if (takesToken && !(403 in (operation.responses ?? {}))) operation.responses = { ...operation.responses, 403: BANNED_PLAYER };
+      if (
+        typeof operation !== "object" ||
+        operation === null ||
+        !("responses" in operation) ||
+        !("security" in operation)
+      )
+        continue;
+      const takesToken = ((operation.security ?? []) as Record<string, string[]>[]).some(
+        (requirement) => "AccessToken" in requirement,
+      );
+      if (takesToken && !(403 in (operation.responses ?? {})))
+        operation.responses = { ...operation.responses, 403: BANNED_PLAYER };
     }
   }
   return document;

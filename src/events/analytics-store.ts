@@ -22,7 +22,10 @@ const RECEIPT_PERIOD_HOURS = 2;
 const receiptPeriod = (now: number) => Math.floor(now / HOUR_MS / RECEIPT_PERIOD_HOURS) * RECEIPT_PERIOD_HOURS;
 const receiptPeriods = (now: number) =>
   JSON.stringify(
-    Array.from({ length: EVENT_RECEIPT_HOURS / RECEIPT_PERIOD_HOURS + 1 }, (_, i) => receiptPeriod(now) - i * RECEIPT_PERIOD_HOURS),
+    Array.from(
+      { length: EVENT_RECEIPT_HOURS / RECEIPT_PERIOD_HOURS + 1 },
+      (_, i) => receiptPeriod(now) - i * RECEIPT_PERIOD_HOURS,
+    ),
   );
 
 const row = ({ id, event }: EventRecord) => ({
@@ -70,7 +73,9 @@ export async function uncountedEvents(db: D1Database, records: EventRecord[], no
   if (records.length === 0) return [];
   const periods = receiptPeriods(now);
   const results = await db.batch<{ id: string }>(
-    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) => db.prepare(SELECT_UNCOUNTED).bind(json, periods)),
+    chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).map((json) =>
+      db.prepare(SELECT_UNCOUNTED).bind(json, periods),
+    ),
   );
   const fresh = new Set(results.flatMap((r) => r.results.map((x) => x.id)));
   return records.filter((r) => fresh.has(r.id));
@@ -101,9 +106,15 @@ export interface EventCounts {
 export async function countEvents(db: D1Database, appId: number, from: number, to: number): Promise<EventCounts> {
   const where = "WHERE app_id = ?1 AND hour >= ?2 AND hour < ?3";
   const [byName, byDay] = await db.batch<{ event_name: string; day: string; count: number }>([
-    db.prepare(`SELECT event_name, SUM(count) AS count FROM event_counts ${where} GROUP BY event_name ORDER BY count DESC, event_name`)
+    db
+      .prepare(
+        `SELECT event_name, SUM(count) AS count FROM event_counts ${where} GROUP BY event_name ORDER BY count DESC, event_name`,
+      )
       .bind(appId, from, to),
-    db.prepare(`SELECT strftime('%Y-%m-%d', hour / 1000, 'unixepoch') AS day, SUM(count) AS count FROM event_counts ${where} GROUP BY day`)
+    db
+      .prepare(
+        `SELECT strftime('%Y-%m-%d', hour / 1000, 'unixepoch') AS day, SUM(count) AS count FROM event_counts ${where} GROUP BY day`,
+      )
       .bind(appId, from, to),
   ]);
   const names = byName.results.map((r) => ({ event_name: r.event_name, count: r.count }));

@@ -31,13 +31,18 @@ const windows = new Map<string, AppWindow>();
 
 function windowOf(appId: string): AppWindow {
   let w = windows.get(appId);
-  if (!w) windows.set(appId, (w = { shared: new Map(), own: new Map(), reporting: new Map(), known: [], reconciledAt: 0, reconciling: false }));
+  if (!w)
+    windows.set(
+      appId,
+      (w = { shared: new Map(), own: new Map(), reporting: new Map(), known: [], reconciledAt: 0, reconciling: false }),
+    );
   return w;
 }
 
 const secondOf = (now: number) => Math.floor(now / SECOND_MS);
 
-const addTo = (counts: Map<number, number>, second: number, n: number) => counts.set(second, (counts.get(second) ?? 0) + n);
+const addTo = (counts: Map<number, number>, second: number, n: number) =>
+  counts.set(second, (counts.get(second) ?? 0) + n);
 
 /** Counts `n` events (negative: gives them back) of this isolate at `now`. */
 function count(w: AppWindow, now: number, n: number): void {
@@ -54,7 +59,8 @@ function rebuildKnown(w: AppWindow): void {
 }
 
 /** Drops the seconds that left the window, now and then: `known` only grows between reconciliations. */
-const trimmed = (w: AppWindow, now: number) => (w.known.length > 0 && w.known[0].at <= now - WINDOW_MS ? (w.known = liveEntries(w.known, now)) : w.known);
+const trimmed = (w: AppWindow, now: number) =>
+  w.known.length > 0 && w.known[0].at <= now - WINDOW_MS ? (w.known = liveEntries(w.known, now)) : w.known;
 
 /** How many of `wanted` events of the app fit now; the admitted ones are counted. */
 export function admitAppEvents(appId: string, now: number, limit: number, wanted: number): Admission {
@@ -111,7 +117,12 @@ export function reconcileAppEvents(db: D1Database, appId: string, now: number): 
       (err) => {
         for (const [second, n] of w.reporting) addTo(w.own, second, n);
         w.reporting = new Map();
-        logBackgroundFailure("rate-limit", "reconciling the app's event count failed; retried with its next event", err, { app_id: appId });
+        logBackgroundFailure(
+          "rate-limit",
+          "reconciling the app's event count failed; retried with its next event",
+          err,
+          { app_id: appId },
+        );
       },
     )
     .finally(() => {
@@ -121,5 +132,8 @@ export function reconcileAppEvents(db: D1Database, appId: string, now: number): 
 
 /** Cron: seconds no isolate will read again (apps that went quiet keep their last minute otherwise). */
 export async function pruneAppEventSeconds(db: D1Database, now: number): Promise<void> {
-  await db.prepare("DELETE FROM app_event_seconds WHERE second <= ?").bind(secondOf(now - 2 * WINDOW_MS)).run();
+  await db
+    .prepare("DELETE FROM app_event_seconds WHERE second <= ?")
+    .bind(secondOf(now - 2 * WINDOW_MS))
+    .run();
 }

@@ -18,5 +18,7 @@ export function archiveUserRef(sql: AreaSql): string {
 
 /** The player's reference as it is, without making one (the player's export). */
 export function knownArchiveUserRef(sql: AreaSql): string | null {
-  return sql.exec<{ user_ref: string }>("SELECT user_ref FROM archive_identity WHERE id = 1").toArray()[0]?.user_ref ?? null;
+  return (
+    sql.exec<{ user_ref: string }>("SELECT user_ref FROM archive_identity WHERE id = 1").toArray()[0]?.user_ref ?? null
+  );
 }

@@ -24,6 +24,12 @@ export async function recordEventAnalytics(messages: BackgroundMessagesOf<"event
 
 /** Background handler of "usage" messages (unlocked challenges, sent by the challenges area). */
 export async function recordUsageCounts(messages: BackgroundMessagesOf<"usage">, env: Env): Promise<void> {
-  const records = messages.map(({ id, body }) => ({ id, appId: body.appId, metric: body.metric, month: body.month, count: body.count }));
+  const records = messages.map(({ id, body }) => ({
+    id,
+    appId: body.appId,
+    metric: body.metric,
+    month: body.month,
+    count: body.count,
+  }));
   await recordUsage(env.DB, records, await getNow(env));
 }

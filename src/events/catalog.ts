@@ -11,9 +11,24 @@ export interface CatalogEvent {
 }
 
 export const NUMBER_FIELDS: ReadonlySet<string> = new Set([
-  "amount", "score", "required_time", "distance", "duration", "damage_amount", "health", "armor", "ammo_used",
-  "battle_status", "building_level", "fuel_consumed", "lap_position", "round_id", "coordinate_x", "coordinate_y",
-  "amount_gained", "amount_given",
+  "amount",
+  "score",
+  "required_time",
+  "distance",
+  "duration",
+  "damage_amount",
+  "health",
+  "armor",
+  "ammo_used",
+  "battle_status",
+  "building_level",
+  "fuel_consumed",
+  "lap_position",
+  "round_id",
+  "coordinate_x",
+  "coordinate_y",
+  "amount_gained",
+  "amount_given",
 ]);
 
 export const fieldType = (field: string): FieldType => (NUMBER_FIELDS.has(field) ? "number" : "string");
@@ -50,7 +65,10 @@ export const PREDEFINED_EVENTS: Readonly<Record<string, CatalogEvent>> = {
   "finish-building": event(["building_id"], ["building_level", RT, TC]),
   "finish-fight": event([], ["battle_status", "enemy_character", "health", "hit_type", "player_character", RT]),
   "finish-laps": event(["lap_position", RT], [TC]),
-  "finish-round": event(["round_id"], ["battle_status", "enemy_character", "health", "player_character", RT, "round_type", TC]),
+  "finish-round": event(
+    ["round_id"],
+    ["battle_status", "enemy_character", "health", "player_character", RT, "round_type", TC],
+  ),
   "finish-transport": event(["transport_id"], ["distance", "fuel_consumed", RT, TC]),
   "fire-rate": event(["amount"], [RT, TC]),
   "gain-resource": event(["amount", "resource_name"], [RT, TC]),
@@ -59,7 +77,10 @@ export const PREDEFINED_EVENTS: Readonly<Record<string, CatalogEvent>> = {
   "instant-death": event(["amount", "character_name"], [RT, TC]),
   "instant-kill": event(["amount"], ["character_name", RT, TC]),
   "kill-ammo": event(["ammo_used"], ["enemy_type", "player_character", RT, TC, "weapon_used"]),
-  "kill-enemy": event(["amount"], ["enemy_type", "kill_type", "map_name", "player_character", "realm", RT, "weapon_used"]),
+  "kill-enemy": event(
+    ["amount"],
+    ["enemy_type", "kill_type", "map_name", "player_character", "realm", RT, "weapon_used"],
+  ),
   "lap-position": event(["lap_position", RT], [TC]),
   "match-start": event([], [TC]),
   "match-finish": event([], [TC]),

@@ -16,7 +16,8 @@ export const eventsSchema: AreaSchema = {
     ...PROCESSED_EVENTS_MIGRATIONS,
     "CREATE TABLE recent_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event TEXT NOT NULL)",
     "CREATE TABLE archive_identity (id INTEGER PRIMARY KEY CHECK (id = 1), user_ref TEXT NOT NULL)",
-    // The tables of the first two migrations belong to the event-ids area: in the objects that have them, at its version 2.
+    // The tables of the first two migrations belong to the event-ids area: in the objects that have them, at its
+    // version 2.
     "INSERT INTO schema_versions (area, version) VALUES ('event-ids', 2) ON CONFLICT (area) DO NOTHING",
   ],
   // recent_events' `seq` only orders the events kept, the newest of which stays: no AUTOINCREMENT.

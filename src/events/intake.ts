@@ -97,10 +97,17 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
   const app = admitAppEvents(appId, now, limits.perAppPerMinute, candidates.length);
   const admitted = candidates.slice(0, app.admitted);
   for (const i of candidates.slice(app.admitted)) {
-    outcomes[i] = { status: 429, refusal: { policy: "per-app", limit: limits.perAppPerMinute, retryAfterMs: app.retryAfterMs } };
+    outcomes[i] = {
+      status: 429,
+      refusal: { policy: "per-app", limit: limits.perAppPerMinute, retryAfterMs: app.retryAfterMs },
+    };
   }
 
-  const results = await ingestEvents(env, admitted.map((i) => events[i]), limits.perUserPerMinute);
+  const results = await ingestEvents(
+    env,
+    admitted.map((i) => events[i]),
+    limits.perUserPerMinute,
+  );
   let notApplied = 0;
   admitted.forEach((i, j) => {
     const result = results[j];
@@ -108,7 +115,11 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
       outcomes[i] = { status: 500, error: result.failed };
       notApplied++;
     } else if (result.limited) {
-      const refusal: RateRefusal = { policy: "per-user", limit: limits.perUserPerMinute, retryAfterMs: result.limited.retryAfterMs };
+      const refusal: RateRefusal = {
+        policy: "per-user",
+        limit: limits.perUserPerMinute,
+        retryAfterMs: result.limited.retryAfterMs,
+      };
       rememberRefusal(appId, events[i].userId, now, refusal);
       outcomes[i] = { status: 429, refusal };
       notApplied++;

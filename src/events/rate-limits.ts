@@ -34,7 +34,9 @@ export function rateLimitHeaders(refusal: RateRefusal): Record<string, string> {
 }
 
 export const rateLimited = (refusal: RateRefusal, userId: string) =>
-  new ApiError(429, refusalMessage(refusal, userId), undefined, rateLimitHeaders(refusal), { retry_after_seconds: retryAfterSeconds(refusal) });
+  new ApiError(429, refusalMessage(refusal, userId), undefined, rateLimitHeaders(refusal), {
+    retry_after_seconds: retryAfterSeconds(refusal),
+  });
 
 /** The response headers a browser game may read: these and the request id. */
 export const RATE_LIMIT_HEADERS = ["Retry-After", "RateLimit", "RateLimit-Policy"];

@@ -34,14 +34,19 @@ export function recordRecentEvent(sql: AreaSql, event: UserEvent): void {
     event_id: event.eventId,
     received_at: event.receivedAt,
   };
-  const { seq } = sql.exec<{ seq: number }>("INSERT INTO recent_events (event) VALUES (?) RETURNING seq", JSON.stringify(recent)).one();
+  const { seq } = sql
+    .exec<{ seq: number }>("INSERT INTO recent_events (event) VALUES (?) RETURNING seq", JSON.stringify(recent))
+    .one();
   if (seq % RECENT_EVENTS_KEPT === 0) sql.exec("DELETE FROM recent_events WHERE seq <= ?", seq - RECENT_EVENTS_KEPT);
 }
 
 /** Newest first. */
 export function readRecentEvents(sql: AreaSql, limit: number): RecentEvent[] {
   return sql
-    .exec<{ event: string }>("SELECT event FROM recent_events ORDER BY seq DESC LIMIT ?", Math.min(limit, RECENT_EVENTS_KEPT))
+    .exec<{ event: string }>(
+      "SELECT event FROM recent_events ORDER BY seq DESC LIMIT ?",
+      Math.min(limit, RECENT_EVENTS_KEPT),
+    )
     .toArray()
     .map((row) => JSON.parse(row.event) as RecentEvent);
 }

@@ -15,12 +15,16 @@ export function retentionDays(value: string | undefined): number {
 /** Archive objects expire by the hour, so the cron looks at them in the first minute of each hour only. */
 const firstMinuteOfHour = (now: number) => now % HOUR_MS < 60_000;
 
-export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & { ANALYTICS_RETENTION_DAYS?: string; EVENTS_ARCHIVE_PRUNING?: string };
+export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & {
+  ANALYTICS_RETENTION_DAYS?: string;
+  EVENTS_ARCHIVE_PRUNING?: string;
+};
 
 /**
  * Cron: drops archived events and event counts past their retention, receipts past the queue's
  * redeliveries, and the per-app rate counts no isolate reads any more. With
- * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (docs/api.md, "Raw event archive"), and
+ * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (docs/api.md, "Raw event archive"),
+ * and
  * the cron leaves it alone.
  */
 export async function pruneEventData(env: RetentionEnv, now: number): Promise<void> {

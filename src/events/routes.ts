@@ -5,8 +5,24 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { badRequest, forbidden, type FieldProblem } from "../shared/errors";
 import { jsonBodyOf } from "../shared/body";
 import { logError } from "../shared/log";
-import { bearerSecurity, errorResponses, type Examples, forbiddenResponse, jsonResponse, rateLimitedResponse, StatusMessageSchema } from "../shared/openapi";
-import { bearerToken, callerApp, callerUser, isAccessTokenShaped, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
+import {
+  bearerSecurity,
+  errorResponses,
+  type Examples,
+  forbiddenResponse,
+  jsonResponse,
+  rateLimitedResponse,
+  StatusMessageSchema,
+} from "../shared/openapi";
+import {
+  bearerToken,
+  callerApp,
+  callerUser,
+  isAccessTokenShaped,
+  requireAccessToken,
+  requireApiKey,
+  requireSigningKeys,
+} from "../auth/middleware";
 import { appTrust } from "../auth/trust";
 import { describeCatalog } from "./catalog";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
@@ -15,7 +31,13 @@ import { appRefusal } from "./app-rate";
 import { knownRefusal, rateLimited, refusalMessage, retryAfterSeconds } from "./rate-limits";
 import type { UserEvent } from "../user/event";
 import {
-  AuthQuery, EventBatchPayload, EventBatchResponse, EventDescription, EventPayload, EventResult, MAX_BATCH_EVENTS,
+  AuthQuery,
+  EventBatchPayload,
+  EventBatchResponse,
+  EventDescription,
+  EventPayload,
+  EventResult,
+  MAX_BATCH_EVENTS,
 } from "./schemas";
 
 const AUTH_MODES: readonly string[] = ["api_key", "access_token"] satisfies AuthMode[];
@@ -51,7 +73,13 @@ function checkEvent(c: Context<AppEnv>, raw: unknown): { event: UserEvent } | { 
 /** The app's trust and this request's clock, for takeEvents. */
 async function intakeContext(c: Context<AppEnv>): Promise<IntakeContext> {
   const appId = callerApp(c);
-  return { env: c.env, appId, trust: await appTrust(c.env.DB, appId), now: c.get("now"), waitUntil: (work) => c.executionCtx.waitUntil(work) };
+  return {
+    env: c.env,
+    appId,
+    trust: await appTrust(c.env.DB, appId),
+    now: c.get("now"),
+    waitUntil: (work) => c.executionCtx.waitUntil(work),
+  };
 }
 
 /**
@@ -62,7 +90,11 @@ async function intakeContext(c: Context<AppEnv>): Promise<IntakeContext> {
 function refuseWhenFull(c: Context<AppEnv>, { appId, trust, now }: IntakeContext): void {
   const user = callerUser(c);
   const appWait = appRefusal(appId, now, trust.rateLimits.perAppPerMinute);
-  if (appWait !== null) throw rateLimited({ policy: "per-app", limit: trust.rateLimits.perAppPerMinute, retryAfterMs: appWait }, user ?? "");
+  if (appWait !== null)
+    throw rateLimited(
+      { policy: "per-app", limit: trust.rateLimits.perAppPerMinute, retryAfterMs: appWait },
+      user ?? "",
+    );
   const known = user === undefined ? null : knownRefusal(appId, user, now, trust.rateLimits.perUserPerMinute);
   if (known) throw rateLimited(known, user!);
 }
@@ -76,7 +108,11 @@ const intakeRefusals = {
 
 // Requests are checked by validateEvent, not by the route: the schema is only referenced here.
 const eventBody = (ref: string, description: string, examples: Examples) => ({
-  body: { required: true, description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` }, examples } } },
+  body: {
+    required: true,
+    description,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` }, examples } },
+  },
 });
 
 const serverEvent = {
@@ -87,14 +123,25 @@ const serverEvent = {
   event_id: "6f1c9a8e-2f4b-4f7e-9a1d-1f2e3d4c5b6a",
 };
 const EVENT_EXAMPLES: Examples = {
-  minimal: { summary: "The least a custom event needs (API key): its name and its player", value: { event_name: "tutorial-finished", user_id: "player-42" } },
+  minimal: {
+    summary: "The least a custom event needs (API key): its name and its player",
+    value: { event_name: "tutorial-finished", user_id: "player-42" },
+  },
   server: { summary: "From the studio's backend (API key), idempotent by event_id", value: serverEvent },
-  client: { summary: "From a game client (access token: the token names the player)", value: { event_name: "kill-enemy", meta_data: { amount: 1 } } },
+  client: {
+    summary: "From a game client (access token: the token names the player)",
+    value: { event_name: "kill-enemy", meta_data: { amount: 1 } },
+  },
 };
 const BATCH_EXAMPLES: Examples = {
   two: {
     summary: "Two events of one player (API key)",
-    value: { events: [serverEvent, { user_id: "player-42", event_name: "collect-item", meta_data: { amount: 3, item_type: "gem" } }] },
+    value: {
+      events: [
+        serverEvent,
+        { user_id: "player-42", event_name: "collect-item", meta_data: { amount: 3, item_type: "gem" } },
+      ],
+    },
   },
 };
 const OK_EXAMPLE: Examples = { ok: { summary: "Accepted", value: { status: 200, message: "OK" } } };
@@ -111,7 +158,11 @@ eventsRoutes.openAPIRegistry.register("EventBatchPayload", EventBatchPayload);
 eventsRoutes
   .openapi(
     createRoute({
-      operationId: "sendEvent", method: "post", path: "/api/v1/events", tags, security: senderSecurity,
+      operationId: "sendEvent",
+      method: "post",
+      path: "/api/v1/events",
+      tags,
+      security: senderSecurity,
       summary: "Send an event (sendEvent)",
       description:
         "With an API key the body names the user in `user_id`; with an access token the token does. `auth` says which " +
@@ -121,7 +172,11 @@ eventsRoutes
         "per player and per app) the answer is 429 with Retry-After.",
       middleware: [requireSender, requireSigningKeys] as const,
       request: { query: AuthQuery, ...eventBody("EventPayload", "The event", EVENT_EXAMPLES) },
-      responses: { 200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)", OK_EXAMPLE), ...errorResponses, ...intakeRefusals },
+      responses: {
+        200: jsonResponse(StatusMessageSchema, "Accepted (also for a repeated event_id)", OK_EXAMPLE),
+        ...errorResponses,
+        ...intakeRefusals,
+      },
     }),
     async (c) => {
       const ctx = await intakeContext(c);
@@ -137,7 +192,11 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      operationId: "sendEventBatch", method: "post", path: "/api/v1/events/batch", tags, security: senderSecurity,
+      operationId: "sendEventBatch",
+      method: "post",
+      path: "/api/v1/events/batch",
+      tags,
+      security: senderSecurity,
       summary: `Send up to ${MAX_BATCH_EVENTS} events at once`,
       description:
         "Each event is checked and applied on its own, in order per user; the answer has a result per event: 400 for an invalid one, " +
@@ -159,21 +218,34 @@ eventsRoutes
       }
       const checked = items.map((item) => checkEvent(c, item));
       const accepted = checked.flatMap((item, index) => ("event" in item ? [{ index, event: item.event }] : []));
-      const outcomes = await takeEvents(ctx, accepted.map((a) => a.event));
+      const outcomes = await takeEvents(
+        ctx,
+        accepted.map((a) => a.event),
+      );
 
       const outcomeAt = new Map(accepted.map(({ index, event }, i) => [index, { event, outcome: outcomes[i] }]));
       const results: EventResultBody[] = checked.map((item, index) => {
         const eventId = (items[index] as { event_id?: unknown } | null)?.event_id;
         const id = typeof eventId === "string" ? { event_id: eventId } : {};
-        if ("errors" in item) return { index, status: 400, message: invalidEventMessage(item.errors), ...id, errors: item.errors };
+        if ("errors" in item)
+          return { index, status: 400, message: invalidEventMessage(item.errors), ...id, errors: item.errors };
         const { event, outcome } = outcomeAt.get(index)!;
         switch (outcome.status) {
           case 403:
             return { index, status: 403, message: outcome.message, ...id };
           case 429:
-            return { index, status: 429, message: refusalMessage(outcome.refusal, event.userId), ...id, retry_after_seconds: retryAfterSeconds(outcome.refusal) };
+            return {
+              index,
+              status: 429,
+              message: refusalMessage(outcome.refusal, event.userId),
+              ...id,
+              retry_after_seconds: retryAfterSeconds(outcome.refusal),
+            };
           case 500:
-            logError("applying an event of a batch failed", outcome.error, { app_id: event.appId, event_name: event.eventName });
+            logError("applying an event of a batch failed", outcome.error, {
+              app_id: event.appId,
+              event_name: event.eventName,
+            });
             return { index, status: 500, message: "Internal error", ...id };
           default:
             return { index, status: 200, message: "OK", ...id, ...(outcome.duplicate ? { duplicate: true } : {}) };
@@ -186,7 +258,10 @@ eventsRoutes
   )
   .openapi(
     createRoute({
-      operationId: "getAvailableEvents", method: "get", path: "/api/v1/public/documentation", tags,
+      operationId: "getAvailableEvents",
+      method: "get",
+      path: "/api/v1/public/documentation",
+      tags,
       summary: "The predefined events with their required and optional properties (getAvailableEvents)",
       responses: { 200: jsonResponse(z.array(EventDescription), "The predefined event catalog") },
     }),

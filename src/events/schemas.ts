@@ -25,18 +25,28 @@ export const EventPayload = z
     event_type: z.enum(["single", "group"]).optional().openapi({
       description: "`single` adds the amount to counters; `group` replaces them. Default: `single`.",
     }),
-    session_id: z.string().max(LIMITS.idLength).optional().openapi({
-      description: `Groups events, for example a match; counters reset when it changes. Default: \`${DEFAULT_SESSION_ID}\`.`,
-      example: "match-17",
-    }),
-    meta_data: z.record(z.string(), z.union([z.number().int(), z.string()])).optional().openapi({
-      description:
-        "Integer or string values. For a predefined event only its own fields are kept; floats are refused for every event.",
-      example: { amount: 1, weapon_used: "rifle" },
-    }),
-    metadata: z.record(z.string(), z.union([z.number().int(), z.string()])).optional().openapi({
-      description: "Alias of meta_data, used when meta_data is absent.",
-    }),
+    session_id: z
+      .string()
+      .max(LIMITS.idLength)
+      .optional()
+      .openapi({
+        description: `Groups events, for example a match; counters reset when it changes. Default: \`${DEFAULT_SESSION_ID}\`.`,
+        example: "match-17",
+      }),
+    meta_data: z
+      .record(z.string(), z.union([z.number().int(), z.string()]))
+      .optional()
+      .openapi({
+        description:
+          "Integer or string values. For a predefined event only its own fields are kept; floats are refused for every event.",
+        example: { amount: 1, weapon_used: "rifle" },
+      }),
+    metadata: z
+      .record(z.string(), z.union([z.number().int(), z.string()]))
+      .optional()
+      .openapi({
+        description: "Alias of meta_data, used when meta_data is absent.",
+      }),
     event_id: z.string().min(1).max(LIMITS.eventIdLength).optional().openapi({
       description: "Makes the event idempotent per user for 48 hours: a retry is acknowledged and applied once.",
       example: "6f1c9a8e-2f4b-4f7e-9a1d-1f2e3d4c5b6a",
@@ -51,12 +61,15 @@ export const EventBatchPayload = z
   .openapi("EventBatchPayload");
 
 export const AuthQuery = z.object({
-  auth: z.enum(["api_key", "access_token"]).optional().openapi({
-    description:
-      "The credential in the Bearer header: an API key (backend) or an access token (client). " +
-      "When absent, the credential itself tells: a JWT longer than 64 characters is an access token, anything else an API key " +
-      "(SCILL's Unreal and PHP SDKs never send `auth`).",
-  }),
+  auth: z
+    .enum(["api_key", "access_token"])
+    .optional()
+    .openapi({
+      description:
+        "The credential in the Bearer header: an API key (backend) or an access token (client). " +
+        "When absent, the credential itself tells: a JWT longer than 64 characters is an access token, anything else an API key " +
+        "(SCILL's Unreal and PHP SDKs never send `auth`).",
+    }),
 });
 
 const FieldProblem = z.object({ field: z.string(), problem: z.string() });
@@ -69,7 +82,11 @@ export const EventResult = z
     event_id: z.string().optional(),
     duplicate: z.boolean().optional().openapi({ description: "true when this event_id was already applied" }),
     errors: z.array(FieldProblem).optional(),
-    retry_after_seconds: z.number().int().optional().openapi({ description: "With status 429: when this event would be accepted" }),
+    retry_after_seconds: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "With status 429: when this event would be accepted" }),
   })
   .openapi("EventResult");
 

@@ -33,7 +33,13 @@ const RECORD_RECEIPTS = `
 /** Adds usage messages (for example unlocked challenges) to the apps' monthly counters. */
 export async function recordUsage(db: D1Database, records: UsageRecord[], now: number): Promise<void> {
   if (records.length === 0) return;
-  const rows = records.map((r) => ({ id: r.id, app_id: Number(r.appId), month: r.month, metric: r.metric, count: r.count }));
+  const rows = records.map((r) => ({
+    id: r.id,
+    app_id: Number(r.appId),
+    month: r.month,
+    metric: r.metric,
+    count: r.count,
+  }));
   const statements = chunkByJsonSize(rows, MAX_JSON_PARAMETER_CHARS).flatMap((json) => [
     db.prepare(COUNT_NEW).bind(json),
     db.prepare(RECORD_RECEIPTS).bind(json, now),
@@ -61,9 +67,16 @@ export async function readMonthUsage(db: D1Database, appId: number, month: strin
 }
 
 /** A page of an app's months with usage, newest first. */
-export async function listMonthUsage(db: D1Database, appId: number, paging: Paging): Promise<{ items: MonthUsage[]; total: number }> {
+export async function listMonthUsage(
+  db: D1Database,
+  appId: number,
+  paging: Paging,
+): Promise<{ items: MonthUsage[]; total: number }> {
   const [rows, total] = await db.batch<MonthUsage | { n: number }>([
-    db.prepare(`SELECT ${MONTH_COLUMNS} FROM usage_counters WHERE app_id = ? GROUP BY month ORDER BY month DESC LIMIT ? OFFSET ?`)
+    db
+      .prepare(
+        `SELECT ${MONTH_COLUMNS} FROM usage_counters WHERE app_id = ? GROUP BY month ORDER BY month DESC LIMIT ? OFFSET ?`,
+      )
       .bind(appId, paging.pageSize, pageOffset(paging)),
     db.prepare("SELECT COUNT(DISTINCT month) AS n FROM usage_counters WHERE app_id = ?").bind(appId),
   ]);

@@ -57,7 +57,11 @@ export class UserEventRate {
       bySecond.set(second, (bySecond.get(second) ?? 0) + e.n);
     }
     for (const [second, n] of bySecond) {
-      this.sql.exec("INSERT INTO event_rate (second, n) VALUES (?, ?) ON CONFLICT (second) DO UPDATE SET n = n + excluded.n", second, n);
+      this.sql.exec(
+        "INSERT INTO event_rate (second, n) VALUES (?, ?) ON CONFLICT (second) DO UPDATE SET n = n + excluded.n",
+        second,
+        n,
+      );
     }
     this.sql.exec("DELETE FROM event_rate WHERE second < ?", Math.floor((now - WINDOW_MS) / 1000));
     this.entries = liveEntries(this.entries!, now);
@@ -66,9 +70,12 @@ export class UserEventRate {
 
   private window(): WindowEntry[] {
     if (this.entries === null) {
-      const rows = this.sql.exec<{ second: number; n: number }>("SELECT second, n FROM event_rate ORDER BY second").toArray();
+      const rows = this.sql
+        .exec<{ second: number; n: number }>("SELECT second, n FROM event_rate ORDER BY second")
+        .toArray();
       this.entries = rows.map((r) => ({ at: r.second * 1000, n: r.n }));
-      this.storedUpTo = this.entries.length > 0 ? this.entries[this.entries.length - 1].at + 999 : Number.NEGATIVE_INFINITY;
+      this.storedUpTo =
+        this.entries.length > 0 ? this.entries[this.entries.length - 1].at + 999 : Number.NEGATIVE_INFINITY;
     }
     return this.entries;
   }

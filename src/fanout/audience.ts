@@ -13,8 +13,15 @@ import { appEndpoints } from "../webhooks/endpoints-repo";
 export function leaderboardAudience(env: Env): LeaderboardAudience {
   return async (appId, boardIds) => {
     if (deliveryTargets(await appEndpoints(env.DB, appId), "leaderoard-updated").length > 0) return new Set(boardIds);
-    const topics = await Promise.all(boardIds.map(async (id) => [id, await topicName(env, { kind: "leaderboard", appId, leaderboardId: id })] as const));
-    const watched = await watchedTopics(env.DB, topics.map(([, topic]) => topic));
+    const topics = await Promise.all(
+      boardIds.map(
+        async (id) => [id, await topicName(env, { kind: "leaderboard", appId, leaderboardId: id })] as const,
+      ),
+    );
+    const watched = await watchedTopics(
+      env.DB,
+      topics.map(([, topic]) => topic),
+    );
     return new Set(topics.filter(([, topic]) => watched.has(topic)).map(([id]) => id));
   };
 }

@@ -8,7 +8,11 @@ import { deliveryTargets, type EndpointRef } from "../webhooks/core/targets";
  * for an app without webhooks whose players are not connected an event's outbox row holds only
  * its background messages.
  */
-export function hasReceiver(change: Pick<Change, "webhookType" | "topic" | "webhookUrl">, endpoints: EndpointRef[], watched: boolean): boolean {
+export function hasReceiver(
+  change: Pick<Change, "webhookType" | "topic" | "webhookUrl">,
+  endpoints: EndpointRef[],
+  watched: boolean,
+): boolean {
   if (watched && change.topic !== null) return true;
   return deliveryTargets(endpoints, change.webhookType, change.webhookUrl).length > 0;
 }

@@ -12,7 +12,9 @@ import { appLeaderboards } from "../leaderboards/catalog";
 import { topicName, type RealtimeTopicRef } from "../realtime/topics";
 
 const NotificationTopic = z
-  .object({ topic: z.string().openapi({ example: "gamification/challenges/3ea785c6d0ce23e67beff0a1b2c3d4e5f6a7b8c9d0e1f2a3" }) })
+  .object({
+    topic: z.string().openapi({ example: "gamification/challenges/3ea785c6d0ce23e67beff0a1b2c3d4e5f6a7b8c9d0e1f2a3" }),
+  })
   .openapi("NotificationTopic");
 
 /** An id in the query; one that is not in the caller's app answers 404, as on every other path. */
@@ -52,7 +54,12 @@ for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "le
 realtimeRoutes
   .openapi(
     createRoute({
-      operationId: "getUserChallengesNotificationTopic", method: "get", path: "/api/v1/auth/user-challenges-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserChallengesNotificationTopic",
+      method: "get",
+      path: "/api/v1/auth/user-challenges-topic-link",
+      tags,
+      description,
+      security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which every change of the token user's challenges is pushed",
       middleware: [requireAccessToken] as const,
       responses: answer,
@@ -61,7 +68,12 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      operationId: "getUserChallengeNotificationTopic", method: "get", path: "/api/v1/auth/user-challenge-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserChallengeNotificationTopic",
+      method: "get",
+      path: "/api/v1/auth/user-challenge-topic-link",
+      tags,
+      description,
+      security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which changes of one challenge of the token user are pushed (SCILL)",
       middleware: [requireAccessToken] as const,
       request: { query: queryId("challenge_id") },
@@ -69,13 +81,19 @@ realtimeRoutes
     }),
     async (c) => {
       const challengeId = c.req.valid("query").challenge_id;
-      if (!(await challengeCatalog(c.env.DB, callerApp(c))).byId.has(challengeId)) throw notFound(`Challenge ${challengeId} not found`);
+      if (!(await challengeCatalog(c.env.DB, callerApp(c))).byId.has(challengeId))
+        throw notFound(`Challenge ${challengeId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-challenge", appId, userId, challengeId }));
     },
   )
   .openapi(
     createRoute({
-      operationId: "getUserBattlePassNotificationTopic", method: "get", path: "/api/v1/auth/user-battle-pass-topic-link", tags, description, security: bearerSecurity.accessToken,
+      operationId: "getUserBattlePassNotificationTopic",
+      method: "get",
+      path: "/api/v1/auth/user-battle-pass-topic-link",
+      tags,
+      description,
+      security: bearerSecurity.accessToken,
       summary: "The MQTT topic on which changes of the token user's progress in one battle pass are pushed (SCILL)",
       middleware: [requireAccessToken] as const,
       request: { query: queryId("battle_pass_id") },
@@ -84,13 +102,19 @@ realtimeRoutes
     async (c) => {
       const battlePassId = c.req.valid("query").battle_pass_id;
       const { passes } = await battlePassCatalog(c.env.DB, callerApp(c));
-      if (!passes.some((pass) => pass.battlePassId === battlePassId)) throw notFound(`Battle pass ${battlePassId} not found`);
+      if (!passes.some((pass) => pass.battlePassId === battlePassId))
+        throw notFound(`Battle pass ${battlePassId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-battle-pass", appId, userId, battlePassId }));
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardNotificationTopic", method: "get", path: "/api/v1/auth/leaderboard-topic-link", tags, description, security: bearerSecurity.tokenOrKey,
+      operationId: "getLeaderboardNotificationTopic",
+      method: "get",
+      path: "/api/v1/auth/leaderboard-topic-link",
+      tags,
+      description,
+      security: bearerSecurity.tokenOrKey,
       summary: "The MQTT topic on which changes of one leaderboard are pushed (SCILL)",
       middleware: [requireTokenOrKey] as const,
       request: { query: queryId("leaderboard_id") },
@@ -105,9 +129,14 @@ realtimeRoutes
   )
   .openapi(
     createRoute({
-      operationId: "generateWebsocketAccessToken", method: "get", path: "/api/v1/challenges/web-socket/generate-token", tags, security: bearerSecurity.accessToken,
+      operationId: "generateWebsocketAccessToken",
+      method: "get",
+      path: "/api/v1/challenges/web-socket/generate-token",
+      tags,
+      security: bearerSecurity.accessToken,
       deprecated: true,
-      summary: "SCILL's deprecated websocket token: the token user's challenge topic, for clients that still ask for it",
+      summary:
+        "SCILL's deprecated websocket token: the token user's challenge topic, for clients that still ask for it",
       description,
       middleware: [requireAccessToken] as const,
       responses: { 200: jsonResponse(SocketToken, "The user's challenge topic as socket_token"), ...errorResponses },

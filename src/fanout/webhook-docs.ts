@@ -11,18 +11,24 @@ import type { AppEnv } from "../shared/http";
  * src/players/core/erasure-notification.ts); the same payload is the MQTT message of the topic.
  */
 
-const type = <T extends WebhookType>(value: T) => z.literal(value).openapi({ description: "The webhook type", example: value });
+const type = <T extends WebhookType>(value: T) =>
+  z.literal(value).openapi({ description: "The webhook type", example: value });
 
 const PayloadChallenge = ChallengeSchema.extend({
   user_id: z.string().openapi({ description: "Whose challenge it is" }),
-  session_id: z.string().nullable().openapi({ description: "The session of the last event its counter took; null before any" }),
+  session_id: z
+    .string()
+    .nullable()
+    .openapi({ description: "The session of the last event its counter took; null before any" }),
 }).openapi("WebhookChallenge");
 
 const ChallengeChanged = z
   .object({
     webhook_type: type("challenge-changed"),
     category_position: z.number().int().openapi({ description: "Position of the challenge's category" }),
-    user_token: z.string().openapi({ description: "An access token of the player: the receiver may send further events for them" }),
+    user_token: z
+      .string()
+      .openapi({ description: "An access token of the player: the receiver may send further events for them" }),
     old_challenge: PayloadChallenge,
     new_challenge: PayloadChallenge,
   })
@@ -117,52 +123,72 @@ const UserErased = z
   .object({
     webhook_type: type("user-erased"),
     app_id: z.string(),
-    erasure_id: z.string().openapi({ description: "The erasure's id (the receipt the erasure request answered); the player is not named" }),
+    erasure_id: z
+      .string()
+      .openapi({ description: "The erasure's id (the receipt the erasure request answered); the player is not named" }),
     requested_at: z.string().openapi({ format: "date-time" }),
     completed_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("UserErasedPayload");
 
 const DeliveryHeaders = z.object({
-  "webhook-id": z.string().openapi({ description: "The delivery's id, the same on every attempt: receivers deduplicate by it" }),
+  "webhook-id": z
+    .string()
+    .openapi({ description: "The delivery's id, the same on every attempt: receivers deduplicate by it" }),
   "webhook-timestamp": z.string().openapi({ description: "Seconds since the epoch when the attempt was signed" }),
   "webhook-signature": z.string().openapi({
-    description: "Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">` with the endpoint's secret",
+    description:
+      'Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint\'s secret',
   }),
 });
 
-const WEBHOOKS: { type: WebhookType; operationId: string; schema: z.ZodType; summary: string; description: string }[] = [
-  {
-    type: "challenge-changed", operationId: "challengeChangedWebhook", schema: ChallengeChanged,
-    summary: "A player's challenge changed",
-    description: "Sent on every transition of a player's personal challenge (unlocked, activated, progress, finished, claimed, cancelled), with the challenge before and after.",
-  },
-  {
-    type: "battlepass-challenge-changed", operationId: "battlePassChallengeChangedWebhook", schema: BattlePassChallengeChanged,
-    summary: "A challenge of a battle pass level changed",
-    description: "One call per level challenge whose counter or state moved.",
-  },
-  {
-    type: "battlepass-level-reward-claimed", operationId: "battlePassLevelRewardClaimedWebhook", schema: BattlePassLevelRewardClaimed,
-    summary: "A player claimed a level's reward",
-    description: "Sent to the level's own reward URL when it has one, instead of the app's endpoints for this type.",
-  },
-  {
-    type: "battlepass-expired", operationId: "battlePassExpiredWebhook", schema: BattlePassExpired,
-    summary: "A battle pass ended",
-    description: "Sent once when a pass's end_date has passed.",
-  },
-  {
-    type: "leaderoard-updated", operationId: "leaderboardUpdatedWebhook", schema: LeaderboardUpdated,
-    summary: "A member's score or rank on a leaderboard changed",
-    description: "The spec's spelling of the type (`leaderoard-updated`; endpoints may subscribe with `leaderboard-updated` too). One call per member and board per applied batch of events.",
-  },
-  {
-    type: "user-erased", operationId: "userErasedWebhook", schema: UserErased,
-    summary: "A player's erasure completed",
-    description: "Names the erasure, never the player, so that the delivery log holds no personal data.",
-  },
-];
+const WEBHOOKS: { type: WebhookType; operationId: string; schema: z.ZodType; summary: string; description: string }[] =
+  [
+    {
+      type: "challenge-changed",
+      operationId: "challengeChangedWebhook",
+      schema: ChallengeChanged,
+      summary: "A player's challenge changed",
+      description:
+        "Sent on every transition of a player's personal challenge (unlocked, activated, progress, finished, claimed, cancelled), with the challenge before and after.",
+    },
+    {
+      type: "battlepass-challenge-changed",
+      operationId: "battlePassChallengeChangedWebhook",
+      schema: BattlePassChallengeChanged,
+      summary: "A challenge of a battle pass level changed",
+      description: "One call per level challenge whose counter or state moved.",
+    },
+    {
+      type: "battlepass-level-reward-claimed",
+      operationId: "battlePassLevelRewardClaimedWebhook",
+      schema: BattlePassLevelRewardClaimed,
+      summary: "A player claimed a level's reward",
+      description: "Sent to the level's own reward URL when it has one, instead of the app's endpoints for this type.",
+    },
+    {
+      type: "battlepass-expired",
+      operationId: "battlePassExpiredWebhook",
+      schema: BattlePassExpired,
+      summary: "A battle pass ended",
+      description: "Sent once when a pass's end_date has passed.",
+    },
+    {
+      type: "leaderoard-updated",
+      operationId: "leaderboardUpdatedWebhook",
+      schema: LeaderboardUpdated,
+      summary: "A member's score or rank on a leaderboard changed",
+      description:
+        "The spec's spelling of the type (`leaderoard-updated`; endpoints may subscribe with `leaderboard-updated` too). One call per member and board per applied batch of events.",
+    },
+    {
+      type: "user-erased",
+      operationId: "userErasedWebhook",
+      schema: UserErased,
+      summary: "A player's erasure completed",
+      description: "Names the erasure, never the player, so that the delivery log holds no personal data.",
+    },
+  ];
 
 const errorAnswer = (description: string) => ({ description });
 
@@ -177,11 +203,14 @@ export function registerWebhookDocs(app: OpenAPIHono<AppEnv>) {
       // Signed (webhook-signature), not sent with any of the API's credentials.
       security: [],
       summary: webhook.summary,
-      description:
-        `${webhook.description} Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.`,
+      description: `${webhook.description} Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.`,
       request: {
         headers: DeliveryHeaders,
-        body: { required: true, description: "The payload, also the MQTT message of the topic", content: { "application/json": { schema: webhook.schema } } },
+        body: {
+          required: true,
+          description: "The payload, also the MQTT message of the topic",
+          content: { "application/json": { schema: webhook.schema } },
+        },
       },
       responses: {
         "2XX": errorAnswer("Received: the delivery is done"),

@@ -33,7 +33,9 @@ function chunksByEvent(contributions: Contribution[]): Contribution[][] {
   });
   // An event's JSON in the array: its contributions' and their separators (jsonBytes counts one per item).
   const bytesOf = (event: Contribution[]) => event.reduce((sum, c) => sum + jsonBytes(c), 0);
-  return chunkBy(events, bytesOf, Number.POSITIVE_INFINITY, MAX_JSON_BYTES_PER_TRANSACTION).map((chunk) => chunk.flat());
+  return chunkBy(events, bytesOf, Number.POSITIVE_INFINITY, MAX_JSON_BYTES_PER_TRANSACTION).map((chunk) =>
+    chunk.flat(),
+  );
 }
 
 const playerKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;
@@ -41,7 +43,9 @@ const playerKey = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 /** The erasure subject of every player of the batch (one HMAC each, no I/O). */
 async function playerSubjects(env: Env, events: QueuedEvent[]): Promise<Map<string, string>> {
   const players = new Map(events.map(({ event }) => [playerKey(event.appId, event.userId), event] as const));
-  const subjects = await Promise.all([...players].map(async ([key, e]) => [key, await erasureSubject(env, e.appId, e.userId)] as const));
+  const subjects = await Promise.all(
+    [...players].map(async ([key, e]) => [key, await erasureSubject(env, e.appId, e.userId)] as const),
+  );
   return new Map(subjects);
 }
 
@@ -64,13 +68,28 @@ interface ApplyResultRow {
  * whose visible score moved on the boards `heard` (the others' ranks are not even computed). A
  * chunk claimed before (a replay) changes nothing.
  */
-export async function applyChunk(db: D1Database, chunk: Contribution[], now: number, heard: Set<string>, also: D1PreparedStatement[] = []): Promise<ScoreChange[]> {
+export async function applyChunk(
+  db: D1Database,
+  chunk: Contribution[],
+  now: number,
+  heard: Set<string>,
+  also: D1PreparedStatement[] = [],
+): Promise<ScoreChange[]> {
   // Each statement parses only the JSON it reads: the claims their keys, the review queue what is held.
   const applied = chunk.filter((c) => c.h === undefined);
   const held = chunk.filter((c) => c.h !== undefined);
   const keys = [...new Set(chunk.map((c) => c.k))];
-  const params = [byEventJson(applied), crypto.randomUUID(), now, JSON.stringify(keys), JSON.stringify(held), JSON.stringify([...heard].map(Number))];
-  const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) => db.prepare(sql).bind(...params.slice(0, highestParam(sql))));
+  const params = [
+    byEventJson(applied),
+    crypto.randomUUID(),
+    now,
+    JSON.stringify(keys),
+    JSON.stringify(held),
+    JSON.stringify([...heard].map(Number)),
+  ];
+  const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) =>
+    db.prepare(sql).bind(...params.slice(0, highestParam(sql))),
+  );
   const results = await db.batch([...statements, ...also]);
   return (results[APPLY_RESULT_INDEX].results as ApplyResultRow[]).map((row) => ({
     boardId: String(row.leaderboard_id),
@@ -91,12 +110,22 @@ export async function applyChunk(db: D1Database, chunk: Contribution[], now: num
  * per member whose score moved on a board of the `audience` is handed to `deliver`; a replay sends
  * none again.
  */
-export async function applyLeaderboardEvents(env: Env, events: QueuedEvent[], deliver: ChangeSink, audience: LeaderboardAudience): Promise<void> {
+export async function applyLeaderboardEvents(
+  env: Env,
+  events: QueuedEvent[],
+  deliver: ChangeSink,
+  audience: LeaderboardAudience,
+): Promise<void> {
   if (events.length === 0) return;
   const catalogs = new Map<string, AppLeaderboards>();
-  for (const appId of new Set(events.map((e) => e.event.appId))) catalogs.set(appId, await appLeaderboards(env.DB, appId));
+  for (const appId of new Set(events.map((e) => e.event.appId)))
+    catalogs.set(appId, await appLeaderboards(env.DB, appId));
   const subjects = await playerSubjects(env, events);
-  const contributions = contributionsOf(events, (appId) => catalogs.get(appId)?.boards ?? [], (e) => subjects.get(playerKey(e.appId, e.userId))!);
+  const contributions = contributionsOf(
+    events,
+    (appId) => catalogs.get(appId)?.boards ?? [],
+    (e) => subjects.get(playerKey(e.appId, e.userId))!,
+  );
   if (contributions.length === 0) return;
 
   const now = await getNow(env);
@@ -118,7 +147,11 @@ async function heardBoards(contributions: Contribution[], audience: LeaderboardA
 }
 
 /** The leaderboard changes of the members whose score moved, with their user info. */
-export async function toChanges(db: D1Database, catalogs: Map<string, AppLeaderboards>, changed: ScoreChange[]): Promise<Change[]> {
+export async function toChanges(
+  db: D1Database,
+  catalogs: Map<string, AppLeaderboards>,
+  changed: ScoreChange[],
+): Promise<Change[]> {
   const changes: Change[] = [];
   for (const [appId, catalog] of catalogs) {
     const boards = new Map(catalog.boards.map((b) => [b.id, b]));

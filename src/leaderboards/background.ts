@@ -9,6 +9,10 @@ export async function applyLeaderboardEventMessages(
   deliver: ChangeSink,
   audience: LeaderboardAudience,
 ): Promise<void> {
-  const events = messages.map((m) => ({ messageId: m.id, event: m.body.event, ...(m.body.paceExceeded ? { paceExceeded: m.body.paceExceeded } : {}) }));
+  const events = messages.map((m) => ({
+    messageId: m.id,
+    event: m.body.event,
+    ...(m.body.paceExceeded ? { paceExceeded: m.body.paceExceeded } : {}),
+  }));
   await applyLeaderboardEvents(env, events, deliver, audience);
 }

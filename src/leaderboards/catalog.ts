@@ -71,7 +71,11 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
   const filters = JSON.parse(row.filters) as CounterFilter[];
   const schedule: PeriodSchedule | null =
     row.period_range && row.period_range !== "never"
-      ? { period: row.period_range, resetAtTime: row.period_range_reset_at_time ?? "00:00:00", timeZone: row.period_range_time_zone ?? "UTC" }
+      ? {
+          period: row.period_range,
+          resetAtTime: row.period_range_reset_at_time ?? "00:00:00",
+          timeZone: row.period_range_time_zone ?? "UTC",
+        }
       : null;
   return {
     id: String(row.leaderboard_id),

@@ -72,19 +72,29 @@ export async function playerFlags(db: D1Database, appId: number, userId: string,
 }
 
 /** A page of a board's queue, oldest first. */
-export async function listFlags(db: D1Database, boardId: number, paging: Paging): Promise<{ rows: FlagRow[]; total: number }> {
+export async function listFlags(
+  db: D1Database,
+  boardId: number,
+  paging: Paging,
+): Promise<{ rows: FlagRow[]; total: number }> {
   const [rows, total] = await db.batch<FlagRow | { n: number }>([
-    db.prepare("SELECT * FROM leaderboard_flags WHERE leaderboard_id = ? ORDER BY flag_id LIMIT ? OFFSET ?").bind(boardId, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare("SELECT * FROM leaderboard_flags WHERE leaderboard_id = ? ORDER BY flag_id LIMIT ? OFFSET ?")
+      .bind(boardId, paging.pageSize, pageOffset(paging)),
     db.prepare("SELECT COUNT(*) AS n FROM leaderboard_flags WHERE leaderboard_id = ?").bind(boardId),
   ]);
   return { rows: rows.results as FlagRow[], total: (total.results[0] as { n: number }).n };
 }
 
 export async function readFlag(db: D1Database, boardId: number, flagId: number): Promise<FlagRow | null> {
-  return db.prepare("SELECT * FROM leaderboard_flags WHERE leaderboard_id = ? AND flag_id = ?").bind(boardId, flagId).first<FlagRow>();
+  return db
+    .prepare("SELECT * FROM leaderboard_flags WHERE leaderboard_id = ? AND flag_id = ?")
+    .bind(boardId, flagId)
+    .first<FlagRow>();
 }
 
-export const deleteFlagStatement = (db: D1Database, flagId: number) => db.prepare("DELETE FROM leaderboard_flags WHERE flag_id = ?").bind(flagId);
+export const deleteFlagStatement = (db: D1Database, flagId: number) =>
+  db.prepare("DELETE FROM leaderboard_flags WHERE flag_id = ?").bind(flagId);
 
 /** Rows one cron run deletes at most. */
 const PRUNE_BATCH = 10_000;
@@ -92,8 +102,9 @@ const PRUNE_BATCH = 10_000;
 /** Cron: flags past their retention (also those of deleted apps, whose boards took theirs along). */
 export async function pruneFlags(db: D1Database, now: number): Promise<void> {
   await db
-    .prepare("DELETE FROM leaderboard_flags WHERE flag_id IN (SELECT flag_id FROM leaderboard_flags WHERE flagged_at < ? ORDER BY flagged_at LIMIT ?)")
+    .prepare(
+      "DELETE FROM leaderboard_flags WHERE flag_id IN (SELECT flag_id FROM leaderboard_flags WHERE flagged_at < ? ORDER BY flagged_at LIMIT ?)",
+    )
     .bind(now - FLAG_RETENTION_MS, PRUNE_BATCH)
     .run();
 }
-

@@ -53,7 +53,10 @@ async function purgeSeason(db: D1Database, boardId: number, season: number, limi
   const [rows, counts] = await db.batch(PURGE_SEASON_SQL.map((sql) => db.prepare(sql).bind(boardId, season, limit)));
   const deleted = rows.meta.changes + counts.meta.changes;
   if (rows.meta.changes < limit && counts.meta.changes < limit) {
-    await db.prepare("DELETE FROM leaderboard_seasons WHERE leaderboard_id = ? AND season = ?").bind(boardId, season).run();
+    await db
+      .prepare("DELETE FROM leaderboard_seasons WHERE leaderboard_id = ? AND season = ?")
+      .bind(boardId, season)
+      .run();
   }
   return deleted;
 }
@@ -63,7 +66,12 @@ async function purgeSeason(db: D1Database, boardId: number, season: number, limi
  * included (SCILL's member reset; an operator's removal of one entry). Members behind move up:
  * the rank index moves with the rows. Answers how many rows went.
  */
-export async function deleteMemberScores(db: D1Database, boardIds: string[], memberType: string, memberId: string): Promise<number> {
+export async function deleteMemberScores(
+  db: D1Database,
+  boardIds: string[],
+  memberType: string,
+  memberId: string,
+): Promise<number> {
   if (boardIds.length === 0) return 0;
   const boards = JSON.stringify(boardIds.map(Number));
   const results = await db.batch(DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boards, memberType, memberId)));
@@ -76,7 +84,12 @@ export async function deleteMemberScores(db: D1Database, boardIds: string[], mem
  * key; and the replay claims of their events, one range of keys. A team's rows keep their scores:
  * they name no one.
  */
-export async function playerScoreStatements(db: D1Database, appId: number, userId: string, subject: string): Promise<D1PreparedStatement[]> {
+export async function playerScoreStatements(
+  db: D1Database,
+  appId: number,
+  userId: string,
+  subject: string,
+): Promise<D1PreparedStatement[]> {
   const boards = await db
     .prepare(
       `SELECT leaderboard_id FROM leaderboards WHERE app_id = ?
@@ -87,6 +100,8 @@ export async function playerScoreStatements(db: D1Database, appId: number, userI
   const boardIds = JSON.stringify(boards.results.map((b) => b.leaderboard_id));
   const prefix = playerClaimPrefix(appId, subject);
   // The keys just above the prefix: its last character (':') plus one.
-  const claims = db.prepare("DELETE FROM leaderboard_applied_events WHERE dedup_key >= ? AND dedup_key < ?").bind(prefix, `${prefix.slice(0, -1)};`);
+  const claims = db
+    .prepare("DELETE FROM leaderboard_applied_events WHERE dedup_key >= ? AND dedup_key < ?")
+    .bind(prefix, `${prefix.slice(0, -1)};`);
   return [...DELETE_MEMBER_SQL.map((sql) => db.prepare(sql).bind(boardIds, "user", userId)), claims];
 }

@@ -94,7 +94,9 @@ const countNodeMovesSql = (moves: string) => `WITH ${LEVELS_CTE}, moves(b, s, t,
 
 /** Adds `d` for every key of `moves` (b, s, t, k, d) at every level, in one upsert. */
 const countMovesSql = (moves: string) =>
-  countNodeMovesSql(`WITH keyed(b, s, t, k, d) AS (${moves}) SELECT b, s, t, lv.level, k >> lv.shift, d FROM keyed, rank_levels lv`);
+  countNodeMovesSql(
+    `WITH keyed(b, s, t, k, d) AS (${moves}) SELECT b, s, t, lv.level, k >> lv.shift, d FROM keyed, rank_levels lv`,
+  );
 
 /** Removes nodes that reached zero among `nodes` (b, s, t, level, node), keeping the tree sparse. */
 const dropEmptyNodesAtSql = (nodes: string) => `WITH ${LEVELS_CTE}
@@ -103,7 +105,9 @@ const dropEmptyNodesAtSql = (nodes: string) => `WITH ${LEVELS_CTE}
 
 /** Removes nodes that reached zero among the nodes of `keys` (b, s, t, k), keeping the tree sparse. */
 const dropEmptyNodesSql = (keys: string) =>
-  dropEmptyNodesAtSql(`WITH keyed(b, s, t, k) AS (${keys}) SELECT b, s, t, lv.level, k >> lv.shift FROM keyed, rank_levels lv`);
+  dropEmptyNodesAtSql(
+    `WITH keyed(b, s, t, k) AS (${keys}) SELECT b, s, t, lv.level, k >> lv.shift FROM keyed, rank_levels lv`,
+  );
 
 /**
  * The nodes the batch's members left (`old`) or entered (`new`): only on the levels where the old

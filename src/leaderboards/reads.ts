@@ -34,7 +34,14 @@ async function loadInfos(db: D1Database, appId: string, rows: MemberRow[], p: Pr
 }
 
 /** One page of users (with their info) and of teams of each board, with member counts: one D1 batch. */
-export async function readBoardPages(db: D1Database, appId: string, boards: LeaderboardDef[], p: Presentation, offset: number, limit: number) {
+export async function readBoardPages(
+  db: D1Database,
+  appId: string,
+  boards: LeaderboardDef[],
+  p: Presentation,
+  offset: number,
+  limit: number,
+) {
   const statements = boards.flatMap((board) => [
     userPageStatement(db, sliceOf(board, "user", p.now), offset, limit, appId),
     pageStatement(db, sliceOf(board, "team", p.now), offset, limit),
@@ -54,11 +61,20 @@ export async function readBoardPages(db: D1Database, appId: string, boards: Lead
  * The member's row on each board: score and rank, or score 0 and rank -1 without a score. One
  * statement per board, in one D1 round trip; a user's info comes with the first board's.
  */
-export async function readMemberRows(db: D1Database, appId: string, boards: LeaderboardDef[], memberType: MemberType, memberId: string, p: Presentation) {
+export async function readMemberRows(
+  db: D1Database,
+  appId: string,
+  boards: LeaderboardDef[],
+  memberType: MemberType,
+  memberId: string,
+  p: Presentation,
+) {
   if (boards.length === 0) return [];
   const withInfo = memberType === "user";
   const statements = boards.map((b, i) =>
-    withInfo && i === 0 ? userStandingStatement(db, sliceOf(b, memberType, p.now), memberId, appId) : memberStatement(db, sliceOf(b, memberType, p.now), memberId),
+    withInfo && i === 0
+      ? userStandingStatement(db, sliceOf(b, memberType, p.now), memberId, appId)
+      : memberStatement(db, sliceOf(b, memberType, p.now), memberId),
   );
   const results = statements.length === 1 ? [await statements[0].run()] : await db.batch(statements);
   p.infos = withInfo ? standingUserInfo(results[0], memberId) : new Map();
@@ -69,7 +85,15 @@ export async function readMemberRows(db: D1Database, appId: string, boards: Lead
 }
 
 /** The member and `range` rows on each side of it, in board order. */
-export async function readAround(db: D1Database, appId: string, board: LeaderboardDef, memberType: MemberType, memberId: string, range: number, p: Presentation) {
+export async function readAround(
+  db: D1Database,
+  appId: string,
+  board: LeaderboardDef,
+  memberType: MemberType,
+  memberId: string,
+  range: number,
+  p: Presentation,
+) {
   const slice = sliceOf(board, memberType, p.now);
   const me = await readMemberPosition(db, slice, memberId);
   let member: MemberRow = unrankedRow(memberType, memberId);
@@ -83,7 +107,6 @@ export async function readAround(db: D1Database, appId: string, board: Leaderboa
   await loadInfos(db, appId, [member, ...members], p);
   return { member, members };
 }
-
 
 /** One stored score of a member: every season the store still holds, the current one included. */
 export interface StoredScore {
@@ -105,5 +128,10 @@ export async function storedScores(db: D1Database, boardIds: string[], userId: s
     )
     .bind(JSON.stringify(boardIds.map(Number)), userId)
     .all<{ leaderboard_id: number; season: number; score: number; last_at: number }>();
-  return rows.results.map((r) => ({ boardId: String(r.leaderboard_id), season: r.season, score: r.score, lastAt: r.last_at }));
+  return rows.results.map((r) => ({
+    boardId: String(r.leaderboard_id),
+    season: r.season,
+    score: r.score,
+    lastAt: r.last_at,
+  }));
 }

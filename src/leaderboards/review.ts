@@ -18,8 +18,23 @@ import { memberStanding, memberStatement } from "./store";
  * the member (a player's entries are renamed when the player is erased).
  */
 
-function memberAudit(actor: Actor, appId: string, memberType: MemberType, memberId: string, action: string, before: unknown): AuditEntry {
-  return { actor, appId, resource: memberType === "user" ? PLAYER_RESOURCE : "team", resourceId: memberId, action, before, after: null };
+function memberAudit(
+  actor: Actor,
+  appId: string,
+  memberType: MemberType,
+  memberId: string,
+  action: string,
+  before: unknown,
+): AuditEntry {
+  return {
+    actor,
+    appId,
+    resource: memberType === "user" ? PLAYER_RESOURCE : "team",
+    resourceId: memberId,
+    action,
+    before,
+    after: null,
+  };
 }
 
 async function requireBoardDef(db: D1Database, appId: string, boardId: string): Promise<LeaderboardDef> {
@@ -48,7 +63,15 @@ export async function listFlagged(db: D1Database, appId: string, boardId: string
  * flag's own dedup key makes a repeated accept apply nothing twice. A banned player's value goes to
  * their hidden rows, as any event of theirs would. Answers the member's standing afterwards.
  */
-export async function acceptFlag(db: D1Database, appId: string, boardId: string, flagId: string, now: number, deliver: ChangeSink, actor: Actor) {
+export async function acceptFlag(
+  db: D1Database,
+  appId: string,
+  boardId: string,
+  flagId: string,
+  now: number,
+  deliver: ChangeSink,
+  actor: Actor,
+) {
   const board = await requireBoardDef(db, appId, boardId);
   const flag = await requireFlag(db, board, flagId);
   const contribution: Contribution = {
@@ -67,13 +90,22 @@ export async function acceptFlag(db: D1Database, appId: string, boardId: string,
     e: null,
   };
   const audit = memberAudit(actor, appId, flag.member_type, flag.member_id, "accept-held-score", presentFlag(flag));
-  const changed = await applyChunk(db, [contribution], now, new Set([board.id]), [deleteFlagStatement(db, flag.flag_id), ...auditStatements(db, [audit])]);
+  const changed = await applyChunk(db, [contribution], now, new Set([board.id]), [
+    deleteFlagStatement(db, flag.flag_id),
+    ...auditStatements(db, [audit]),
+  ]);
   await deliver(await toChanges(db, new Map([[appId, await appLeaderboards(db, appId)]]), changed));
   return { ...presentFlag(flag), member: await standing(db, board, flag.member_type, flag.member_id, now) };
 }
 
 /** Drops a held value: it never counts. */
-export async function dismissFlag(db: D1Database, appId: string, boardId: string, flagId: string, actor: Actor): Promise<void> {
+export async function dismissFlag(
+  db: D1Database,
+  appId: string,
+  boardId: string,
+  flagId: string,
+  actor: Actor,
+): Promise<void> {
   const board = await requireBoardDef(db, appId, boardId);
   const flag = await requireFlag(db, board, flagId);
   const audit = memberAudit(actor, appId, flag.member_type, flag.member_id, "dismiss-held-score", presentFlag(flag));
@@ -85,7 +117,13 @@ export async function dismissFlag(db: D1Database, appId: string, boardId: string
  * stops the member's next event from counting again: a ban does that.
  */
 export async function removeEntry(
-  db: D1Database, appId: string, boardId: string, memberType: MemberType, memberId: string, now: number, actor: Actor,
+  db: D1Database,
+  appId: string,
+  boardId: string,
+  memberType: MemberType,
+  memberId: string,
+  now: number,
+  actor: Actor,
 ): Promise<void> {
   const board = await requireBoardDef(db, appId, boardId);
   const before = { leaderboard_id: board.id, ...(await standing(db, board, memberType, memberId, now)) };
@@ -108,7 +146,14 @@ async function standing(db: D1Database, board: LeaderboardDef, memberType: Membe
  * Answers the member's standing before and after.
  */
 export async function setMemberScore(
-  db: D1Database, appId: string, boardId: string, memberType: MemberType, memberId: string, score: number, now: number, deliver: ChangeSink,
+  db: D1Database,
+  appId: string,
+  boardId: string,
+  memberType: MemberType,
+  memberId: string,
+  score: number,
+  now: number,
+  deliver: ChangeSink,
 ) {
   const board = await requireBoardDef(db, appId, boardId);
   const before = { leaderboard_id: board.id, ...(await standing(db, board, memberType, memberId, now)) };

@@ -49,13 +49,25 @@ const tags = ["Leaderboards"];
 const readSecurity = bearerSecurity.tokenOrKey;
 
 const BoardParams = z.object({ leaderboardId: pathId("leaderboardId") });
-const MemberParams = z.object({ memberType: MemberTypeParam, memberId: z.string().min(1).max(200).openapi({ param: { name: "memberId", in: "path" } }) });
+const MemberParams = z.object({
+  memberType: MemberTypeParam,
+  memberId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "memberId", in: "path" } }),
+});
 const MemberBoardParams = MemberParams.extend({ leaderboardId: pathId("leaderboardId") });
 
 async function readContext(c: Ctx, language: string | undefined) {
   const appId = callerApp(c);
   const catalog = await appLeaderboards(c.env.DB, appId);
-  const presentation: Presentation = { language, defaultLanguage: catalog.defaultLanguage, now: c.get("now"), infos: new Map() };
+  const presentation: Presentation = {
+    language,
+    defaultLanguage: catalog.defaultLanguage,
+    now: c.get("now"),
+    infos: new Map(),
+  };
   return { appId, boards: catalog.boards, p: presentation };
 }
 
@@ -65,12 +77,15 @@ function findBoard(boards: LeaderboardDef[], leaderboardId: string): Leaderboard
   return board;
 }
 
-const NO_SCORE_NOTE = "A member without a score in the current season gets a row with score 0 and rank -1 (not an error).";
-const RANKING_NOTE = "Equal scores share a rank, the next score skips the shared places (1, 1, 3); equal scores are listed by member id.";
+const NO_SCORE_NOTE =
+  "A member without a score in the current season gets a row with score 0 and rank -1 (not an error).";
+const RANKING_NOTE =
+  "Equal scores share a rank, the next score skips the shared places (1, 1, 3); equal scores are listed by member id.";
 const PAGING_NOTE =
   "currentPage starts at 1 (default 1), pageSize is 1..100 (default 25): page 0 or pageSize 101 answer 400, a page past the end answers empty lists. " +
   "Pages are read by keyset from a rank index: any page costs about the same at 10 thousand or millions of members.";
-const V2_IGNORED = "startDate, endDate and aggregate are accepted and ignored: the board's own aggregation applies to its current season.";
+const V2_IGNORED =
+  "startDate, endDate and aggregate are accepted and ignored: the board's own aggregation applies to its current season.";
 
 /** The first row's 0-based position: v2's currentPosition (1-based) wins over currentPage. */
 const offsetOf = (query: { currentPage: number; pageSize: number; currentPosition?: number }) =>
@@ -109,17 +124,31 @@ async function memberOnAll(c: Ctx, memberType: MemberType, memberId: string, lan
   return { entries: boards.map((board, i) => ({ board, row: rows[i] })), p };
 }
 
-async function memberOnOne(c: Ctx, memberType: MemberType, memberId: string, leaderboardId: string, language: string | undefined) {
+async function memberOnOne(
+  c: Ctx,
+  memberType: MemberType,
+  memberId: string,
+  leaderboardId: string,
+  language: string | undefined,
+) {
   const { appId, boards, p } = await readContext(c, language);
   const board = findBoard(boards, leaderboardId);
   const [row] = await readMemberRows(c.env.DB, appId, [board], memberType, memberId, p);
   return { board, row, p };
 }
 
-async function around(c: Ctx, params: { memberType: MemberType; memberId: string; leaderboardId: string }, query: { language?: string; range: number }) {
+async function around(
+  c: Ctx,
+  params: { memberType: MemberType; memberId: string; leaderboardId: string },
+  query: { language?: string; range: number },
+) {
   const { appId, boards, p } = await readContext(c, query.language);
   const board = findBoard(boards, params.leaderboardId);
-  return { board, ...(await readAround(c.env.DB, appId, board, params.memberType, params.memberId, query.range, p)), p };
+  return {
+    board,
+    ...(await readAround(c.env.DB, appId, board, params.memberType, params.memberId, query.range, p)),
+    p,
+  };
 }
 
 const memberV1 = (board: LeaderboardDef, row: MemberRow, p: Presentation) =>
@@ -136,18 +165,30 @@ const boardsText = {
   summary: "Retrieve all leaderboards of the app",
   description: `Every board of the credential's app, each with the same page of its rows. ${PAGING_NOTE}`,
 };
-const rankingsText = { summary: "Retrieve a member's rankings on every leaderboard", description: `memberType is user or team. ${NO_SCORE_NOTE}` };
-const rankingText = { summary: "Retrieve a member's ranking on one leaderboard", description: `${NO_SCORE_NOTE} ${RANKING_NOTE}` };
+const rankingsText = {
+  summary: "Retrieve a member's rankings on every leaderboard",
+  description: `memberType is user or team. ${NO_SCORE_NOTE}`,
+};
+const rankingText = {
+  summary: "Retrieve a member's ranking on one leaderboard",
+  description: `${NO_SCORE_NOTE} ${RANKING_NOTE}`,
+};
 const aroundText = {
   summary: "A member's neighbourhood on a leaderboard (beyond the spec)",
   description: `The member's row and the rows from \`range\` places before it to \`range\` places after it, in board order (fewer at either end). ${NO_SCORE_NOTE} Then members is empty.`,
 };
-const v2 = (text: { summary: string; description: string }) => ({ ...text, description: `${text.description} ${V2_IGNORED}` });
+const v2 = (text: { summary: string; description: string }) => ({
+  ...text,
+  description: `${text.description} ${V2_IGNORED}`,
+});
 
 const router = createRouter()
   .openapi(
     createRoute({
-      operationId: "getLeaderboard", ...read, ...boardText, path: "/api/v1/leaderboards/{leaderboardId}",
+      operationId: "getLeaderboard",
+      ...read,
+      ...boardText,
+      path: "/api/v1/leaderboards/{leaderboardId}",
       request: { params: BoardParams, query: BoardQuery },
       responses: { 200: jsonResponse(Leaderboard, "The leaderboard"), ...errorResponses },
     }),
@@ -158,7 +199,10 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardV2", ...read, ...v2(boardText), path: "/api/v2/leaderboards/{leaderboardId}",
+      operationId: "getLeaderboardV2",
+      ...read,
+      ...v2(boardText),
+      path: "/api/v2/leaderboards/{leaderboardId}",
       request: { params: BoardParams, query: BoardQueryV2 },
       responses: { 200: jsonResponse(LeaderboardV2Results, "The leaderboard"), ...errorResponses },
     }),
@@ -169,95 +213,157 @@ const router = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboards", ...read, ...boardsText, path: "/api/v1/leaderboards",
+      operationId: "getLeaderboards",
+      ...read,
+      ...boardsText,
+      path: "/api/v1/leaderboards",
       request: { query: BoardQuery },
       responses: { 200: jsonResponse(z.array(Leaderboard), "The leaderboards, by id"), ...errorResponses },
     }),
     async (c) => {
       const { pages, p } = await allBoards(c, c.req.valid("query"));
-      return c.json(pages.map((page) => presentV1(page, p)), 200);
+      return c.json(
+        pages.map((page) => presentV1(page, p)),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardsV2", ...read, ...v2(boardsText), path: "/api/v2/leaderboards",
+      operationId: "getLeaderboardsV2",
+      ...read,
+      ...v2(boardsText),
+      path: "/api/v2/leaderboards",
       request: { query: BoardQueryV2 },
       responses: { 200: jsonResponse(z.array(LeaderboardV2Results), "The leaderboards, by id"), ...errorResponses },
     }),
     async (c) => {
       const { pages, p } = await allBoards(c, c.req.valid("query"));
-      return c.json(pages.map((page) => presentV2(page, p)), 200);
+      return c.json(
+        pages.map((page) => presentV2(page, p)),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardRankings", ...read, ...rankingsText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}",
+      operationId: "getLeaderboardRankings",
+      ...read,
+      ...rankingsText,
+      path: "/api/v1/leaderboards-members/{memberType}/{memberId}",
       request: { params: MemberParams, query: LanguageQuery },
-      responses: { 200: jsonResponse(z.array(LeaderboardMemberRanking), "One entry per board, by board id"), ...errorResponses },
+      responses: {
+        200: jsonResponse(z.array(LeaderboardMemberRanking), "One entry per board, by board id"),
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const { memberType, memberId } = c.req.valid("param");
       const { entries, p } = await memberOnAll(c, memberType, memberId, c.req.valid("query").language);
-      return c.json(entries.map(({ board, row }) => memberV1(board, row, p)), 200);
+      return c.json(
+        entries.map(({ board, row }) => memberV1(board, row, p)),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardV2Rankings", ...read, ...v2(rankingsText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}",
+      operationId: "getLeaderboardV2Rankings",
+      ...read,
+      ...v2(rankingsText),
+      path: "/api/v2/leaderboards-members/{memberType}/{memberId}",
       request: { params: MemberParams, query: MemberQueryV2 },
-      responses: { 200: jsonResponse(z.array(LeaderboardV2MemberRanking), "One entry per board, by board id"), ...errorResponses },
+      responses: {
+        200: jsonResponse(z.array(LeaderboardV2MemberRanking), "One entry per board, by board id"),
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const { memberType, memberId } = c.req.valid("param");
       const { entries, p } = await memberOnAll(c, memberType, memberId, c.req.valid("query").language);
-      return c.json(entries.map(({ board, row }) => memberV2(board, row, p)), 200);
+      return c.json(
+        entries.map(({ board, row }) => memberV2(board, row, p)),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardRanking", ...read, ...rankingText, path: "/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      operationId: "getLeaderboardRanking",
+      ...read,
+      ...rankingText,
+      path: "/api/v1/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
       request: { params: MemberBoardParams, query: LanguageQuery },
       responses: { 200: jsonResponse(LeaderboardMemberRanking, "The member's row"), ...errorResponses },
     }),
     async (c) => {
       const { memberType, memberId, leaderboardId } = c.req.valid("param");
-      const { board, row, p } = await memberOnOne(c, memberType, memberId, leaderboardId, c.req.valid("query").language);
+      const { board, row, p } = await memberOnOne(
+        c,
+        memberType,
+        memberId,
+        leaderboardId,
+        c.req.valid("query").language,
+      );
       return c.json(memberV1(board, row, p), 200);
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardV2Ranking", ...read, ...v2(rankingText), path: "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
+      operationId: "getLeaderboardV2Ranking",
+      ...read,
+      ...v2(rankingText),
+      path: "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}",
       request: { params: MemberBoardParams, query: MemberQueryV2 },
       responses: { 200: jsonResponse(LeaderboardV2MemberRanking, "The member's row"), ...errorResponses },
     }),
     async (c) => {
       const { memberType, memberId, leaderboardId } = c.req.valid("param");
-      const { board, row, p } = await memberOnOne(c, memberType, memberId, leaderboardId, c.req.valid("query").language);
+      const { board, row, p } = await memberOnOne(
+        c,
+        memberType,
+        memberId,
+        leaderboardId,
+        c.req.valid("query").language,
+      );
       return c.json(memberV2(board, row, p), 200);
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardAround", ...read, ...aroundText, path: "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
+      operationId: "getLeaderboardAround",
+      ...read,
+      ...aroundText,
+      path: "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
       request: { params: MemberBoardParams, query: AroundQuery },
       responses: { 200: jsonResponse(LeaderboardAround, "The neighbourhood"), ...errorResponses },
     }),
     async (c) => {
       const { board, member, members, p } = await around(c, c.req.valid("param"), c.req.valid("query"));
-      const body = { ...v1Head(board, p), member: presentRanking(member, p), members: members.map((r) => presentRanking(r, p)) };
+      const body = {
+        ...v1Head(board, p),
+        member: presentRanking(member, p),
+        members: members.map((r) => presentRanking(r, p)),
+      };
       return c.json(withNextReset(body, board, p.now), 200);
     },
   )
   .openapi(
     createRoute({
-      operationId: "getLeaderboardV2Around", ...read, ...aroundText, path: "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
+      operationId: "getLeaderboardV2Around",
+      ...read,
+      ...aroundText,
+      path: "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}",
       request: { params: MemberBoardParams, query: AroundQuery },
       responses: { 200: jsonResponse(LeaderboardV2Around, "The neighbourhood"), ...errorResponses },
     }),
     async (c) => {
       const { board, member, members, p } = await around(c, c.req.valid("param"), c.req.valid("query"));
-      const body = { ...v2Head(board, p), leaderboard_member: presentRankingV2(member, p), members: members.map((r) => presentRankingV2(r, p)) };
+      const body = {
+        ...v2Head(board, p),
+        leaderboard_member: presentRankingV2(member, p),
+        members: members.map((r) => presentRankingV2(r, p)),
+      };
       return c.json(withNextReset(body, board, p.now), 200);
     },
   );
@@ -267,15 +373,25 @@ const resetDone = jsonResponse(StatusMessageSchema, "Done: status 200, message O
 // The v1 path is where SCILL's Unity SDK resets a board with ApiVersion v1 (LeaderboardsApi.cs:718).
 const resetPaths = [
   ["/api/v2/leaderboards-reset/{appId}/{leaderboardId}", "resetLeaderboardV2Rankings", undefined],
-  ["/api/v1/leaderboards-reset/{appId}/{leaderboardId}", "resetLeaderboardV2RankingsV1Path", "resetLeaderboardV2Rankings"],
+  [
+    "/api/v1/leaderboards-reset/{appId}/{leaderboardId}",
+    "resetLeaderboardV2RankingsV1Path",
+    "resetLeaderboardV2Rankings",
+  ],
 ] as const;
 for (const [path, operationId, alias] of resetPaths) {
   router.openapi(
     createRoute({
-      operationId, ...aliasOf(alias), method: "delete", path, tags, security: bearerSecurity.apiKey,
+      operationId,
+      ...aliasOf(alias),
+      method: "delete",
+      path,
+      tags,
+      security: bearerSecurity.apiKey,
       middleware: [requireApiKey] as const,
       summary: "Reset a leaderboard",
-      description: "Starts a new, empty season of the board at once (its reset schedule, if any, continues from there). API key only.",
+      description:
+        "Starts a new, empty season of the board at once (its reset schedule, if any, continues from there). API key only.",
       request: { params: z.object({ appId: pathId("appId"), leaderboardId: pathId("leaderboardId") }) },
       responses: { 200: resetDone, ...errorResponses },
     }),
@@ -291,7 +407,11 @@ for (const [path, operationId, alias] of resetPaths) {
 
 router.openapi(
   createRoute({
-    operationId: "resetLeaderboardRankings", method: "delete", path: "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}", tags, security: bearerSecurity.apiKey,
+    operationId: "resetLeaderboardRankings",
+    method: "delete",
+    path: "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}",
+    tags,
+    security: bearerSecurity.apiKey,
     middleware: [requireApiKey] as const,
     summary: "Reset a member's leaderboard data",
     description: "Removes the member's scores from every leaderboard of the app, in every season. API key only.",
@@ -302,7 +422,12 @@ router.openapi(
     const { appId: pathAppId, memberType, memberId } = c.req.valid("param");
     const appId = callerApp(c, pathAppId);
     const { boards } = await appLeaderboards(c.env.DB, appId);
-    await deleteMemberScores(c.env.DB, boards.map((b) => b.id), memberType, memberId);
+    await deleteMemberScores(
+      c.env.DB,
+      boards.map((b) => b.id),
+      memberType,
+      memberId,
+    );
     return c.json({ status: 200, message: "OK" }, 200);
   },
 );

@@ -5,9 +5,15 @@ import { MEMBER_TYPES } from "./catalog";
 
 /** Zod schemas of the player-side leaderboard endpoints: SCILL v1 and v2 shapes (admin: ./admin/schemas.ts). */
 
-export const MemberTypeParam = z.enum(MEMBER_TYPES).openapi({ param: { name: "memberType", in: "path" }, example: "user" });
+export const MemberTypeParam = z
+  .enum(MEMBER_TYPES)
+  .openapi({ param: { name: "memberType", in: "path" }, example: "user" });
 
-const LanguageParam = z.string().max(20).optional().openapi({ description: "Language of the board names (e.g. en, de)", example: "en" });
+const LanguageParam = z
+  .string()
+  .max(20)
+  .optional()
+  .openapi({ description: "Language of the board names (e.g. en, de)", example: "en" });
 export const LanguageQuery = z.object({ language: LanguageParam });
 export const BoardQuery = PagingQuery.extend({ language: LanguageParam });
 
@@ -20,15 +26,24 @@ export const BoardQueryV2 = BoardQuery.extend({
   endDate: z.string().optional(),
   aggregate: z.string().optional(),
 });
-export const MemberQueryV2 = LanguageQuery.extend({ startDate: z.string().optional(), endDate: z.string().optional(), aggregate: z.string().optional() });
+export const MemberQueryV2 = LanguageQuery.extend({
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  aggregate: z.string().optional(),
+});
 
 export const MAX_AROUND_RANGE = 50;
 export const AroundQuery = LanguageQuery.extend({
-  range: z.coerce.number().int().min(0).max(MAX_AROUND_RANGE).default(5).openapi({
-    description: `Rows before and after the member (0..${MAX_AROUND_RANGE}, default 5)`,
-  }),
+  range: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_AROUND_RANGE)
+    .default(5)
+    .openapi({
+      description: `Rows before and after the member (0..${MAX_AROUND_RANGE}, default 5)`,
+    }),
 });
-
 
 const NO_SCORE =
   "A member without a score in the current season is answered, not refused: score 0 and rank -1 (SCILL's convention).";
@@ -49,7 +64,10 @@ export const LeaderboardRanking = z
   .openapi("LeaderboardRanking", { description: RANKING_DESCRIPTION });
 
 const nextResetField = {
-  nextReset: z.string().optional().openapi({ description: "Start of the next season (ISO 8601); only on boards with a reset schedule" }),
+  nextReset: z
+    .string()
+    .optional()
+    .openapi({ description: "Start of the next season (ISO 8601); only on boards with a reset schedule" }),
 };
 
 export const Leaderboard = z
@@ -57,7 +75,9 @@ export const Leaderboard = z
     leaderboard_id: z.string(),
     name: z.string(),
     grouped_by_users: z.array(LeaderboardRanking),
-    grouped_by_teams: z.array(LeaderboardRanking).openapi({ description: "Rows of teams: only teams named in events (team_id)" }),
+    grouped_by_teams: z
+      .array(LeaderboardRanking)
+      .openapi({ description: "Rows of teams: only teams named in events (team_id)" }),
     num_users: z.number().int(),
     num_teams: z.number().int(),
     ...nextResetField,
@@ -73,7 +93,9 @@ export const LeaderboardAround = z
     leaderboard_id: z.string(),
     name: z.string(),
     member: LeaderboardRanking,
-    members: z.array(LeaderboardRanking).openapi({ description: "The member's neighbourhood in board order, the member included; empty when it has no score" }),
+    members: z.array(LeaderboardRanking).openapi({
+      description: "The member's neighbourhood in board order, the member included; empty when it has no score",
+    }),
     ...nextResetField,
   })
   .openapi("LeaderboardAround");
@@ -86,7 +108,9 @@ export type MemberMetadata = z.infer<typeof MemberMetadata>;
 export const LeaderboardV2Member = z
   .object({
     ...rankingFields,
-    metadata_results: z.array(MemberMetadata).openapi({ description: "Always empty: boards have no secondary rankings" }),
+    metadata_results: z
+      .array(MemberMetadata)
+      .openapi({ description: "Always empty: boards have no secondary rankings" }),
     additional_info: UserInfoSchema,
   })
   .openapi("LeaderboardV2Member", { description: RANKING_DESCRIPTION });
@@ -98,7 +122,10 @@ const v2Head = {
 };
 
 const MemberTypeRanking = z
-  .object({ count: z.number().int().openapi({ description: "Members of this type in the board" }), members: z.array(LeaderboardV2Member) })
+  .object({
+    count: z.number().int().openapi({ description: "Members of this type in the board" }),
+    members: z.array(LeaderboardV2Member),
+  })
   .openapi("LeaderboardV2MemberTypeRanking");
 
 export const LeaderboardV2Results = z
@@ -114,5 +141,10 @@ export const LeaderboardV2MemberRanking = z
   .openapi("LeaderboardV2MemberRanking");
 
 export const LeaderboardV2Around = z
-  .object({ ...v2Head, leaderboard_member: LeaderboardV2Member, members: z.array(LeaderboardV2Member), ...nextResetField })
+  .object({
+    ...v2Head,
+    leaderboard_member: LeaderboardV2Member,
+    members: z.array(LeaderboardV2Member),
+    ...nextResetField,
+  })
   .openapi("LeaderboardV2Around");

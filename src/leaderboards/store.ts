@@ -79,7 +79,11 @@ export async function readMemberPosition(
   slice: BoardSlice,
   memberId: string,
 ): Promise<(MemberStanding & { position: number }) | null> {
-  const row = await bindSlice(db.prepare(MEMBER_SQL), slice, memberId).first<{ score: number; ahead: number; tied_before: number }>();
+  const row = await bindSlice(db.prepare(MEMBER_SQL), slice, memberId).first<{
+    score: number;
+    ahead: number;
+    tied_before: number;
+  }>();
   return row ? { score: row.score, rank: row.ahead + 1, position: row.ahead + row.tied_before } : null;
 }
 

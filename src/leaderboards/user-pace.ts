@@ -6,7 +6,8 @@ import { appLeaderboards, type LeaderboardDef } from "./catalog";
 import { boardTakes } from "./core/contributions";
 
 /** The table as its first migration made it: history, never changed. */
-const PACE_TABLE = "CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at))";
+const PACE_TABLE =
+  "CREATE TABLE board_pace (leaderboard_id INTEGER NOT NULL, at INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (leaderboard_id, at))";
 
 /**
  * The leaderboards' part of the player's object: `max_events_per_minute`, per player per board,
@@ -36,12 +37,18 @@ export class UserBoardPace implements UserArea<LeaderboardDef[]> {
     for (const board of boards) {
       const id = Number(board.id);
       sql.exec("DELETE FROM board_pace WHERE leaderboard_id = ? AND at <= ?", id, now - WINDOW_MS);
-      const window = sql.exec<{ at: number; n: number }>("SELECT at, n FROM board_pace WHERE leaderboard_id = ? ORDER BY at", id).toArray();
+      const window = sql
+        .exec<{ at: number; n: number }>("SELECT at, n FROM board_pace WHERE leaderboard_id = ? ORDER BY at", id)
+        .toArray();
       if (admit(window, now, board.maxEventsPerMinute!, 1).admitted === 0) {
         staged.paceExceeded.push(board.id);
         continue;
       }
-      sql.exec("INSERT INTO board_pace (leaderboard_id, at, n) VALUES (?, ?, 1) ON CONFLICT (leaderboard_id, at) DO UPDATE SET n = n + 1", id, now);
+      sql.exec(
+        "INSERT INTO board_pace (leaderboard_id, at, n) VALUES (?, ?, 1) ON CONFLICT (leaderboard_id, at) DO UPDATE SET n = n + 1",
+        id,
+        now,
+      );
     }
   }
 }

@@ -9,7 +9,13 @@ export interface CronRun {
   failed_tasks: string[];
 }
 
-export async function recordCronRun(db: D1Database, job: string, startedAt: number, finishedAt: number, failedTasks: string[]): Promise<void> {
+export async function recordCronRun(
+  db: D1Database,
+  job: string,
+  startedAt: number,
+  finishedAt: number,
+  failedTasks: string[],
+): Promise<void> {
   await db
     .prepare(
       `INSERT INTO cron_runs (job, started_at, finished_at, failed_tasks) VALUES (?, ?, ?, ?)
@@ -24,5 +30,11 @@ export async function lastCronRun(db: D1Database, job: string): Promise<CronRun 
     .prepare("SELECT started_at, finished_at, failed_tasks FROM cron_runs WHERE job = ?")
     .bind(job)
     .first<{ started_at: string; finished_at: string; failed_tasks: string }>();
-  return row ? { started_at: row.started_at, finished_at: row.finished_at, failed_tasks: JSON.parse(row.failed_tasks) as string[] } : null;
+  return row
+    ? {
+        started_at: row.started_at,
+        finished_at: row.finished_at,
+        failed_tasks: JSON.parse(row.failed_tasks) as string[],
+      }
+    : null;
 }

@@ -6,9 +6,14 @@ import { buildOf, SERVICE_VERSION } from "./version";
 
 const Version = z
   .object({
-    service: z.string().openapi({ example: "0.3.7", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
+    service: z
+      .string()
+      .openapi({ example: "0.3.7", description: "The release: package.json `version`, listed in CHANGELOG.md." }),
     build: z.object({
-      id: z.string().nullable().openapi({ description: "The deployed Worker version id: what `wrangler rollback` takes." }),
+      id: z
+        .string()
+        .nullable()
+        .openapi({ description: "The deployed Worker version id: what `wrangler rollback` takes." }),
       tag: z.string().nullable(),
       timestamp: z.string().nullable().openapi({ description: "When that version was uploaded." }),
     }),
@@ -29,12 +34,18 @@ const Status = z
       expected_migration: z.string().openapi({ description: "The newest migration this code was built with." }),
     }),
     schemas: z.object({
-      user_object: z.record(z.string(), z.number().int()).openapi({ description: "Schema version of each area in a user's object (applied when the object starts)." }),
+      user_object: z
+        .record(z.string(), z.number().int())
+        .openapi({ description: "Schema version of each area in a user's object (applied when the object starts)." }),
       broker: z.record(z.string(), z.number().int()),
     }),
-    queues: z.record(z.string(), z.boolean()).openapi({ description: "Whether each queue binding the code sends to is present." }),
+    queues: z
+      .record(z.string(), z.boolean())
+      .openapi({ description: "Whether each queue binding the code sends to is present." }),
     cron: z.object({ last_run: CronRun.nullable() }),
-    warnings: z.array(z.string()).openapi({ description: "Unsafe settings and problems, each saying what to do. Empty when all is well." }),
+    warnings: z
+      .array(z.string())
+      .openapi({ description: "Unsafe settings and problems, each saying what to do. Empty when all is well." }),
   })
   .openapi("ServiceStatus");
 
@@ -44,7 +55,9 @@ const ServiceIndex = z
     version: z.string().openapi({ example: "0.3.7", description: "The release, as /health reports it." }),
     console: z.string().openapi({ example: "https://gamification.example/console", description: "The admin console." }),
     docs: z.string().openapi({ example: "https://gamification.example/docs", description: "The API reference." }),
-    openapi: z.string().openapi({ example: "https://gamification.example/openapi.json", description: "This OpenAPI document." }),
+    openapi: z
+      .string()
+      .openapi({ example: "https://gamification.example/openapi.json", description: "This OpenAPI document." }),
   })
   .openapi("ServiceIndex");
 
@@ -56,12 +69,20 @@ const wantsPage = (accept: string | undefined) => (accept ?? "").toLowerCase().i
 export const opsRoutes = createRouter()
   .openapi(
     createRoute({
-      operationId: "getServiceIndex", method: "get", path: "/", tags, security: [],
+      operationId: "getServiceIndex",
+      method: "get",
+      path: "/",
+      tags,
+      security: [],
       summary: "Where things are: the console for a browser, an index of addresses for an API client",
-      description: "An Accept header with `text/html` (a browser) is redirected to the console; any other request gets the index.",
+      description:
+        "An Accept header with `text/html` (a browser) is redirected to the console; any other request gets the index.",
       responses: {
         200: jsonResponse(ServiceIndex, "The service's name, release and addresses"),
-        302: { description: "A browser is sent to the console", headers: { Location: { description: "/console", schema: { type: "string" } } } },
+        302: {
+          description: "A browser is sent to the console",
+          headers: { Location: { description: "/console", schema: { type: "string" } } },
+        },
       },
     }),
     (c) => {
@@ -70,14 +91,23 @@ export const opsRoutes = createRouter()
       if (wantsPage(c.req.header("Accept"))) return c.redirect("/console", 302);
       const origin = new URL(c.req.url).origin;
       return c.json(
-        { name: "Open Gamification" as const, version: SERVICE_VERSION, console: `${origin}/console`, docs: `${origin}/docs`, openapi: `${origin}/openapi.json` },
+        {
+          name: "Open Gamification" as const,
+          version: SERVICE_VERSION,
+          console: `${origin}/console`,
+          docs: `${origin}/docs`,
+          openapi: `${origin}/openapi.json`,
+        },
         200,
       );
     },
   )
   .openapi(
     createRoute({
-      operationId: "getHealth", method: "get", path: "/health", tags,
+      operationId: "getHealth",
+      method: "get",
+      path: "/health",
+      tags,
       summary: "Liveness and version, without a credential",
       responses: { 200: jsonResponse(Health, "The Worker answers") },
     }),
@@ -85,7 +115,11 @@ export const opsRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getStatus", method: "get", path: "/api/v1/admin/status", tags, security: bearerSecurity.admin,
+      operationId: "getStatus",
+      method: "get",
+      path: "/api/v1/admin/status",
+      tags,
+      security: bearerSecurity.admin,
       summary: "What runs, whether D1 and the objects' schemas match it, and what is unsafe",
       responses: { 200: jsonResponse(Status, "The service's status"), ...errorResponses },
     }),

@@ -25,18 +25,39 @@ export interface BanInput {
 }
 
 /** The topics of a user's object name it (src/realtime/topics.ts): the broker bars by that. */
-const ownerOf = (env: Env, appId: number, userId: string) => env.USER.idFromName(userObjectName(String(appId), userId)).toString();
+const ownerOf = (env: Env, appId: number, userId: string) =>
+  env.USER.idFromName(userObjectName(String(appId), userId)).toString();
 
 /** Bans or re-bans (a second ban replaces the reason and the expiry). Answers the ban. */
-export async function banPlayer(env: Env, appId: number, userId: string, input: BanInput, now: number, actor: Actor): Promise<BanRow> {
+export async function banPlayer(
+  env: Env,
+  appId: number,
+  userId: string,
+  input: BanInput,
+  now: number,
+  actor: Actor,
+): Promise<BanRow> {
   if (input.expiresAt !== null && input.expiresAt <= now) {
-    throw badRequest("Invalid body: expires_at must be in the future", [{ field: "expires_at", problem: "must be in the future" }]);
+    throw badRequest("Invalid body: expires_at must be in the future", [
+      { field: "expires_at", problem: "must be in the future" },
+    ]);
   }
   const ban = { reason: input.reason, expiresAt: input.expiresAt, bannedAt: toIso(now) };
   const before = await readBan(env.DB, appId, userId);
-  const after = presentBan({ app_id: appId, user_id: userId, reason: ban.reason, expires_at: ban.expiresAt, banned_at: ban.bannedAt });
+  const after = presentBan({
+    app_id: appId,
+    user_id: userId,
+    reason: ban.reason,
+    expires_at: ban.expiresAt,
+    banned_at: ban.bannedAt,
+  });
   const audit = banAudit(actor, appId, userId, "ban", before, after);
-  const [written] = await writeConfig(env.DB, appId, [upsertBanStatement(env.DB, appId, userId, ban), ...syncBannedMemberStatements(env.DB, appId, userId)], [audit]);
+  const [written] = await writeConfig(
+    env.DB,
+    appId,
+    [upsertBanStatement(env.DB, appId, userId, ban), ...syncBannedMemberStatements(env.DB, appId, userId)],
+    [audit],
+  );
   const owner = ownerOf(env, appId, userId);
   await Promise.all(allShards(env).map((broker) => broker.barOwner(owner, input.expiresAt)));
   return written.results[0] as BanRow;
@@ -47,10 +68,19 @@ export async function banPlayer(env: Env, appId: number, userId: string, input: 
  * their scores are back on every board, ranks included. With `expiredBy`, only a ban that expired
  * by then (the cron). Answers the lifted ban, or null when there was none.
  */
-export async function liftBan(env: Env, appId: number, userId: string, actor: Actor, expiredBy?: number): Promise<BanRow | null> {
+export async function liftBan(
+  env: Env,
+  appId: number,
+  userId: string,
+  actor: Actor,
+  expiredBy?: number,
+): Promise<BanRow | null> {
   const before = await readBan(env.DB, appId, userId);
   // Recorded only when a ban was deleted (the cron must not log a lift of a ban renewed meanwhile).
-  const audit = auditAfterStatement(env.DB, banAudit(actor, appId, userId, expiredBy === undefined ? "unban" : "ban-expired", before, null));
+  const audit = auditAfterStatement(
+    env.DB,
+    banAudit(actor, appId, userId, expiredBy === undefined ? "unban" : "ban-expired", before, null),
+  );
   const [deleted] = await writeConfig(
     env.DB,
     appId,
@@ -64,13 +94,29 @@ export async function liftBan(env: Env, appId: number, userId: string, actor: Ac
   return lifted;
 }
 
-/** Every broker shard lets the owner's topics be subscribed again (a lift; an erasure, whose player may have been banned). */
+/**
+ * Every broker shard lets the owner's topics be subscribed again (a lift; an erasure, whose player may have been
+ * banned).
+ */
 export async function unbarOwner(env: Env, owner: string): Promise<void> {
   await Promise.all(allShards(env).map((broker) => broker.unbarOwner(owner)));
 }
 
-const banAudit = (actor: Actor, appId: number, userId: string, action: string, before: BanRow | null, after: unknown): AuditEntry => ({
-  actor, appId, resource: PLAYER_RESOURCE, resourceId: userId, action, before: before && presentBan(before), after,
+const banAudit = (
+  actor: Actor,
+  appId: number,
+  userId: string,
+  action: string,
+  before: BanRow | null,
+  after: unknown,
+): AuditEntry => ({
+  actor,
+  appId,
+  resource: PLAYER_RESOURCE,
+  resourceId: userId,
+  action,
+  before: before && presentBan(before),
+  after,
 });
 
 /** Bans one cron run lifts at most (the next run goes on). */
@@ -88,7 +134,9 @@ export async function liftExpiredBans(env: Env, now: number): Promise<void> {
       await liftBan(env, ban.app_id, ban.user_id, systemActor("ban-expiry"), now);
     } catch (err) {
       failed++;
-      logBackgroundFailure("cron", "lifting an expired ban failed; the next run tries again", err, { app_id: String(ban.app_id) });
+      logBackgroundFailure("cron", "lifting an expired ban failed; the next run tries again", err, {
+        app_id: String(ban.app_id),
+      });
     }
   }
   if (failed > 0) throw new Error(`${failed} of ${due.length} expired bans could not be lifted (logged above)`);

@@ -11,9 +11,16 @@ import { userObjectCorrection, type Correction, type CorrectionTarget } from "./
  */
 export const CORRECTIONS = {
   /** A personal challenge: its counter (0..goal), completed (`unclaimed`) or put back (`unlocked`). */
-  challenge: userObjectCorrection<{ challengeId: string; counter?: number; state?: "unclaimed" | "unlocked" }>("challenge"),
+  challenge: userObjectCorrection<{ challengeId: string; counter?: number; state?: "unclaimed" | "unlocked" }>(
+    "challenge",
+  ),
   /** A battle-pass level challenge: its counter (0..goal) or completed. */
-  battlePassLevelChallenge: userObjectCorrection<{ battlePassId: string; challengeId: string; counter?: number; complete?: boolean }>("battle-pass-level-challenge"),
+  battlePassLevelChallenge: userObjectCorrection<{
+    battlePassId: string;
+    challengeId: string;
+    counter?: number;
+    complete?: boolean;
+  }>("battle-pass-level-challenge"),
   /** A battle pass unlocked for the player, as their purchase would (price 0). */
   battlePassUnlock: userObjectCorrection<{ battlePassId: string }>("battle-pass-unlock"),
   /** A member's score on a leaderboard, in the current season. */
@@ -21,7 +28,14 @@ export const CORRECTIONS = {
     name: "leaderboard-score",
     async run(env, target, input, now) {
       const { before, after } = await setMemberScore(
-        env.DB, target.appId, input.leaderboardId, input.memberType, target.resourceId, input.score, now, (changes) => dispatchChanges(env, changes),
+        env.DB,
+        target.appId,
+        input.leaderboardId,
+        input.memberType,
+        target.resourceId,
+        input.score,
+        now,
+        (changes) => dispatchChanges(env, changes),
       );
       return { ok: true, before, after };
     },
@@ -29,7 +43,11 @@ export const CORRECTIONS = {
 };
 
 /** The target of a correction of one player. */
-export const playerTarget = (appId: string | number, userId: string): CorrectionTarget => ({ appId: String(appId), resource: PLAYER_RESOURCE, resourceId: userId });
+export const playerTarget = (appId: string | number, userId: string): CorrectionTarget => ({
+  appId: String(appId),
+  resource: PLAYER_RESOURCE,
+  resourceId: userId,
+});
 
 /** The target of a correction of a leaderboard member: a player, or a team. */
 export const memberTarget = (appId: string | number, memberType: MemberType, memberId: string): CorrectionTarget => ({

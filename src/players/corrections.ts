@@ -21,10 +21,15 @@ import { ApiError } from "../shared/errors";
  */
 
 /** The reason every correction takes: shown in the audit log. */
-export const Reason = z.string().trim().min(1, "is required: say why the player's state is corrected").max(500).openapi({
-  description: "Why the correction is made; kept in the audit log with the state before and after",
-  example: "a bug left the challenge at 9/10",
-});
+export const Reason = z
+  .string()
+  .trim()
+  .min(1, "is required: say why the player's state is corrected")
+  .max(500)
+  .openapi({
+    description: "Why the correction is made; kept in the audit log with the state before and after",
+    example: "a bug left the challenge at 9/10",
+  });
 
 export const withReason = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, reason: Reason });
 
@@ -46,7 +51,12 @@ export interface Correction<Input> {
 export const userObjectCorrection = <Input extends Record<string, unknown>>(name: string): Correction<Input> => ({
   name,
   run: (env, target, input, now) =>
-    userObject(env, target.appId, target.resourceId).correct(name, { appId: target.appId, userId: target.resourceId, now, input }),
+    userObject(env, target.appId, target.resourceId).correct(name, {
+      appId: target.appId,
+      userId: target.resourceId,
+      now,
+      input,
+    }),
 });
 
 /**

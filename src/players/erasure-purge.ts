@@ -29,7 +29,8 @@ const PLAYER_ROWS: RowEraser[] = [
   (db, p) => playerScoreStatements(db, p.appId, p.userId, p.subject),
   (db, p) => eraseDeliveriesStatements(db, p.appId, p.userId),
   (db, p) => [erasePlayerEntriesStatement(db, p.appId, p.userId, p.subject)],
-  // Fair play: a ban names the player (a banned player's erasure ends the ban with the rest), and so do their held scores.
+  // Fair play: a ban names the player (a banned player's erasure ends the ban with the rest), and so do their held
+  // scores.
   (db, p) => [deleteBanStatement(db, p.appId, p.userId), eraseMemberFlagsStatement(db, p.appId, p.userId)],
 ];
 
@@ -38,9 +39,19 @@ const PLAYER_ROWS: RowEraser[] = [
  * one batch. It also moves the app's catalog version, so that every isolate's cached tombstones
  * learn the final time within a second. Idempotent: a retry finds nothing more to delete.
  */
-export async function purgePlayerRows(db: D1Database, player: ErasedPlayer, erasedAt: number, expiresAt: number): Promise<void> {
+export async function purgePlayerRows(
+  db: D1Database,
+  player: ErasedPlayer,
+  erasedAt: number,
+  expiresAt: number,
+): Promise<void> {
   const statements = (await Promise.all(PLAYER_ROWS.map((erase) => erase(db, player)))).flat();
-  await writeConfig(db, player.appId, [tombstoneStatement(db, player.appId, player.subject, erasedAt, expiresAt), ...statements], []);
+  await writeConfig(
+    db,
+    player.appId,
+    [tombstoneStatement(db, player.appId, player.subject, erasedAt, expiresAt), ...statements],
+    [],
+  );
 }
 
 /**
@@ -48,6 +59,8 @@ export async function purgePlayerRows(db: D1Database, player: ErasedPlayer, eras
  * one, and lifts a ban's bar of them in every shard (`owner`: the id of the player's object).
  */
 export async function dropPlayerTopics(env: Env, owner: string, byBroker: Map<string, string[]>): Promise<void> {
-  await Promise.all([...byBroker].map(([broker, topics]) => env.BROKER.get(env.BROKER.idFromString(broker)).dropTopics(topics)));
+  await Promise.all(
+    [...byBroker].map(([broker, topics]) => env.BROKER.get(env.BROKER.idFromString(broker)).dropTopics(topics)),
+  );
   await unbarOwner(env, owner);
 }

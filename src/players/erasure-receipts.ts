@@ -35,7 +35,13 @@ export function newErasureId(): number {
   return (high % 900_000) * 1_000_000_000 + (low % 1_000_000_000) + 100_000_000_000_000;
 }
 
-export const insertReceiptStatement = (db: D1Database, erasureId: number, appId: number, subject: string, nowIso: string) =>
+export const insertReceiptStatement = (
+  db: D1Database,
+  erasureId: number,
+  appId: number,
+  subject: string,
+  nowIso: string,
+) =>
   db
     .prepare("INSERT INTO erasures (erasure_id, app_id, subject, status, requested_at) VALUES (?, ?, ?, 'pending', ?)")
     .bind(erasureId, appId, subject, nowIso);
@@ -49,7 +55,9 @@ export async function findReceipt(db: D1Database, appId: number, erasureId: stri
 /** The receipts of one player (by subject), newest first: what the console shows on a player's page. */
 export async function receiptsOf(db: D1Database, appId: number, subject: string): Promise<ReceiptRow[]> {
   const rows = await db
-    .prepare("SELECT * FROM erasures WHERE app_id = ? AND subject = ? ORDER BY requested_at DESC, erasure_id DESC LIMIT 20")
+    .prepare(
+      "SELECT * FROM erasures WHERE app_id = ? AND subject = ? ORDER BY requested_at DESC, erasure_id DESC LIMIT 20",
+    )
     .bind(appId, subject)
     .all<ReceiptRow>();
   return rows.results;
@@ -69,13 +77,17 @@ export const markRunning = (db: D1Database, erasureIds: string[], nowIso: string
 
 export const markCompleted = (db: D1Database, erasureIds: string[], nowIso: string) =>
   db
-    .prepare("UPDATE erasures SET status = 'completed', completed_at = ?, error = NULL WHERE erasure_id IN (SELECT value FROM json_each(?))")
+    .prepare(
+      "UPDATE erasures SET status = 'completed', completed_at = ?, error = NULL WHERE erasure_id IN (SELECT value FROM json_each(?))",
+    )
     .bind(nowIso, ids(erasureIds))
     .run();
 
 export const markFailed = (db: D1Database, erasureIds: string[], nowIso: string, error: string) =>
   db
-    .prepare("UPDATE erasures SET status = 'failed', completed_at = ?, error = ? WHERE erasure_id IN (SELECT value FROM json_each(?))")
+    .prepare(
+      "UPDATE erasures SET status = 'failed', completed_at = ?, error = ? WHERE erasure_id IN (SELECT value FROM json_each(?))",
+    )
     .bind(nowIso, error, ids(erasureIds))
     .run();
 

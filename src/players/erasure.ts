@@ -5,7 +5,14 @@ import { toIso } from "../shared/clock";
 import { ApiError, notFound } from "../shared/errors";
 import { logError } from "../shared/log";
 import { userObject } from "../user/names";
-import { findReceipt, insertReceiptStatement, markFailed, newErasureId, presentReceipt, pruneReceipts } from "./erasure-receipts";
+import {
+  findReceipt,
+  insertReceiptStatement,
+  markFailed,
+  newErasureId,
+  presentReceipt,
+  pruneReceipts,
+} from "./erasure-receipts";
 
 /**
  * Erasing a player (the admin API, a backend with the app's API key, the console): the request is
@@ -19,21 +26,53 @@ export async function requestErasure(env: Env, appId: number, userId: string, ac
   const erasureId = newErasureId();
   const nowIso = toIso(now);
   // The entry names the player by subject from the start: the erasure is about to make it so anyway.
-  const audit = { actor, appId, resource: PLAYER_RESOURCE, resourceId: erasedPlayerId(subject), action: "erase", after: { erasure_id: String(erasureId) } };
+  const audit = {
+    actor,
+    appId,
+    resource: PLAYER_RESOURCE,
+    resourceId: erasedPlayerId(subject),
+    action: "erase",
+    after: { erasure_id: String(erasureId) },
+  };
   await writeConfig(
     env.DB,
     appId,
-    [tombstoneStatement(env.DB, appId, subject, now, now + tombstoneRetentionMs(env)), insertReceiptStatement(env.DB, erasureId, appId, subject, nowIso)],
+    [
+      tombstoneStatement(env.DB, appId, subject, now, now + tombstoneRetentionMs(env)),
+      insertReceiptStatement(env.DB, erasureId, appId, subject, nowIso),
+    ],
     [audit],
   );
   try {
-    await userObject(env, String(appId), userId).requestErasure({ erasureId: String(erasureId), appId: String(appId), userId, requestedAt: now });
+    await userObject(env, String(appId), userId).requestErasure({
+      erasureId: String(erasureId),
+      appId: String(appId),
+      userId,
+      requestedAt: now,
+    });
   } catch (err) {
     logError("handing an erasure to the player's object failed", err, { app_id: appId, erasure_id: erasureId });
-    await markFailed(env.DB, [String(erasureId)], nowIso, "The player's object could not be reached; nothing was erased");
-    throw new ApiError(503, `The erasure could not be started (receipt ${erasureId} failed); nothing was erased. Try again.`);
+    await markFailed(
+      env.DB,
+      [String(erasureId)],
+      nowIso,
+      "The player's object could not be reached; nothing was erased",
+    );
+    throw new ApiError(
+      503,
+      `The erasure could not be started (receipt ${erasureId} failed); nothing was erased. Try again.`,
+    );
   }
-  return presentReceipt({ erasure_id: erasureId, app_id: appId, subject, status: "pending", requested_at: nowIso, started_at: null, completed_at: null, error: null });
+  return presentReceipt({
+    erasure_id: erasureId,
+    app_id: appId,
+    subject,
+    status: "pending",
+    requested_at: nowIso,
+    started_at: null,
+    completed_at: null,
+    error: null,
+  });
 }
 
 /** A receipt of the app, or a 404. */

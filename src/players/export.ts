@@ -26,13 +26,22 @@ async function leaderboardsOf(env: Env, app: AppRow, userId: string, now: number
   const appId = String(app.app_id);
   const { boards } = await appLeaderboards(env.DB, appId);
   const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
-  const [rows, scores] = await Promise.all([readMemberRows(env.DB, appId, boards, "user", userId, p), storedScores(env.DB, boards.map((b) => b.id), userId)]);
+  const [rows, scores] = await Promise.all([
+    readMemberRows(env.DB, appId, boards, "user", userId, p),
+    storedScores(
+      env.DB,
+      boards.map((b) => b.id),
+      userId,
+    ),
+  ]);
   return boards.map((board, i) => ({
     leaderboard_id: board.id,
     name: localize(board.name, undefined, app.default_language),
     score: rows[i].score,
     rank: rows[i].rank,
-    seasons: scores.filter((s) => s.boardId === board.id).map((s) => ({ season_started_at: toIso(s.season), score: s.score, last_event_at: toIso(s.lastAt) })),
+    seasons: scores
+      .filter((s) => s.boardId === board.id)
+      .map((s) => ({ season_started_at: toIso(s.season), score: s.score, last_event_at: toIso(s.lastAt) })),
   }));
 }
 
@@ -43,7 +52,13 @@ async function leaderboardsOf(env: Env, app: AppRow, userId: string, now: number
  * credential. The export is
  * an operator action: it is recorded in the audit log (counts only, not the data).
  */
-export async function exportPlayer(env: Env, app: AppRow, userId: string, now: number, actor: Actor): Promise<z.infer<typeof PlayerExport>> {
+export async function exportPlayer(
+  env: Env,
+  app: AppRow,
+  userId: string,
+  now: number,
+  actor: Actor,
+): Promise<z.infer<typeof PlayerExport>> {
   const appId = String(app.app_id);
   const base = `/api/v1/admin/apps/${appId}`;
   const [state, info, leaderboards, ban, flags, recentEvents, userRef, deliveries, audit] = await Promise.all([
@@ -72,13 +87,19 @@ export async function exportPlayer(env: Env, app: AppRow, userId: string, now: n
     recent_events: recentEvents.map((e) => ({ ...e, received_at: toIso(e.received_at) })),
     webhook_deliveries: {
       total: deliveries.total,
-      items: deliveries.rows.map((row) => ({ ...presentDelivery(row), payload: withoutCredentials(JSON.parse(row.payload)) })),
+      items: deliveries.rows.map((row) => ({
+        ...presentDelivery(row),
+        payload: withoutCredentials(JSON.parse(row.payload)),
+      })),
       more: more(deliveries.total, `${base}/webhook-deliveries?user_id=${encodeURIComponent(userId)}`),
     },
     audit_log: {
       total: audit.total,
       items: audit.rows.map(presentAuditEntry),
-      more: more(audit.total, `${base}/audit-log?resource=${PLAYER_RESOURCE}&resource_id=${encodeURIComponent(userId)}`),
+      more: more(
+        audit.total,
+        `${base}/audit-log?resource=${PLAYER_RESOURCE}&resource_id=${encodeURIComponent(userId)}`,
+      ),
     },
     archive: { user_ref: userRef, description: ARCHIVE_NOTE },
   };
@@ -92,6 +113,8 @@ export async function exportPlayer(env: Env, app: AppRow, userId: string, now: n
     webhook_deliveries: deliveries.total,
     user_info: info !== null,
   };
-  await recordAudit(env.DB, [{ actor, appId: app.app_id, resource: PLAYER_RESOURCE, resourceId: userId, action: "export", after: { held } }]);
+  await recordAudit(env.DB, [
+    { actor, appId: app.app_id, resource: PLAYER_RESOURCE, resourceId: userId, action: "export", after: { held } },
+  ]);
   return document;
 }

@@ -31,7 +31,9 @@ export interface PlayerQuery extends Paging {
   sort: PlayerSort;
 }
 
-/** Above every character: `prefix` up to this bounds the ids that start with `prefix` (text compares by UTF-8 bytes). */
+/**
+ * Above every character: `prefix` up to this bounds the ids that start with `prefix` (text compares by UTF-8 bytes).
+ */
 const AFTER_ALL = "\u{10FFFF}";
 
 /**

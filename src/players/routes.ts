@@ -17,12 +17,26 @@ const security = bearerSecurity.apiKey;
 export const privacyRoutes = createRouter()
   .openapi(
     createRoute({
-      operationId: "eraseUser", method: "delete", path: "/api/v1/erase-user/{appId}/{userId}", tags, security,
+      operationId: "eraseUser",
+      method: "delete",
+      path: "/api/v1/erase-user/{appId}/{userId}",
+      tags,
+      security,
       middleware: [requireApiKey] as const,
       summary: "Erase one player of the key's app (API key): answers a receipt at once, completes within seconds",
-      description: "The same erasure as DELETE /api/v1/admin/apps/{appId}/users/{userId}. Poll GET /api/v1/erasures/{appId}/{erasureId}.",
-      request: { params: z.object({ appId: pathId("appId"), userId: UserIdSchema.openapi({ param: { name: "userId", in: "path" } }) }) },
-      responses: { 202: jsonResponse(ErasureReceipt, "The receipt: status pending"), ...errorResponses, ...unavailable },
+      description:
+        "The same erasure as DELETE /api/v1/admin/apps/{appId}/users/{userId}. Poll GET /api/v1/erasures/{appId}/{erasureId}.",
+      request: {
+        params: z.object({
+          appId: pathId("appId"),
+          userId: UserIdSchema.openapi({ param: { name: "userId", in: "path" } }),
+        }),
+      },
+      responses: {
+        202: jsonResponse(ErasureReceipt, "The receipt: status pending"),
+        ...errorResponses,
+        ...unavailable,
+      },
     }),
     async (c) => {
       const { appId: pathAppId, userId } = c.req.valid("param");
@@ -32,7 +46,11 @@ export const privacyRoutes = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getErasure", method: "get", path: "/api/v1/erasures/{appId}/{erasureId}", tags, security,
+      operationId: "getErasure",
+      method: "get",
+      path: "/api/v1/erasures/{appId}/{erasureId}",
+      tags,
+      security,
       middleware: [requireApiKey] as const,
       summary: "The receipt of an erasure of the key's app (API key)",
       request: { params: z.object({ appId: pathId("appId"), erasureId: pathId("erasureId") }) },

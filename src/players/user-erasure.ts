@@ -76,7 +76,11 @@ export class UserErasure {
   request(r: ErasureRequest, wallNow: number): void {
     this.sql.exec(
       "INSERT OR IGNORE INTO erasure_requests (erasure_id, app_id, user_id, requested_at, due_at) VALUES (?, ?, ?, ?, ?)",
-      r.erasureId, r.appId, r.userId, r.requestedAt, wallNow + ERASURE_DELAY_MS,
+      r.erasureId,
+      r.appId,
+      r.userId,
+      r.requestedAt,
+      wallNow + ERASURE_DELAY_MS,
     );
   }
 
@@ -85,20 +89,35 @@ export class UserErasure {
     return this.sql
       .exec<RequestRow>("SELECT * FROM erasure_requests WHERE due_at <= ? ORDER BY requested_at", wallNow)
       .toArray()
-      .map((r) => ({ erasureId: r.erasure_id, appId: r.app_id, userId: r.user_id, requestedAt: r.requested_at, attempts: r.attempts, lastError: r.last_error }));
+      .map((r) => ({
+        erasureId: r.erasure_id,
+        appId: r.app_id,
+        userId: r.user_id,
+        requestedAt: r.requested_at,
+        attempts: r.attempts,
+        lastError: r.last_error,
+      }));
   }
 
-  /** When the alarm must fire for erasures (wall clock), or null; completions not yet reported are retried after `retryMs`. */
+  /**
+   * When the alarm must fire for erasures (wall clock), or null; completions not yet reported are retried after
+   * `retryMs`.
+   */
   nextAt(wallNow: number, retryMs: number): number | null {
     // Not an aggregate: before the object's first request the area has no tables, and a read answers no rows.
-    const at = this.sql.exec<{ due_at: number }>("SELECT due_at FROM erasure_requests ORDER BY due_at LIMIT 1").toArray()[0]?.due_at ?? null;
+    const at =
+      this.sql.exec<{ due_at: number }>("SELECT due_at FROM erasure_requests ORDER BY due_at LIMIT 1").toArray()[0]
+        ?.due_at ?? null;
     const retry = this.completions().length > 0 ? wallNow + retryMs : null;
     return at === null ? retry : retry === null ? at : Math.min(at, retry);
   }
 
   /** Service time of the last erasure, or null: what the object received before it belongs to the erased player. */
   erasedAt(): number | null {
-    if (this.erased === undefined) this.erased = this.sql.exec<{ erased_at: number }>("SELECT erased_at FROM erasure_state WHERE id = 1").toArray()[0]?.erased_at ?? null;
+    if (this.erased === undefined)
+      this.erased =
+        this.sql.exec<{ erased_at: number }>("SELECT erased_at FROM erasure_state WHERE id = 1").toArray()[0]
+          ?.erased_at ?? null;
     return this.erased;
   }
 
@@ -109,7 +128,8 @@ export class UserErasure {
       ...this.sql
         .exec<{ attempts: number }>(
           "UPDATE erasure_requests SET attempts = attempts + 1, last_error = ? WHERE erasure_id IN (SELECT value FROM json_each(?)) RETURNING attempts",
-          error, ids,
+          error,
+          ids,
         )
         .toArray()
         .map((r) => r.attempts),
@@ -119,7 +139,11 @@ export class UserErasure {
       this.sql.exec("DELETE FROM erasure_requests WHERE erasure_id IN (SELECT value FROM json_each(?))", ids);
       return false;
     }
-    this.sql.exec("UPDATE erasure_requests SET due_at = ? WHERE erasure_id IN (SELECT value FROM json_each(?))", wallNow + retryDelayMs(attempts), ids);
+    this.sql.exec(
+      "UPDATE erasure_requests SET due_at = ? WHERE erasure_id IN (SELECT value FROM json_each(?))",
+      wallNow + retryDelayMs(attempts),
+      ids,
+    );
     return true;
   }
 
@@ -135,25 +159,40 @@ export class UserErasure {
       erasedAt,
     );
     const tables = this.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      )
       .toArray()
       .map((r) => r.name)
       .filter((name) => !KEPT_TABLES.includes(name));
     for (const table of tables) this.sql.exec(`DELETE FROM "${table}"`);
-    this.sql.exec("INSERT INTO erasure_state (id, erased_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET erased_at = excluded.erased_at", erasedAt);
+    this.sql.exec(
+      "INSERT INTO erasure_state (id, erased_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET erased_at = excluded.erased_at",
+      erasedAt,
+    );
     this.erased = erasedAt;
   }
 
   /** Erasures done whose receipts and notifications are still to go out. */
   completions(): CompletedErasure[] {
     return this.sql
-      .exec<{ erasure_id: string; app_id: string; requested_at: number; completed_at: number }>("SELECT * FROM erasure_completions ORDER BY requested_at")
+      .exec<{ erasure_id: string; app_id: string; requested_at: number; completed_at: number }>(
+        "SELECT * FROM erasure_completions ORDER BY requested_at",
+      )
       .toArray()
-      .map((r) => ({ erasureId: r.erasure_id, appId: r.app_id, requestedAt: r.requested_at, completedAt: r.completed_at }));
+      .map((r) => ({
+        erasureId: r.erasure_id,
+        appId: r.app_id,
+        requestedAt: r.requested_at,
+        completedAt: r.completed_at,
+      }));
   }
 
   /** Call in the transaction that stages their notifications. */
   reported(erasureIds: string[]): void {
-    this.sql.exec("DELETE FROM erasure_completions WHERE erasure_id IN (SELECT value FROM json_each(?))", JSON.stringify(erasureIds));
+    this.sql.exec(
+      "DELETE FROM erasure_completions WHERE erasure_id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(erasureIds),
+    );
   }
 }

@@ -15,7 +15,9 @@ export const SEEN_REPORT_INTERVAL_MS = 3_600_000;
  */
 export const seenSchema: AreaSchema = {
   area: "seen",
-  migrations: ["CREATE TABLE player_seen (id INTEGER PRIMARY KEY CHECK (id = 1), first_seen_at INTEGER NOT NULL, events INTEGER NOT NULL, reported_at INTEGER)"],
+  migrations: [
+    "CREATE TABLE player_seen (id INTEGER PRIMARY KEY CHECK (id = 1), first_seen_at INTEGER NOT NULL, events INTEGER NOT NULL, reported_at INTEGER)",
+  ],
 };
 
 type SeenRow = {

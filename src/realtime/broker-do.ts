@@ -73,7 +73,9 @@ export class MqttBroker extends DurableObject<Env> {
     this.connections.set(server, new Connection(server, session));
     await this.scheduleSweep(session);
     const offered = request.headers.get("Sec-WebSocket-Protocol") ?? "";
-    const headers = offered.split(",").some((p) => p.trim() === "mqtt") ? { "Sec-WebSocket-Protocol": "mqtt" } : undefined;
+    const headers = offered.split(",").some((p) => p.trim() === "mqtt")
+      ? { "Sec-WebSocket-Protocol": "mqtt" }
+      : undefined;
     return new Response(null, { status: 101, webSocket: client, headers });
   }
 
@@ -108,7 +110,9 @@ export class MqttBroker extends DurableObject<Env> {
     try {
       await this.closeSilentConnections();
     } catch (err) {
-      logBackgroundFailure("alarm", "broker alarm failed; the runtime retries it", err, { object: this.ctx.id.toString() });
+      logBackgroundFailure("alarm", "broker alarm failed; the runtime retries it", err, {
+        object: this.ctx.id.toString(),
+      });
       throw err;
     }
   }
@@ -213,7 +217,8 @@ export class MqttBroker extends DurableObject<Env> {
           throw err;
         }
       },
-      maySubscribe: async (topic) => (await isIssuedTopic(this.env, topic)) && !(await this.isBarred(topicOwner(topic))),
+      maySubscribe: async (topic) =>
+        (await isIssuedTopic(this.env, topic)) && !(await this.isBarred(topicOwner(topic))),
       newClientId: () => `auto-${crypto.randomUUID()}`,
     };
   }
@@ -226,7 +231,11 @@ export class MqttBroker extends DurableObject<Env> {
    */
   async barOwner(owner: string, until: number | null): Promise<number> {
     this.barredOwners().set(owner, until);
-    this.ctx.storage.sql.exec("INSERT INTO barred_owners (owner, until) VALUES (?, ?) ON CONFLICT (owner) DO UPDATE SET until = excluded.until", owner, until);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO barred_owners (owner, until) VALUES (?, ?) ON CONFLICT (owner) DO UPDATE SET until = excluded.until",
+      owner,
+      until,
+    );
     let dropped = 0;
     const lost: string[] = [];
     for (const ws of this.ctx.getWebSockets()) {
@@ -261,13 +270,17 @@ export class MqttBroker extends DurableObject<Env> {
 
   private barredOwners(): Map<string, number | null> {
     this.barred ??= new Map(
-      this.ctx.storage.sql.exec<{ owner: string; until: number | null }>("SELECT owner, until FROM barred_owners").toArray().map((r) => [r.owner, r.until]),
+      this.ctx.storage.sql
+        .exec<{ owner: string; until: number | null }>("SELECT owner, until FROM barred_owners")
+        .toArray()
+        .map((r) => [r.owner, r.until]),
     );
     return this.barred;
   }
 
   private async execute(conn: Connection, outcome: Outcome): Promise<void> {
-    const delta = outcome.clientIdTaken !== undefined || outcome.resubscribed ? this.subscriberIndex().update(conn) : undefined;
+    const delta =
+      outcome.clientIdTaken !== undefined || outcome.resubscribed ? this.subscriberIndex().update(conn) : undefined;
     // The SUBACK (or the CONNACK of a resumed session) goes out only once the topics' owners know
     // of the subscriber: from then on, none of their changes skips it. A failure closes the
     // connection (drain), and the client subscribes again.
@@ -286,12 +299,20 @@ export class MqttBroker extends DurableObject<Env> {
   /** Tells the owners of topics (owners.ts) that these gained their first subscriber here, or lost their last. */
   private async tellOwners(topics: string[], watching: boolean): Promise<void> {
     const brokerId = this.ctx.id.toString();
-    await Promise.all(groupByOwner(this.env, topics, (topic) => topic).map(({ owner, items }) => owner.watchTopics(brokerId, items, watching)));
+    await Promise.all(
+      groupByOwner(this.env, topics, (topic) => topic).map(({ owner, items }) =>
+        owner.watchTopics(brokerId, items, watching),
+      ),
+    );
   }
 
   /** Best effort: an owner that is not told learns it at its next publish (the topic comes back unheard). */
   private tellOwnersLater(topics: string[]): void {
-    this.ctx.waitUntil(this.tellOwners(topics, false).catch((err) => logBackgroundFailure("mqtt", "telling owners of unsubscribed topics failed", err)));
+    this.ctx.waitUntil(
+      this.tellOwners(topics, false).catch((err) =>
+        logBackgroundFailure("mqtt", "telling owners of unsubscribed topics failed", err),
+      ),
+    );
   }
 
   private close(conn: Connection, close: Close): void {
@@ -357,7 +378,9 @@ export class MqttBroker extends DurableObject<Env> {
   }
 
   private loadPending(connId: string): Uint8Array | undefined {
-    const row = this.ctx.storage.sql.exec<{ bytes: ArrayBuffer }>("SELECT bytes FROM pending_bytes WHERE conn_id = ?", connId).toArray()[0];
+    const row = this.ctx.storage.sql
+      .exec<{ bytes: ArrayBuffer }>("SELECT bytes FROM pending_bytes WHERE conn_id = ?", connId)
+      .toArray()[0];
     return row ? new Uint8Array(row.bytes) : undefined;
   }
 

@@ -20,7 +20,11 @@ export function ownerOfTopic(env: OwnersEnv, topic: string): { key: string; owne
 }
 
 /** Topics (or batches of a topic) grouped by owner, each group in the order given. */
-export function groupByOwner<T>(env: OwnersEnv, items: T[], topicOf: (item: T) => string): { owner: TopicOwner; items: T[] }[] {
+export function groupByOwner<T>(
+  env: OwnersEnv,
+  items: T[],
+  topicOf: (item: T) => string,
+): { owner: TopicOwner; items: T[] }[] {
   const groups = new Map<string, { owner: TopicOwner; items: T[] }>();
   for (const item of items) {
     const { key, owner } = ownerOfTopic(env, topicOf(item));

@@ -9,7 +9,9 @@ function refsOf(change: Change): RealtimeTopicRef[] {
   const ref = change.topic;
   if (!ref) return [];
   if (ref.kind !== "user-challenges") return [ref];
-  const challenge = (change.payload.new_challenge ?? change.payload.old_challenge) as { challenge_id?: unknown } | undefined;
+  const challenge = (change.payload.new_challenge ?? change.payload.old_challenge) as
+    | { challenge_id?: unknown }
+    | undefined;
   const challengeId = challenge?.challenge_id;
   if (typeof challengeId !== "string" || challengeId === "") return [ref];
   return [ref, { kind: "user-challenge", appId: ref.appId, userId: ref.userId, challengeId }];
@@ -21,7 +23,9 @@ function refsOf(change: Change): RealtimeTopicRef[] {
  * `leaderboard-ranking-changed` (Unreal ignores any other value: ScillMqtt.cpp:75-137); the
  * leaderboard webhook keeps the spec's `leaderoard-updated`. The rest of the payload is the same.
  */
-const TOPIC_WEBHOOK_TYPE: Partial<Record<RealtimeTopicRef["kind"], string>> = { leaderboard: "leaderboard-ranking-changed" };
+const TOPIC_WEBHOOK_TYPE: Partial<Record<RealtimeTopicRef["kind"], string>> = {
+  leaderboard: "leaderboard-ranking-changed",
+};
 
 /** The MQTT message of a change on a topic of this kind. */
 function topicMessage(change: Change, kind: RealtimeTopicRef["kind"]): string {
@@ -33,7 +37,11 @@ function topicMessage(change: Change, kind: RealtimeTopicRef["kind"]): string {
  * Groups messages by topic, keeping the order of the changes within each topic; only topics that
  * pass `wanted`, if given.
  */
-export async function topicBatches(env: TopicEnv, changes: Change[], wanted?: (topic: string) => boolean): Promise<TopicBatch[]> {
+export async function topicBatches(
+  env: TopicEnv,
+  changes: Change[],
+  wanted?: (topic: string) => boolean,
+): Promise<TopicBatch[]> {
   const byTopic = new Map<string, string[]>();
   for (const change of changes) {
     let payload: string | undefined;

@@ -30,4 +30,5 @@ export function brokerShard(env: Pick<Env, "BROKER">, shard: number) {
 export const allShards = (env: Pick<Env, "BROKER"> & { MQTT_BROKER_SHARDS?: string }) =>
   Array.from({ length: brokerShards(env.MQTT_BROKER_SHARDS) }, (_, i) => brokerShard(env, i));
 
-export const randomShard = (env: { MQTT_BROKER_SHARDS?: string }) => Math.floor(Math.random() * brokerShards(env.MQTT_BROKER_SHARDS));
+export const randomShard = (env: { MQTT_BROKER_SHARDS?: string }) =>
+  Math.floor(Math.random() * brokerShards(env.MQTT_BROKER_SHARDS));

@@ -43,8 +43,11 @@ export class TopicHub extends DurableObject<Env> {
    */
   async publishTopics(batches: TopicBatch[]): Promise<void> {
     await this.watchers.publishBatches(this.env, batches);
-    const unwatched = batches.map((b) => b.topic).filter((topic) => !this.watchers.watches(topic) && !this.unlisted.has(topic));
-    if (unwatched.length > 0) await this.list(unwatched).catch((err) => logBackgroundFailure("mqtt", "unlisting unwatched topics failed", err));
+    const unwatched = batches
+      .map((b) => b.topic)
+      .filter((topic) => !this.watchers.watches(topic) && !this.unlisted.has(topic));
+    if (unwatched.length > 0)
+      await this.list(unwatched).catch((err) => logBackgroundFailure("mqtt", "unlisting unwatched topics failed", err));
   }
 
   /** Writes each topic's state as it is when the write runs (not when it was asked for). */

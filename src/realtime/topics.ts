@@ -7,7 +7,9 @@ import { userObjectName } from "../user/names";
  * What a topic is about. Beyond the refs areas report, SCILL's user-challenge-topic-link hands out
  * a topic for one challenge of one user; its messages are the user's messages about that challenge.
  */
-export type RealtimeTopicRef = TopicRef | { kind: "user-challenge"; appId: string; userId: string; challengeId: string };
+export type RealtimeTopicRef =
+  | TopicRef
+  | { kind: "user-challenge"; appId: string; userId: string; challengeId: string };
 
 const SEGMENT: Record<RealtimeTopicRef["kind"], string> = {
   "user-challenges": "challenges",
@@ -28,7 +30,9 @@ let keyMemo: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 function hmacKey(secret: string): Promise<CryptoKey> {
   if (keyMemo?.secret !== secret) {
-    const key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     keyMemo = { secret, key };
   }
   return keyMemo.key;

@@ -19,7 +19,10 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
   if (request.method !== "GET" || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return refuse(426, "MQTT is served over WebSocket here: connect with subprotocol mqtt", { Upgrade: "websocket" });
   }
-  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (offered.length > 0 && !offered.includes("mqtt")) {
     return refuse(400, `Unsupported WebSocket subprotocol ${offered.join(", ")}: use mqtt`);
   }

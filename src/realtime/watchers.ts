@@ -5,7 +5,8 @@ import { topicBatches } from "./publish";
 import { logBackgroundFailure } from "../shared/log";
 
 /** The table as its first migration made it: history, never changed. */
-const WATCHERS_TABLE = "CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))";
+const WATCHERS_TABLE =
+  "CREATE TABLE rt_watchers (topic TEXT NOT NULL, broker TEXT NOT NULL, since INTEGER NOT NULL, PRIMARY KEY (topic, broker))";
 
 /**
  * Which of a user's topics have subscribers, and in which broker objects: kept by the user's object
@@ -117,7 +118,9 @@ export class TopicWatchers {
   private topics(): Map<string, Brokers> {
     if (this.byTopic) return this.byTopic;
     const byTopic = new Map<string, Brokers>();
-    for (const row of this.sql.exec<{ topic: string; broker: string; since: number }>("SELECT topic, broker, since FROM rt_watchers")) {
+    for (const row of this.sql.exec<{ topic: string; broker: string; since: number }>(
+      "SELECT topic, broker, since FROM rt_watchers",
+    )) {
       const brokers = byTopic.get(row.topic) ?? new Map<string, number>();
       byTopic.set(row.topic, brokers.set(row.broker, row.since));
     }

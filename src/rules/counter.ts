@@ -115,7 +115,9 @@ export function applyCounter(state: CounterState, def: CounterDef, event: Counte
   return { score, lastSessionId: event.sessionId };
 }
 
-/** Condition 0: the counter reached the goal. Condition 1: the counter is at or below it (test after an applied event). */
+/**
+ * Condition 0: the counter reached the goal. Condition 1: the counter is at or below it (test after an applied event).
+ */
 export function isGoalReached(def: Pick<CounterDef, "goal" | "goalCondition">, score: number): boolean {
   return def.goalCondition === 1 ? score <= def.goal : score >= def.goal;
 }

@@ -66,7 +66,14 @@ export function zonedDateTime(ms: number, timeZone: string): LocalDateTime {
   for (const p of formatter(timeZone).formatToParts(new Date(ms))) {
     if (p.type !== "literal") parts[p.type] = Number(p.value);
   }
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+  };
 }
 
 const asUtcMs = (t: LocalDateTime) => Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
@@ -78,7 +85,12 @@ function offsetAt(ms: number, timeZone: string): number {
 }
 
 const sameWallTime = (a: LocalDateTime, b: LocalDateTime) =>
-  a.year === b.year && a.month === b.month && a.day === b.day && a.hour === b.hour && a.minute === b.minute && a.second === b.second;
+  a.year === b.year &&
+  a.month === b.month &&
+  a.day === b.day &&
+  a.hour === b.hour &&
+  a.minute === b.minute &&
+  a.second === b.second;
 
 /**
  * The instant of a wall-clock time in a zone. A time that occurs twice (the hour repeated when
@@ -105,7 +117,8 @@ function addMonths(date: CivilDate, months: number): CivilDate {
 }
 
 /** 0 = Monday ... 6 = Sunday. */
-const daysSinceMonday = (date: CivilDate) => (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
+const daysSinceMonday = (date: CivilDate) =>
+  (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
 
 export interface PeriodSchedule {
   period: PeriodRange;

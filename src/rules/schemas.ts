@@ -11,5 +11,8 @@ export const CounterFilterInput = z
     op: z.enum(FILTER_OPS),
     value: z.union([FilterValue, z.array(FilterValue).min(1).max(100)]),
   })
-  .refine((f) => (f.op === "in") === Array.isArray(f.value), { message: "`in` takes a list, every other op one value", path: ["value"] })
+  .refine((f) => (f.op === "in") === Array.isArray(f.value), {
+    message: "`in` takes a list, every other op one value",
+    path: ["value"],
+  })
   .openapi("CounterFilter");

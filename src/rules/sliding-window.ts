@@ -21,7 +21,8 @@ export interface Admission {
 }
 
 /** The entries still inside the window that ends at `now`. */
-export const liveEntries = (entries: readonly WindowEntry[], now: number) => entries.filter((e) => e.at > now - WINDOW_MS);
+export const liveEntries = (entries: readonly WindowEntry[], now: number) =>
+  entries.filter((e) => e.at > now - WINDOW_MS);
 
 /**
  * How many of `wanted` events fit under `limit` at `now`, given what the window already holds.
@@ -38,7 +39,8 @@ export function admit(entries: readonly WindowEntry[], now: number, limit: numbe
     toLeave -= entry.n;
     // Requests read the clock before they are counted, so an entry may stand a little after `now`:
     // an event counted now has left the window within WINDOW_MS all the same.
-    if (toLeave <= 0) return { admitted, remaining: 0, retryAfterMs: Math.min(WINDOW_MS, Math.max(1, entry.at + WINDOW_MS - now)) };
+    if (toLeave <= 0)
+      return { admitted, remaining: 0, retryAfterMs: Math.min(WINDOW_MS, Math.max(1, entry.at + WINDOW_MS - now)) };
   }
   // Only when the limit is below 1: nothing ever fits.
   return { admitted, remaining: 0, retryAfterMs: WINDOW_MS };

@@ -31,7 +31,9 @@ export async function getNow(env: Pick<Env, "DEV_CLOCK" | "DB">): Promise<number
 
 export async function setClockOffset(db: D1Database, offsetMs: number): Promise<void> {
   await db
-    .prepare("INSERT INTO dev_clock (id, offset_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET offset_ms = excluded.offset_ms")
+    .prepare(
+      "INSERT INTO dev_clock (id, offset_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET offset_ms = excluded.offset_ms",
+    )
     .bind(offsetMs)
     .run();
 }

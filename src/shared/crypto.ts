@@ -17,7 +17,10 @@ export async function hmacSha256(secret: string | Uint8Array, message: string): 
 /** Random URL-safe text with `bytes` bytes of entropy. */
 export function randomToken(bytes: number): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...raw))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Compares secrets without leaking where they differ through timing. */

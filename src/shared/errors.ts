@@ -18,7 +18,13 @@ export class ApiError extends Error {
   readonly headers?: Record<string, string>;
   readonly fields?: Record<string, unknown>;
 
-  constructor(status: ContentfulStatusCode, message: string, errors?: FieldProblem[], headers?: Record<string, string>, fields?: Record<string, unknown>) {
+  constructor(
+    status: ContentfulStatusCode,
+    message: string,
+    errors?: FieldProblem[],
+    headers?: Record<string, string>,
+    fields?: Record<string, unknown>,
+  ) {
     // An answer, not a fault: a request's ApiError is never logged, and capturing a stack would
     // cost every refusal (a flood of 429s) a walk of the whole middleware stack. One that reaches
     // a background log is known by its message, which names what to do.
@@ -51,9 +57,14 @@ export function errorBody(status: number, message: string, errors?: FieldProblem
  */
 export function handleError(err: unknown, c: Context): Response {
   const requestId: string | undefined = c.get("requestId");
-  const withRequestId = <T extends object>(body: T, status: number) => (status >= 500 && requestId ? { ...body, request_id: requestId } : body);
+  const withRequestId = <T extends object>(body: T, status: number) =>
+    status >= 500 && requestId ? { ...body, request_id: requestId } : body;
   if (err instanceof ApiError) {
-    return c.json(withRequestId({ ...errorBody(err.status, err.message, err.errors), ...err.fields }, err.status), err.status, err.headers);
+    return c.json(
+      withRequestId({ ...errorBody(err.status, err.message, err.errors), ...err.fields }, err.status),
+      err.status,
+      err.headers,
+    );
   }
   if (err instanceof HTTPException) {
     // Hono raises these for malformed JSON bodies and body-limit overflows.

@@ -39,7 +39,10 @@ export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       // The validator hands the hook what it validated as `data`, which the OpenAPI typing of a failure leaves out.
-      if (!result.success) throw invalidInput(result.error.issues, result.target === "json" ? "body" : result.target, { value: (result as { data?: unknown }).data });
+      if (!result.success)
+        throw invalidInput(result.error.issues, result.target === "json" ? "body" : result.target, {
+          value: (result as { data?: unknown }).data,
+        });
     },
   });
 }

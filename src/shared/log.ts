@@ -57,7 +57,8 @@ function textOf(value: unknown): string {
 export function prettyLine(level: LogLevel, msg: string, fields: LogFields): string {
   const { error, ...rest } = fields;
   const parts = [level === "info" ? msg : `${level}: ${msg}`];
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined && value !== null) parts.push(`${key}=${textOf(value)}`);
+  for (const [key, value] of Object.entries(rest))
+    if (value !== undefined && value !== null) parts.push(`${key}=${textOf(value)}`);
   const described = error as ErrorDescription | undefined;
   if (described && typeof described === "object") {
     parts.push(`error=${described.name}: ${described.message}`);
@@ -85,6 +86,11 @@ export function logError(msg: string, err: unknown, fields: LogFields = {}): voi
  * A failure of work that no request waits for (queue consumers, alarms, cron): `source` says which
  * kind, so one filter finds every background failure.
  */
-export function logBackgroundFailure(source: "queue" | "alarm" | "cron" | "outbox" | "mqtt" | "rate-limit", msg: string, err: unknown, fields: LogFields = {}): void {
+export function logBackgroundFailure(
+  source: "queue" | "alarm" | "cron" | "outbox" | "mqtt" | "rate-limit",
+  msg: string,
+  err: unknown,
+  fields: LogFields = {},
+): void {
   logError(msg, err, { source, ...fields });
 }

@@ -5,8 +5,15 @@ export const ErrorSchema = z
     status: z.number().int().openapi({ example: 404 }),
     message: z.string().openapi({ example: "Not found" }),
     errors: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
-    request_id: z.string().optional().openapi({ description: "In every 5xx answer: the request's id (also in the X-Request-Id header), to quote when reporting it." }),
-    retry_after_seconds: z.number().int().optional().openapi({ description: "In every 429 answer: when to try again (also in the Retry-After header)." }),
+    request_id: z.string().optional().openapi({
+      description:
+        "In every 5xx answer: the request's id (also in the X-Request-Id header), to quote when reporting it.",
+    }),
+    retry_after_seconds: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "In every 429 answer: when to try again (also in the Retry-After header)." }),
   })
   .openapi("Error");
 
@@ -22,14 +29,18 @@ const errorResponse = (description: string) => ({
 /** The error answers most routes can give, for the OpenAPI document. */
 export const errorResponses = {
   400: errorResponse("Invalid input"),
-  401: errorResponse("Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked)"),
+  401: errorResponse(
+    "Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked)",
+  ),
   404: errorResponse("Unknown id, or an app that is not the credential's"),
 } as const;
 
 export const conflictResponse = { 409: errorResponse("The object is not in a state that allows this action") } as const;
 
 /** 409 of a write whose key (or slug) another object of the app already has: `errors` names the field. */
-export const keyConflictResponse = { 409: errorResponse("The key is already used by another object of the app: `errors` names the field") } as const;
+export const keyConflictResponse = {
+  409: errorResponse("The key is already used by another object of the app: `errors` names the field"),
+} as const;
 
 /** 503 of an operation that signs access tokens with an API key (a credential that needs no secret itself). */
 export const signingKeysResponse = {
@@ -48,7 +59,11 @@ export const rateLimitedResponse = {
     description:
       "Past a rate limit (events a minute, per player or per app): `retry_after_seconds` and Retry-After say when to try again, " +
       "the IETF RateLimit and RateLimit-Policy headers name the policy, its quota and window",
-    headers: { "Retry-After": headerRef("Retry-After"), RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimit-Policy") },
+    headers: {
+      "Retry-After": headerRef("Retry-After"),
+      RateLimit: headerRef("RateLimit"),
+      "RateLimit-Policy": headerRef("RateLimit-Policy"),
+    },
     content: { "application/json": { schema: ErrorSchema } },
   },
 } as const;
@@ -68,8 +83,7 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 });
 
 /** A path id: digits; anything else is answered as an unknown id (404), not a 400. */
-export const pathId = (name: string) =>
-  z.string().openapi({ param: { name, in: "path" }, example: "1" });
+export const pathId = (name: string) => z.string().openapi({ param: { name, in: "path" }, example: "1" });
 
 type SecurityRequirement = Record<string, string[]>;
 

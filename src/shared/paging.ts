@@ -13,4 +13,9 @@ export type Paging = z.infer<typeof PagingQuery>;
 export const pageOffset = (p: Paging) => (p.currentPage - 1) * p.pageSize;
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), currentPage: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
+  z.object({
+    items: z.array(item),
+    currentPage: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+  });

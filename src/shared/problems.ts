@@ -38,7 +38,8 @@ export interface IssueLike {
 export const fieldOfPath = (path: readonly PropertyKey[]) => path.map(String).join(".");
 
 /** `levels[1].name`: a field as a sentence names it, list indexes in brackets. */
-export const fieldLabel = (field: string) => field.replace(/\.(\d+)(?=\.|$)/g, "[$1]").replace(/^(\d+)(?=\.|\[|$)/, "[$1]");
+export const fieldLabel = (field: string) =>
+  field.replace(/\.(\d+)(?=\.|$)/g, "[$1]").replace(/^(\d+)(?=\.|\[|$)/, "[$1]");
 
 /**
  * One problem as a sentence: the field, then the rule ("name must not be empty"). A problem that
@@ -65,7 +66,15 @@ function describe(value: unknown): string {
 }
 
 /** zod's name of an input's type (`received ...` of its own message), for a value the issue no longer carries. */
-const ZOD_RECEIVED: Record<string, string> = { null: "null", array: "an array", object: "an object", number: "a number", NaN: "NaN", string: "a string", boolean: "a boolean" };
+const ZOD_RECEIVED: Record<string, string> = {
+  null: "null",
+  array: "an array",
+  object: "an object",
+  number: "a number",
+  NaN: "NaN",
+  string: "a string",
+  boolean: "a boolean",
+};
 
 const EXPECTED: Record<string, string> = {
   string: "a string",
@@ -99,7 +108,8 @@ const FORMATS: Record<string, string> = {
 };
 
 /** A value of a list of allowed values as a sentence shows it: strings as they are. */
-const shown = (value: unknown) => (typeof value === "string" ? value : typeof value === "bigint" ? value.toString() : JSON.stringify(value));
+const shown = (value: unknown) =>
+  typeof value === "string" ? value : typeof value === "bigint" ? value.toString() : JSON.stringify(value);
 
 /** The value the issue is about: the issue's own input when zod kept it, else the one at its path in `root`. */
 const NOT_KNOWN = Symbol("not known");
@@ -151,14 +161,27 @@ function sizeProblem(issue: IssueLike, bound: "at least" | "at most"): string {
   const limit = Number(bound === "at least" ? issue.minimum : issue.maximum);
   const inclusive = issue.inclusive !== false;
   const origin = String(issue.origin);
-  const unit = origin === "string" ? "characters" : origin === "file" ? "bytes" : origin === "array" || origin === "set" || origin === "map" ? "items" : null;
+  const unit =
+    origin === "string"
+      ? "characters"
+      : origin === "file"
+        ? "bytes"
+        : origin === "array" || origin === "set" || origin === "map"
+          ? "items"
+          : null;
   if (unit) {
     const n = inclusive ? limit : bound === "at least" ? limit + 1 : limit - 1;
     if (bound === "at least" && n === 1) return "must not be empty";
-    if (issue.exact) return unit === "characters" || unit === "bytes" ? `must be exactly ${n} ${unit}` : `must have exactly ${n} ${unit}`;
-    return unit === "characters" || unit === "bytes" ? `must be ${bound} ${n} ${unit}` : `must have ${bound} ${n} ${unit}`;
+    if (issue.exact)
+      return unit === "characters" || unit === "bytes"
+        ? `must be exactly ${n} ${unit}`
+        : `must have exactly ${n} ${unit}`;
+    return unit === "characters" || unit === "bytes"
+      ? `must be ${bound} ${n} ${unit}`
+      : `must have ${bound} ${n} ${unit}`;
   }
-  if (origin === "date") return `must be ${bound === "at least" ? "on or after" : "on or before"} ${new Date(limit).toISOString()}`;
+  if (origin === "date")
+    return `must be ${bound === "at least" ? "on or after" : "on or before"} ${new Date(limit).toISOString()}`;
   if (issue.exact) return `must be exactly ${limit}`;
   if (bound === "at least") {
     if (inclusive) return limit === 0 ? "must not be negative" : `must be at least ${limit}`;
@@ -174,7 +197,9 @@ function typeProblem(issue: IssueLike, value: unknown): string {
     const received = /, received (\w+)$/.exec(issue.message)?.[1];
     if (received === "undefined") return "is required";
     const wanted = EXPECTED[expected] ?? expected;
-    return received && ZOD_RECEIVED[received] ? `must be ${wanted}, not ${ZOD_RECEIVED[received]}` : `must be ${wanted}`;
+    return received && ZOD_RECEIVED[received]
+      ? `must be ${wanted}, not ${ZOD_RECEIVED[received]}`
+      : `must be ${wanted}`;
   }
   if (expected === "int" && typeof value === "number") return "must be a whole number";
   if (expected === "number" && typeof value === "number") return "must be a finite number";
@@ -234,7 +259,9 @@ export function problemsOfIssue(issue: IssueLike, root: unknown = NOT_KNOWN, tar
     case "invalid_value": {
       const values = Array.isArray(issue.values) ? issue.values : [];
       if (value === undefined) return one("is required");
-      return one(values.length === 1 ? `must be ${shown(values[0])}` : `must be one of: ${values.map(shown).join(", ")}`);
+      return one(
+        values.length === 1 ? `must be ${shown(values[0])}` : `must be one of: ${values.map(shown).join(", ")}`,
+      );
     }
     case "not_multiple_of":
       return one(`must be a multiple of ${String(issue.divisor)}`);
@@ -263,7 +290,10 @@ export function problemsOfIssue(issue: IssueLike, root: unknown = NOT_KNOWN, tar
  * Every problem of a failed validation, in the order zod found them. `input`, when given (even as
  * undefined), is what was validated; `target` names the whole input ("body", "query").
  */
-export function problemsOfIssues(issues: readonly IssueLike[], options: { input?: unknown; target?: string } = {}): FieldProblem[] {
+export function problemsOfIssues(
+  issues: readonly IssueLike[],
+  options: { input?: unknown; target?: string } = {},
+): FieldProblem[] {
   const root = "input" in options ? options.input : NOT_KNOWN;
   return tightestBounds(issues).flatMap((issue) => problemsOfIssue(issue, root, options.target));
 }
@@ -273,7 +303,8 @@ export function problemsOfIssues(issues: readonly IssueLike[], options: { input?
  * integers is told the schema's maximum only, the tighter rule.
  */
 function tightestBounds(issues: readonly IssueLike[]): IssueLike[] {
-  const bound = (i: IssueLike) => (i.code === "too_big" ? Number(i.maximum) : i.code === "too_small" ? -Number(i.minimum) : null);
+  const bound = (i: IssueLike) =>
+    i.code === "too_big" ? Number(i.maximum) : i.code === "too_small" ? -Number(i.minimum) : null;
   const tightest = new Map<string, number>();
   for (const issue of issues) {
     const b = bound(issue);
@@ -293,4 +324,5 @@ function tightestBounds(issues: readonly IssueLike[]): IssueLike[] {
 }
 
 /** The message of a 400 for failed validation of `target`: every problem as a sentence. */
-export const invalidMessage = (target: string, problems: readonly FieldProblem[]) => `Invalid ${target}: ${problems.map((p) => problemSentence(p)).join("; ")}`;
+export const invalidMessage = (target: string, problems: readonly FieldProblem[]) =>
+  `Invalid ${target}: ${problems.map((p) => problemSentence(p)).join("; ")}`;

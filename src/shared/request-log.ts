@@ -27,7 +27,10 @@ export function shouldLogRequest(status: number, rate: number, draw: number): bo
   return (status >= 400 && status !== 429) || draw < rate;
 }
 
-/** The fields of a request's log line. `route` is the pattern, never the path: paths and queries carry user ids and tokens. */
+/**
+ * The fields of a request's log line. `route` is the pattern, never the path: paths and queries carry user ids and
+ * tokens.
+ */
 export interface RequestLine {
   request_id: string;
   method: string;
@@ -94,15 +97,19 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
     c.res = new Response(c.res.body, c.res);
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
   }
-  logRequest(c.env, {
-    request_id: requestId,
-    method: c.req.method,
-    route: routePattern(c),
-    status: c.res.status,
-    duration_ms: Date.now() - started,
-    app_id: appOf(c),
-    ...rayOf(c.req.raw),
-  }, c.req.path);
+  logRequest(
+    c.env,
+    {
+      request_id: requestId,
+      method: c.req.method,
+      route: routePattern(c),
+      status: c.res.status,
+      duration_ms: Date.now() - started,
+      app_id: appOf(c),
+      ...rayOf(c.req.raw),
+    },
+    c.req.path,
+  );
 });
 
 /** A copy of `response` with the request id in its headers and, for a JSON 5xx, in its body. */
@@ -142,14 +149,18 @@ export async function observeRequest(
     response = Response.json(errorBody(500, "Internal error"), { status: 500 });
   }
   const answer = await stamped(response, requestId);
-  logRequest(env, {
-    request_id: requestId,
-    method: request.method,
-    route,
-    status: answer.status,
-    duration_ms: Date.now() - started,
-    app_id: null,
-    ...rayOf(request),
-  }, new URL(request.url).pathname);
+  logRequest(
+    env,
+    {
+      request_id: requestId,
+      method: request.method,
+      route,
+      status: answer.status,
+      duration_ms: Date.now() - started,
+      app_id: null,
+      ...rayOf(request),
+    },
+    new URL(request.url).pathname,
+  );
   return answer;
 }

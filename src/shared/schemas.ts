@@ -31,5 +31,8 @@ export const Text = (max = 500) => z.string().max(max).default("");
  */
 export const ConfigKey = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, "must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit")
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,99}$/,
+    "must be lower-case letters, digits, - and _ (at most 100), starting with a letter or digit",
+  )
   .openapi({ example: "daily-kills" });

@@ -26,7 +26,10 @@ export const isDevelopment = (env: { ENVIRONMENT?: string }): boolean => env.ENV
  * fault; never a 500 and never open), naming the secret and how to set it.
  */
 export function secretNotConfigured(name: SecretName, problem: string): ApiError {
-  return new ApiError(503, `Service not configured: ${name} ${problem}. Set it with \`wrangler secret put ${name}\` (or run \`npm run deploy\`, which generates the missing secrets).`);
+  return new ApiError(
+    503,
+    `Service not configured: ${name} ${problem}. Set it with \`wrangler secret put ${name}\` (or run \`npm run deploy\`, which generates the missing secrets).`,
+  );
 }
 
 /** What is wrong with ADMIN_TOKEN, or null: outside development it must be long and not the published one. */
@@ -52,7 +55,8 @@ export function topicSecret(env: { TOPIC_SECRET?: string }): string {
 export function weakTopicSecret(env: { TOPIC_SECRET?: string; ENVIRONMENT?: string }): string | null {
   const secret = env.TOPIC_SECRET;
   if (!secret || isDevelopment(env)) return null;
-  if (secret === DEVELOPMENT_SECRET_VALUES.TOPIC_SECRET) return "TOPIC_SECRET is the development value: topics handed out are guessable by anyone who reads the code";
+  if (secret === DEVELOPMENT_SECRET_VALUES.TOPIC_SECRET)
+    return "TOPIC_SECRET is the development value: topics handed out are guessable by anyone who reads the code";
   if (secret.length < MIN_SECRET_LENGTH) return `TOPIC_SECRET is shorter than ${MIN_SECRET_LENGTH} characters`;
   return null;
 }

@@ -16,7 +16,8 @@ export const boundId = (id: number): IdRef => ({ sql: "?", args: [id] });
 export const named = (columns: readonly string[], values: unknown[]): Record<string, unknown> =>
   Object.fromEntries(columns.map((column, i) => [column, values[i]]));
 
-export const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
+export const isUniqueViolation = (err: unknown) =>
+  err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
 /**
  * Runs a write of an object whose key (or slug) is unique in its scope, the only UNIQUE index of
@@ -24,7 +25,10 @@ export const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQ
  * `clash` may read the failure's message when a write touches two tables with keys (a level and
  * its challenges).
  */
-export async function conflictOnDuplicate<T>(clash: FieldProblem | ((message: string) => FieldProblem), write: () => Promise<T>): Promise<T> {
+export async function conflictOnDuplicate<T>(
+  clash: FieldProblem | ((message: string) => FieldProblem),
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (err) {

@@ -23,7 +23,9 @@ export interface UserEvent {
 }
 
 export type ApplyEventResult =
-  /** Applied; or, with `duplicate`, an event with the same event_id was already applied and nothing was applied again. */
+  /**
+   * Applied; or, with `duplicate`, an event with the same event_id was already applied and nothing was applied again.
+   */
   | { duplicate: boolean; limited?: undefined }
   /** Refused: the player is past its events a minute; one more fits after `retryAfterMs`. Nothing was applied. */
   | { limited: { retryAfterMs: number }; duplicate?: undefined };

@@ -17,7 +17,10 @@ export type BackgroundMessage =
   | {
       kind: "event";
       event: UserEvent;
-      /** How the archive names the player (src/events/archive-identity.ts); absent in messages queued before the archive used pseudonyms. */
+      /**
+       * How the archive names the player (src/events/archive-identity.ts); absent in messages queued before the archive
+       * used pseudonyms.
+       */
       userRef?: string;
       /**
        * Leaderboards whose max_events_per_minute this event went past for its player, as the

@@ -42,7 +42,9 @@ export class ObjectSchema {
   ) {
     // WITHOUT ROWID: one b-tree instead of a table and its key's index. Objects that have the older
     // rowid table keep it; both read and write alike.
-    sql.exec("CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS schema_versions (area TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID",
+    );
     this.reload();
     for (const area of areas) if (this.versions.has(area.area)) this.migrate(area);
   }
@@ -53,7 +55,9 @@ export class ObjectSchema {
    */
   reload(): void {
     // One read for all areas: an object starts each time it comes back after being evicted.
-    const rows = this.sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray();
+    const rows = this.sql
+      .exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions")
+      .toArray();
     this.versions = new Map(rows.map((r) => [r.area, r.version]));
   }
 
@@ -87,7 +91,8 @@ export class ObjectSchema {
     else for (const migration of migrations.slice(from)) this.sql.exec(migration);
     // One version row per area, not per migration: a new area runs every migration at once.
     this.sql.exec(UPSERT_VERSION, area, migrations.length);
-    // Read again, not set: an area's tables may include another area's, which it registers (src/events/events-schema.ts).
+    // Read again, not set: an area's tables may include another area's, which it registers
+    // (src/events/events-schema.ts).
     this.reload();
   }
 }

@@ -17,7 +17,9 @@ type Settle = { ack: true } | { ack: false; delaySeconds: number };
 
 interface Processed {
   message: DeliveryMessage;
-  /** The erasure subject of the player the message names: its log rows are written unless that player was erased since. */
+  /**
+   * The erasure subject of the player the message names: its log rows are written unless that player was erased since.
+   */
   subject: string | null;
   outcome: LoggedOutcome;
   settle: Settle;
@@ -44,7 +46,11 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
   const clock = await readClock(env);
   const valid = batch.messages.filter((msg) => {
     if (isDeliveryMessage(msg.body)) return true;
-    logLine("error", "webhook message of unknown shape dropped", { source: "queue", queue: batch.queue, message_id: msg.id });
+    logLine("error", "webhook message of unknown shape dropped", {
+      source: "queue",
+      queue: batch.queue,
+      message_id: msg.id,
+    });
     msg.ack();
     return false;
   }) as Message<DeliveryMessage>[];
@@ -75,17 +81,30 @@ async function deliverBatch(batch: MessageBatch<unknown>, env: Env): Promise<voi
  * A message that names a player erased after it was queued is cancelled: not sent, and nothing
  * logged (the erasure deleted the delivery's row). Answers null for such a message.
  */
-async function processUnlessErased(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock): Promise<Processed | null> {
+async function processUnlessErased(
+  env: Env,
+  msg: Message<DeliveryMessage>,
+  clock: ServiceClock,
+): Promise<Processed | null> {
   const { appId, userId, createdAt } = msg.body;
   const player = userId ? await playerTombstone(env, appId, userId) : null;
   if (player && erasedSince(player.erasedAt, createdAt)) {
-    logLine("info", "webhook delivery cancelled: its player was erased", { source: "queue", app_id: appId, message_id: msg.body.messageId });
+    logLine("info", "webhook delivery cancelled: its player was erased", {
+      source: "queue",
+      app_id: appId,
+      message_id: msg.body.messageId,
+    });
     return null;
   }
   return processMessage(env, msg, clock, player?.subject ?? null);
 }
 
-async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: ServiceClock, subject: string | null): Promise<Processed> {
+async function processMessage(
+  env: Env,
+  msg: Message<DeliveryMessage>,
+  clock: ServiceClock,
+  subject: string | null,
+): Promise<Processed> {
   const message = msg.body;
   const now = clock.now();
   const at = toIso(now);
@@ -98,18 +117,35 @@ async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: Se
 
   const endpoint = await endpointForDelivery(env.DB, message.appId, message.webhookId);
   if (!endpoint) return refuse("Not sent: the webhook endpoint was deleted");
-  if (!endpoint.enabled && !message.overrideUrl) return refuse("Not sent: the webhook endpoint is disabled (it answered 410 Gone)");
+  if (!endpoint.enabled && !message.overrideUrl)
+    return refuse("Not sent: the webhook endpoint is disabled (it answered 410 Gone)");
   const url = message.overrideUrl ?? endpoint.url;
   const problem = webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
   if (problem) return refuse(`Not sent: the URL ${problem}`);
 
   const result = await attemptDelivery(url, endpoint.secret, message.messageId, message.body);
-  const decision = decide(result.statusCode, msg.attempts, retryBaseSeconds(env.WEBHOOK_RETRY_BASE_SECONDS), parseRetryAfter(result.retryAfter, Date.now()));
-  const attempt = { url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, succeeded: decision.kind === "succeeded" };
+  const decision = decide(
+    result.statusCode,
+    msg.attempts,
+    retryBaseSeconds(env.WEBHOOK_RETRY_BASE_SECONDS),
+    parseRetryAfter(result.retryAfter, Date.now()),
+  );
+  const attempt = {
+    url,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    succeeded: decision.kind === "succeeded",
+  };
 
   switch (decision.kind) {
     case "succeeded":
-      return { message, subject, outcome: { status: "succeeded", at, attempt, error: null, nextAttemptAt: null }, settle: { ack: true } };
+      return {
+        message,
+        subject,
+        outcome: { status: "succeeded", at, attempt, error: null, nextAttemptAt: null },
+        settle: { ack: true },
+      };
     case "gone":
       return {
         message,
@@ -133,12 +169,16 @@ async function processMessage(env: Env, msg: Message<DeliveryMessage>, clock: Se
   }
 }
 
-/** Messages whose every attempt failed: the delivery is logged as failed for good (unless its player was erased since). */
+/**
+ * Messages whose every attempt failed: the delivery is logged as failed for good (unless its player was erased since).
+ */
 async function recordDeadLettered(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const at = toIso(await getNow(env));
   const messages = batch.messages.map((msg) => msg.body).filter(isDeliveryMessage);
   const statements = await Promise.all(
-    messages.map(async (m) => deadLetteredStatement(env.DB, m, at, m.userId ? (await erasureSubject(env, m.appId, m.userId)) : null)),
+    messages.map(async (m) =>
+      deadLetteredStatement(env.DB, m, at, m.userId ? await erasureSubject(env, m.appId, m.userId) : null),
+    ),
   );
   if (statements.length > 0) await env.DB.batch(statements);
   batch.ackAll();

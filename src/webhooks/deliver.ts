@@ -18,7 +18,12 @@ export interface AttemptResult {
  * check `webhook-timestamp` against their real clock (Standard Webhooks allows five minutes).
  * Redirects are not followed: a 3xx is a failed attempt, as the body must not go elsewhere.
  */
-export async function attemptDelivery(url: string, secret: string, messageId: string, body: string): Promise<AttemptResult> {
+export async function attemptDelivery(
+  url: string,
+  secret: string,
+  messageId: string,
+  body: string,
+): Promise<AttemptResult> {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     "content-type": "application/json",
@@ -44,7 +49,9 @@ export async function attemptDelivery(url: string, secret: string, messageId: st
   } catch (err) {
     const latencyMs = Date.now() - started;
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-    const error = timedOut ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `Request failed: ${err instanceof Error ? err.message : String(err)}`;
+    const error = timedOut
+      ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+      : `Request failed: ${err instanceof Error ? err.message : String(err)}`;
     return { statusCode: null, latencyMs, error, retryAfter: null };
   }
 }

@@ -62,7 +62,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * for a player erased since the change (`subject`: their erasure subject), whose rows the erasure
  * deleted while the call was under way.
  */
-export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: LoggedOutcome, subject: string | null): D1PreparedStatement[] {
+export function recordOutcomeStatements(
+  db: D1Database,
+  m: DeliveryMessage,
+  o: LoggedOutcome,
+  subject: string | null,
+): D1PreparedStatement[] {
   const counted = o.attempt ? 1 : 0;
   const upsert = db
     .prepare(
@@ -80,9 +85,24 @@ export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: L
          updated_at = excluded.updated_at`,
     )
     .bind(
-      m.messageId, Number(m.appId), Number(m.webhookId), m.webhookType, m.overrideUrl, o.attempt?.url ?? null, m.body, o.status,
-      counted, o.attempt?.statusCode ?? null, o.error, o.attempt ? o.at : null, o.nextAttemptAt, iso(m.createdAt), o.at,
-      m.userId ?? null, subject, m.createdAt,
+      m.messageId,
+      Number(m.appId),
+      Number(m.webhookId),
+      m.webhookType,
+      m.overrideUrl,
+      o.attempt?.url ?? null,
+      m.body,
+      o.status,
+      counted,
+      o.attempt?.statusCode ?? null,
+      o.error,
+      o.attempt ? o.at : null,
+      o.nextAttemptAt,
+      iso(m.createdAt),
+      o.at,
+      m.userId ?? null,
+      subject,
+      m.createdAt,
     );
   if (!o.attempt) return [upsert];
   const attempt = db
@@ -90,12 +110,27 @@ export function recordOutcomeStatements(db: D1Database, m: DeliveryMessage, o: L
       `INSERT INTO webhook_attempts (delivery_id, attempt_number, attempted_at, status_code, latency_ms, error, outcome)
        SELECT delivery_id, attempt_count, ?, ?, ?, ?, ? FROM webhook_deliveries WHERE message_id = ?`,
     )
-    .bind(o.at, o.attempt.statusCode, o.attempt.latencyMs, o.attempt.error, o.attempt.succeeded ? "succeeded" : "failed", m.messageId);
+    .bind(
+      o.at,
+      o.attempt.statusCode,
+      o.attempt.latencyMs,
+      o.attempt.error,
+      o.attempt.succeeded ? "succeeded" : "failed",
+      m.messageId,
+    );
   return [upsert, attempt];
 }
 
-/** A message the queue dead-lettered after its last attempt: the delivery has failed for good (see recordOutcomeStatements for `subject`). */
-export function deadLetteredStatement(db: D1Database, m: DeliveryMessage, at: string, subject: string | null): D1PreparedStatement {
+/**
+ * A message the queue dead-lettered after its last attempt: the delivery has failed for good (see
+ * recordOutcomeStatements for `subject`).
+ */
+export function deadLetteredStatement(
+  db: D1Database,
+  m: DeliveryMessage,
+  at: string,
+  subject: string | null,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO webhook_deliveries (message_id, app_id, webhook_id, webhook_type, override_url, payload, status, last_error, created_at, updated_at, user_id)
@@ -105,8 +140,20 @@ export function deadLetteredStatement(db: D1Database, m: DeliveryMessage, at: st
          next_attempt_at = NULL,
          updated_at = excluded.updated_at`,
     )
-    .bind(m.messageId, Number(m.appId), Number(m.webhookId), m.webhookType, m.overrideUrl, m.body,
-      "Dead-lettered before any attempt was logged", iso(m.createdAt), at, m.userId ?? null, subject, m.createdAt);
+    .bind(
+      m.messageId,
+      Number(m.appId),
+      Number(m.webhookId),
+      m.webhookType,
+      m.overrideUrl,
+      m.body,
+      "Dead-lettered before any attempt was logged",
+      iso(m.createdAt),
+      at,
+      m.userId ?? null,
+      subject,
+      m.createdAt,
+    );
 }
 
 /** A delivery queued from the admin API (test call): visible in the log before the first attempt. */
@@ -116,7 +163,17 @@ export async function insertQueuedDelivery(db: D1Database, m: DeliveryMessage, a
       `INSERT INTO webhook_deliveries (message_id, app_id, webhook_id, webhook_type, override_url, payload, status, next_attempt_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
     )
-    .bind(m.messageId, Number(m.appId), Number(m.webhookId), m.webhookType, m.overrideUrl, m.body, at, iso(m.createdAt), at)
+    .bind(
+      m.messageId,
+      Number(m.appId),
+      Number(m.webhookId),
+      m.webhookType,
+      m.overrideUrl,
+      m.body,
+      at,
+      iso(m.createdAt),
+      at,
+    )
     .first<DeliveryRow>();
   return row!;
 }
@@ -170,7 +227,8 @@ export async function listDeliveries(db: D1Database, appId: number, filter: Deli
   if (filter.user_id) where.push("user_id = ?"), args.push(filter.user_id);
   const clause = where.join(" AND ");
   const [rows, total] = await db.batch<DeliveryRow | { n: number }>([
-    db.prepare(`SELECT * FROM webhook_deliveries WHERE ${clause} ORDER BY delivery_id DESC LIMIT ? OFFSET ?`)
+    db
+      .prepare(`SELECT * FROM webhook_deliveries WHERE ${clause} ORDER BY delivery_id DESC LIMIT ? OFFSET ?`)
       .bind(...args, paging.pageSize, pageOffset(paging)),
     db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE ${clause}`).bind(...args),
   ]);
@@ -179,10 +237,13 @@ export async function listDeliveries(db: D1Database, appId: number, filter: Deli
 
 export async function requireDelivery(db: D1Database, appId: number, deliveryId: string): Promise<DeliveryRow> {
   const id = parseId(deliveryId);
-  const row = id === null ? null : await db
-    .prepare("SELECT * FROM webhook_deliveries WHERE app_id = ? AND delivery_id = ?")
-    .bind(appId, id)
-    .first<DeliveryRow>();
+  const row =
+    id === null
+      ? null
+      : await db
+          .prepare("SELECT * FROM webhook_deliveries WHERE app_id = ? AND delivery_id = ?")
+          .bind(appId, id)
+          .first<DeliveryRow>();
   if (!row) throw notFound(`Webhook delivery ${deliveryId} not found`);
   return row;
 }
@@ -220,7 +281,9 @@ export const presentDelivery = (row: DeliveryRow) => ({
  */
 export const eraseDeliveriesStatements = (db: D1Database, appId: number, userId: string): D1PreparedStatement[] => [
   db
-    .prepare("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE app_id = ? AND user_id = ?)")
+    .prepare(
+      "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE app_id = ? AND user_id = ?)",
+    )
     .bind(appId, userId),
   db.prepare("DELETE FROM webhook_deliveries WHERE app_id = ? AND user_id = ?").bind(appId, userId),
 ];

@@ -14,10 +14,15 @@ import { type DeliveryMessage, newMessageId } from "./messages";
  */
 export async function enqueueWebhooks(env: Env, changes: Change[]): Promise<void> {
   const appIds = [...new Set(changes.map((c) => c.appId))];
-  const endpointsByApp = new Map(await Promise.all(appIds.map(async (appId) => [appId, await appEndpoints(env.DB, appId)] as const)));
+  const endpointsByApp = new Map(
+    await Promise.all(appIds.map(async (appId) => [appId, await appEndpoints(env.DB, appId)] as const)),
+  );
 
   const planned = changes.flatMap((change) =>
-    deliveryTargets(endpointsByApp.get(change.appId)!, change.webhookType, change.webhookUrl).map((target) => ({ change, target })),
+    deliveryTargets(endpointsByApp.get(change.appId)!, change.webhookType, change.webhookUrl).map((target) => ({
+      change,
+      target,
+    })),
   );
   if (planned.length === 0) return;
 

@@ -14,7 +14,10 @@ export interface DeliveryMessage {
   body: string;
   /** When the change happened (service clock, ms). */
   createdAt: number;
-  /** The player the body names (Change.userId), so that erasure finds the delivery; absent in messages queued before deliveries named their player. */
+  /**
+   * The player the body names (Change.userId), so that erasure finds the delivery; absent in messages queued before
+   * deliveries named their player.
+   */
   userId?: string | null;
 }
 
@@ -27,10 +30,13 @@ export function isDeliveryMessage(value: unknown): value is DeliveryMessage {
   if (typeof value !== "object" || value === null) return false;
   const m = value as Record<string, unknown>;
   return (
-    typeof m.messageId === "string" && isDigits(m.appId) && isDigits(m.webhookId) &&
+    typeof m.messageId === "string" &&
+    isDigits(m.appId) &&
+    isDigits(m.webhookId) &&
     (WEBHOOK_TYPES as readonly unknown[]).includes(m.webhookType) &&
     (m.overrideUrl === null || typeof m.overrideUrl === "string") &&
-    typeof m.body === "string" && typeof m.createdAt === "number" &&
+    typeof m.body === "string" &&
+    typeof m.createdAt === "number" &&
     (m.userId === undefined || m.userId === null || typeof m.userId === "string")
   );
 }

@@ -8,7 +8,11 @@ import { recordPlayersSeen } from "../apps/player-registry";
 import type { ChangeSink } from "../changes/types";
 import { logBackgroundFailure, logLine } from "../shared/log";
 
-type Handler<K extends BackgroundKind> = (messages: BackgroundMessagesOf<K>, env: Env, deliver: ChangeSink) => Promise<void>;
+type Handler<K extends BackgroundKind> = (
+  messages: BackgroundMessagesOf<K>,
+  env: Env,
+  deliver: ChangeSink,
+) => Promise<void>;
 
 /** Every area's handlers of each kind: an area that consumes a kind adds its handler to the list. */
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
@@ -57,14 +61,25 @@ export async function consumeBackground(batch: MessageBatch<QueuedBackground>, e
       const handlers = HANDLERS[kind] as Handler<BackgroundKind>[] | undefined;
       if (!handlers) {
         // Written by another version of the Worker; nothing here can apply it.
-        logLine("error", "background messages of unknown kind dropped", { source: "queue", queue: batch.queue, kind, messages: messages.length });
+        logLine("error", "background messages of unknown kind dropped", {
+          source: "queue",
+          queue: batch.queue,
+          kind,
+          messages: messages.length,
+        });
         for (const message of messages) message.ack();
         return;
       }
-      const results = await Promise.allSettled(handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, deliver)));
+      const results = await Promise.allSettled(
+        handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, deliver)),
+      );
       const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       for (const failure of failures) {
-        logBackgroundFailure("queue", "background handler failed; its messages are retried", failure.reason, { queue: batch.queue, kind, messages: messages.length });
+        logBackgroundFailure("queue", "background handler failed; its messages are retried", failure.reason, {
+          queue: batch.queue,
+          kind,
+          messages: messages.length,
+        });
       }
       for (const message of messages) {
         if (failures.length > 0) message.retry();

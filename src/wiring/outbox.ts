@@ -18,8 +18,11 @@ import { logBackgroundFailure } from "../shared/log";
  */
 export const outboxSchema: AreaSchema = {
   area: "outbox",
-  migrations: ["CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)"],
-  // `seq` only orders the rows there are (a message's id is its outboxId): a new row comes after them without AUTOINCREMENT.
+  migrations: [
+    "CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)",
+  ],
+  // `seq` only orders the rows there are (a message's id is its outboxId): a new row comes after them without
+  // AUTOINCREMENT.
   created: "CREATE TABLE outbox (seq INTEGER PRIMARY KEY, changes TEXT NOT NULL, background TEXT NOT NULL)",
 };
 
@@ -52,7 +55,11 @@ export class Outbox {
     const pending = this.rows();
     const queued = background.map((message): QueuedBackground => ({ ...message, outboxId: crypto.randomUUID() }));
     const { seq } = this.sql
-      .exec<{ seq: number }>("INSERT INTO outbox (changes, background) VALUES (?, ?) RETURNING seq", JSON.stringify(changes), JSON.stringify(queued))
+      .exec<{ seq: number }>(
+        "INSERT INTO outbox (changes, background) VALUES (?, ?) RETURNING seq",
+        JSON.stringify(changes),
+        JSON.stringify(queued),
+      )
       .one();
     pending.push({ seq, changes, background: queued });
   }
@@ -80,13 +87,24 @@ export class Outbox {
       return false;
     }
     try {
-      await sendAll(env.BACKGROUND, rows.flatMap((row) => row.background));
+      await sendAll(
+        env.BACKGROUND,
+        rows.flatMap((row) => row.background),
+      );
     } catch (err) {
       // The changes went out: a retry of these rows must not queue the webhooks a second time.
       this.sql.exec("UPDATE outbox SET changes = '[]' WHERE seq <= ?", lastSeq);
       // A send that failed may still have been taken: the messages go out again marked as such.
-      this.pending!.unshift(...rows.map((row) => ({ ...row, changes: [], background: row.background.map((message) => ({ ...message, resent: true as const })) })));
-      logBackgroundFailure("outbox", "handing on staged background messages failed; retried later", err, { rows: rows.length });
+      this.pending!.unshift(
+        ...rows.map((row) => ({
+          ...row,
+          changes: [],
+          background: row.background.map((message) => ({ ...message, resent: true as const })),
+        })),
+      );
+      logBackgroundFailure("outbox", "handing on staged background messages failed; retried later", err, {
+        rows: rows.length,
+      });
       return false;
     }
     this.sql.exec("DELETE FROM outbox WHERE seq <= ?", lastSeq);
@@ -96,12 +114,17 @@ export class Outbox {
   /** Rows found in storage may have been handed on before the object was reset: they go out again marked as such. */
   private rows(): StagedRow[] {
     this.pending ??= this.sql
-      .exec<{ seq: number; changes: string; background: string }>("SELECT seq, changes, background FROM outbox ORDER BY seq")
+      .exec<{ seq: number; changes: string; background: string }>(
+        "SELECT seq, changes, background FROM outbox ORDER BY seq",
+      )
       .toArray()
       .map((row) => ({
         seq: row.seq,
         changes: JSON.parse(row.changes) as Change[],
-        background: (JSON.parse(row.background) as QueuedBackground[]).map((message) => ({ ...message, resent: true as const })),
+        background: (JSON.parse(row.background) as QueuedBackground[]).map((message) => ({
+          ...message,
+          resent: true as const,
+        })),
       }));
     return this.pending;
   }

@@ -26,7 +26,9 @@ export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)
 
 /** The areas over the object's storage, each given its own tables' view. */
 export function userAreas(schema: ObjectSchema, context: Omit<UserObjectContext, "sql">): UserAreas {
-  return Object.fromEntries(Object.entries(AREAS).map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })])) as UserAreas;
+  return Object.fromEntries(
+    Object.entries(AREAS).map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })]),
+  ) as UserAreas;
 }
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */

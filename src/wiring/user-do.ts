@@ -1,6 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ApplyEventResult, UserEvent } from "../user/event";
-import { Staged, type CorrectionRequest, type CorrectionResult, type ErasedUser, type Receives, type UserArea } from "../user/area";
+import {
+  Staged,
+  type CorrectionRequest,
+  type CorrectionResult,
+  type ErasedUser,
+  type Receives,
+  type UserArea,
+} from "../user/area";
 import { ObjectSchema, type AreaSql } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
 import { eventsSchema } from "../events/events-schema";
@@ -187,25 +194,23 @@ export class UserDO extends DurableObject<Env> {
     for (const area of this.areas) prepared.push(await area.prepareEvent(event));
     let erased = false;
     try {
-      // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left staged.
-      const result = await this.transact(
-        (staged): ApplyEventResult => {
-          // Checked in the transaction: the erasure may have run while the areas prepared.
-          if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
-            erased = true;
-            return { duplicate: false };
-          }
-          if (event.eventId !== null && wasProcessed(this.eventIds, event.eventId)) return { duplicate: true };
-          const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
-          if (retryAfterMs !== null) return { limited: { retryAfterMs } };
-          this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
-          staged.background.unshift(eventMessage(event, (this.userRef ??= archiveUserRef(sql)), staged));
-          if (event.eventId !== null) recordProcessed(this.eventIds, event.eventId, event.receivedAt);
-          recordRecentEvent(sql, event);
+      // Also after a duplicate the outbox is flushed: a retried event hands on what a failed send of the first left
+      // staged.
+      const result = await this.transact((staged): ApplyEventResult => {
+        // Checked in the transaction: the erasure may have run while the areas prepared.
+        if (erasedSince(this.erasure.erasedAt(), event.receivedAt)) {
+          erased = true;
           return { duplicate: false };
-        },
-        event.appId,
-      );
+        }
+        if (event.eventId !== null && wasProcessed(this.eventIds, event.eventId)) return { duplicate: true };
+        const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
+        if (retryAfterMs !== null) return { limited: { retryAfterMs } };
+        this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
+        staged.background.unshift(eventMessage(event, (this.userRef ??= archiveUserRef(sql)), staged));
+        if (event.eventId !== null) recordProcessed(this.eventIds, event.eventId, event.receivedAt);
+        recordRecentEvent(sql, event);
+        return { duplicate: false };
+      }, event.appId);
       return erased ? this.droppedForErasure(event) : result;
     } catch (err) {
       // The transaction rolled back what it counted.
@@ -215,7 +220,10 @@ export class UserDO extends DurableObject<Env> {
   }
 
   private droppedForErasure(event: UserEvent): ApplyEventResult {
-    logLine("info", "event received before its player's erasure dropped", { app_id: event.appId, event_name: event.eventName });
+    logLine("info", "event received before its player's erasure dropped", {
+      app_id: event.appId,
+      event_name: event.eventName,
+    });
     return { duplicate: false };
   }
 
@@ -224,7 +232,10 @@ export class UserDO extends DurableObject<Env> {
     this.watchers.update(broker, topics, watching, Date.now());
   }
 
-  /** Messages for the user's topics from elsewhere (src/realtime/publish.ts): on to the broker shards that have subscribers. */
+  /**
+   * Messages for the user's topics from elsewhere (src/realtime/publish.ts): on to the broker shards that have
+   * subscribers.
+   */
   async publishTopics(batches: TopicBatch[]): Promise<void> {
     await this.watchers.publishBatches(this.env, batches);
   }
@@ -259,7 +270,14 @@ export class UserDO extends DurableObject<Env> {
   }
 
   /** Unlock, activate, cancel or claim; a wrong state answers `{ok: false, status: 409}`. */
-  async challengeAction(appId: string, userId: string, now: number, action: ChallengeAction, cid: string, language?: string) {
+  async challengeAction(
+    appId: string,
+    userId: string,
+    now: number,
+    action: ChallengeAction,
+    cid: string,
+    language?: string,
+  ) {
     return this.area.challenges.act(appId, userId, now, action, cid, language);
   }
 
@@ -272,7 +290,10 @@ export class UserDO extends DurableObject<Env> {
     return this.area.challenges.state();
   }
 
-  /** An operator's correction of the player's state, by its name among the areas' corrections (src/players/corrections.ts). */
+  /**
+   * An operator's correction of the player's state, by its name among the areas' corrections
+   * (src/players/corrections.ts).
+   */
   async correct(name: string, request: CorrectionRequest): Promise<CorrectionResult> {
     const correction = this.areas.find((area) => area.corrections?.[name])?.corrections?.[name];
     if (!correction) return { ok: false, status: 404, message: `No correction named ${name}` };
@@ -292,7 +313,9 @@ export class UserDO extends DurableObject<Env> {
     try {
       await this.reportErasures();
     } catch (err) {
-      logBackgroundFailure("alarm", "reporting a completed erasure failed; retried later", err, { object: this.ctx.id.toString() });
+      logBackgroundFailure("alarm", "reporting a completed erasure failed; retried later", err, {
+        object: this.ctx.id.toString(),
+      });
     }
   }
 
@@ -320,9 +343,13 @@ export class UserDO extends DurableObject<Env> {
       }
     });
     if (failure === null) return this.deliver();
-    logBackgroundFailure("alarm", "erasing a player failed; retried later", failure, { object: this.ctx.id.toString(), erasure_ids: ids });
+    logBackgroundFailure("alarm", "erasing a player failed; retried later", failure, {
+      object: this.ctx.id.toString(),
+      erasure_ids: ids,
+    });
     const { message } = describeError(failure);
-    if (!this.erasure.failed(ids, message, Date.now())) await markFailed(this.env.DB, ids, toIso(await getNow(this.env)), message);
+    if (!this.erasure.failed(ids, message, Date.now()))
+      await markFailed(this.env.DB, ids, toIso(await getNow(this.env)), message);
   }
 
   /** Inside the erasure's transaction: what leaving takes from the app's totals is staged on the emptied object. */
@@ -334,7 +361,9 @@ export class UserDO extends DurableObject<Env> {
     this.outbox.stage([], staged.background);
   }
 
-  /** Receipts to `completed`, then the `user-erased` notifications, staged with the end of the object's record of them. */
+  /**
+   * Receipts to `completed`, then the `user-erased` notifications, staged with the end of the object's record of them.
+   */
   private async reportErasures(): Promise<void> {
     const done = this.erasure.completions();
     if (done.length === 0) return;
@@ -346,7 +375,10 @@ export class UserDO extends DurableObject<Env> {
     });
   }
 
-  /** Erases the player when due; retries a failed flush, and applies the areas' due timers (`lost` even when the user never comes back). */
+  /**
+   * Erases the player when due; retries a failed flush, and applies the areas' due timers (`lost` even when the user
+   * never comes back).
+   */
   override async alarm() {
     try {
       await this.eraseWhenDue();
@@ -354,7 +386,9 @@ export class UserDO extends DurableObject<Env> {
       for (const area of this.areas) await area.onAlarm?.();
       await this.reschedule();
     } catch (err) {
-      logBackgroundFailure("alarm", "user object alarm failed; the runtime retries it", err, { object: this.ctx.id.toString() });
+      logBackgroundFailure("alarm", "user object alarm failed; the runtime retries it", err, {
+        object: this.ctx.id.toString(),
+      });
       throw err;
     }
   }

@@ -7,7 +7,13 @@ freshBrowserForEachTest((p) => (page = p));
 
 describe("signing in and out", () => {
   it("sends every console path to sign-in while nobody is signed in, and back after signing in", async () => {
-    for (const path of ["/console", "/console/apps/1", "/console/apps/1/challenges/new", "/console/users", "/console/no-such-page"]) {
+    for (const path of [
+      "/console",
+      "/console/apps/1",
+      "/console/apps/1/challenges/new",
+      "/console/users",
+      "/console/no-such-page",
+    ]) {
       await page.goto(url(path));
       expect(page.url()).toBe(url(`/console/sign-in?next=${encodeURIComponent(path)}`));
     }

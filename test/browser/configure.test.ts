@@ -45,7 +45,13 @@ describe("configuring a game in the console", () => {
     await page.waitForURL(url(`/console/apps/${appId}/challenges`));
     const categories = await admin(`/apps/${appId}/challenge-categories`);
     expect(categories.items).toMatchObject([
-      { category_slug: "weekly", category_name: { en: "Weekly", de: "Wöchentlich" }, category_position: 1, is_daily_category: false, daily_challenge_count: 3 },
+      {
+        category_slug: "weekly",
+        category_name: { en: "Weekly", de: "Wöchentlich" },
+        category_position: 1,
+        is_daily_category: false,
+        daily_challenge_count: 3,
+      },
     ]);
   });
 
@@ -58,7 +64,11 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Event name").fill("collect-item");
     // The value field offers the fields of the event typed above.
     await expect
-      .poll(() => page.locator("#f-event_name-fields option").evaluateAll((options) => options.map((o) => o.getAttribute("value"))))
+      .poll(() =>
+        page
+          .locator("#f-event_name-fields option")
+          .evaluateAll((options) => options.map((o) => o.getAttribute("value"))),
+      )
       .toEqual(["amount", "item_type"]);
     await page.getByLabel("Value field").fill("amount");
     await page.getByRole("button", { name: "Add a filter" }).click();
@@ -100,9 +110,15 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Period").selectOption("d");
     await page.getByLabel("Time zone").fill("Mars/Olympus_Mons");
     await page.getByRole("button", { name: "Create challenge" }).click();
-    await expect.poll(() => page.locator("#f-challenge_goal-errors").textContent()).toBe("challenge_goal must not be negative");
-    expect(await page.locator("#f-period_range_time_zone-errors").textContent()).toBe("period_range_time_zone must be an IANA time zone such as Europe/Berlin");
-    expect(await page.locator("#f-period_range-errors").textContent()).toContain("periodic resets apply to automatic, repeatable challenges");
+    await expect
+      .poll(() => page.locator("#f-challenge_goal-errors").textContent())
+      .toBe("challenge_goal must not be negative");
+    expect(await page.locator("#f-period_range_time_zone-errors").textContent()).toBe(
+      "period_range_time_zone must be an IANA time zone such as Europe/Berlin",
+    );
+    expect(await page.locator("#f-period_range-errors").textContent()).toContain(
+      "periodic resets apply to automatic, repeatable challenges",
+    );
     expect(await page.getByLabel("Goal", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-challenge_name-0-text").inputValue()).toBe("Daily run");
     expect(await page.getByLabel("Time zone").inputValue()).toBe("Mars/Olympus_Mons");
@@ -122,7 +138,10 @@ describe("configuring a game in the console", () => {
     await page.waitForURL(/\/battle-passes\/\d+\/levels$/);
     const passId = /\/battle-passes\/(\d+)\/levels$/.exec(page.url())![1];
 
-    for (const [reward, goal] of [["100", "5"], ["250", "10"]]) {
+    for (const [reward, goal] of [
+      ["100", "5"],
+      ["250", "10"],
+    ]) {
       await page.getByRole("link", { name: "New level" }).click();
       await page.waitForURL(/\/levels\/new$/);
       await page.getByLabel("Reward amount").fill(reward);
@@ -140,17 +159,52 @@ describe("configuring a game in the console", () => {
     }
     const levels = await admin(`/apps/${appId}/battle-passes/${passId}/levels`);
     expect(levels.items).toMatchObject([
-      { key: "bronze", level_priority: 0, reward_amount: "100", level_reward_type: "coin", reward_type_name: "Coins", reward_webhook_url: "http://127.0.0.1:9/level-reward", challenges: [{ key: "coins-5", challenge_name: { en: "Collect 5 coins" }, challenge_goal: 5, event_name: "collect-item", challenge_goal_condition: 0, counter_scope: "session" }] },
-      { level_priority: 1, reward_amount: "250", reward_webhook_url: null, challenges: [{ challenge_name: { en: "Collect 10 coins" }, challenge_goal: 10 }] },
+      {
+        key: "bronze",
+        level_priority: 0,
+        reward_amount: "100",
+        level_reward_type: "coin",
+        reward_type_name: "Coins",
+        reward_webhook_url: "http://127.0.0.1:9/level-reward",
+        challenges: [
+          {
+            key: "coins-5",
+            challenge_name: { en: "Collect 5 coins" },
+            challenge_goal: 5,
+            event_name: "collect-item",
+            challenge_goal_condition: 0,
+            counter_scope: "session",
+          },
+        ],
+      },
+      {
+        level_priority: 1,
+        reward_amount: "250",
+        reward_webhook_url: null,
+        challenges: [{ challenge_name: { en: "Collect 10 coins" }, challenge_goal: 10 }],
+      },
     ]);
     await screenshot(page, "levels");
 
     await page.getByRole("button", { name: "Move level 2 up" }).click();
     await expect.poll(async () => (await notice(page).textContent()) ?? "").toContain("is now level 1");
     const reordered = await admin(`/apps/${appId}/battle-passes/${passId}/levels`);
-    expect(reordered.items.map((l: { reward_amount: string; level_priority: number }) => [l.reward_amount, l.level_priority])).toEqual([["250", 0], ["100", 1]]);
+    expect(
+      reordered.items.map((l: { reward_amount: string; level_priority: number }) => [
+        l.reward_amount,
+        l.level_priority,
+      ]),
+    ).toEqual([
+      ["250", 0],
+      ["100", 1],
+    ]);
     const pass = await admin(`/apps/${appId}/battle-passes/${passId}`);
-    expect(pass).toMatchObject({ battle_pass_name: { en: "Season 1" }, is_active: true, is_unlocked_incrementally: true, start_date: new Date(Date.parse(`${localInput(now - DAY)}:00Z`)).toISOString() });
+    expect(pass).toMatchObject({
+      battle_pass_name: { en: "Season 1" },
+      is_active: true,
+      is_unlocked_incrementally: true,
+      start_date: new Date(Date.parse(`${localInput(now - DAY)}:00Z`)).toISOString(),
+    });
   });
 
   it("creates a leaderboard", async () => {
@@ -167,7 +221,16 @@ describe("configuring a game in the console", () => {
     await page.waitForURL(/\/leaderboards\/\d+$/);
     const boards = await admin(`/apps/${appId}/leaderboards`);
     expect(boards.items).toMatchObject([
-      { key: "best-lap", name: { en: "Best lap" }, event_name: "lap-position", value_field: "required_time", aggregation: "min", sort_order_ascending: true, period_range: "never", filters: [] },
+      {
+        key: "best-lap",
+        name: { en: "Best lap" },
+        event_name: "lap-position",
+        value_field: "required_time",
+        aggregation: "min",
+        sort_order_ascending: true,
+        period_range: "never",
+        filters: [],
+      },
     ]);
   });
 
@@ -177,7 +240,9 @@ describe("configuring a game in the console", () => {
     await page.getByLabel("Event name").fill("lap-position");
     await page.getByLabel("Key").fill("best-lap");
     await page.getByRole("button", { name: "Create leaderboard" }).click();
-    await expect.poll(() => page.locator("#f-key-errors").textContent()).toBe("Leaderboard key 'best-lap' is already used in this app");
+    await expect
+      .poll(() => page.locator("#f-key-errors").textContent())
+      .toBe("Leaderboard key 'best-lap' is already used in this app");
     expect(await page.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-name-0-text").inputValue()).toBe("Best lap, again");
     await screenshot(page, "leaderboard-key-clash");
@@ -226,7 +291,15 @@ describe("configuring a game in the console", () => {
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await page.waitForURL(/\/webhooks\/\d+$/);
     const hooks = await admin(`/apps/${appId}/webhooks`);
-    expect(hooks.items).toMatchObject([{ key: "level-rewards", webhook_type: "battlepass-level-reward-claimed", url: "http://127.0.0.1:9/hooks", secret_key: "s3cret-value", enabled: true }]);
+    expect(hooks.items).toMatchObject([
+      {
+        key: "level-rewards",
+        webhook_type: "battlepass-level-reward-claimed",
+        url: "http://127.0.0.1:9/hooks",
+        secret_key: "s3cret-value",
+        enabled: true,
+      },
+    ]);
   });
 
   it("deletes a challenge after confirmation", async () => {

@@ -54,7 +54,10 @@ async function openExplorer(page: Page, title: string) {
 async function search(page: Page, query: string): Promise<Locator> {
   const menu = page.getByRole("button", { name: "Open Menu" });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole("button", { name: /Search/ }).first().click();
+  await page
+    .getByRole("button", { name: /Search/ })
+    .first()
+    .click();
   await page.getByRole("combobox", { name: "Enter search query" }).fill(query);
   return page.getByRole("listbox", { name: "Reference Search Results" }).getByRole("option");
 }
@@ -64,7 +67,11 @@ const endsWithPath = (path: string) => new RegExp(`${path.replace(/[/{}]/g, "\\$
 /** Opens an operation through the search, by its summary and path. */
 async function openOperation(page: Page, summary: string, path: string) {
   const results = await search(page, summary);
-  await results.filter({ hasText: summary }).filter({ hasText: endsWithPath(path) }).first().click();
+  await results
+    .filter({ hasText: summary })
+    .filter({ hasText: endsWithPath(path) })
+    .first()
+    .click();
   await page.getByRole("heading", { name: summary }).waitFor();
 }
 
@@ -98,9 +105,13 @@ describe("the API explorer at /docs", () => {
 
       // The results name each operation by its summary, with its method and path.
       const results = await search(page, "leaderboard");
-      const listing = results.filter({ hasText: facts.leaderboards }).filter({ hasText: endsWithPath("/api/v2/leaderboards") });
+      const listing = results
+        .filter({ hasText: facts.leaderboards })
+        .filter({ hasText: endsWithPath("/api/v2/leaderboards") });
       await expect.poll(() => listing.count()).toBe(1);
-      expect((await listing.innerText()).replace(/\s+/g, " ")).toContain("GET HTTP Method: get Path: /api/v2/leaderboards");
+      expect((await listing.innerText()).replace(/\s+/g, " ")).toContain(
+        "GET HTTP Method: get Path: /api/v2/leaderboards",
+      );
       await save(page, "docs-search-1280");
       await page.keyboard.press("Escape");
 

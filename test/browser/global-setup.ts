@@ -21,7 +21,13 @@ export default async function setup(project: TestProject) {
   console.log(`Browser tests: Chromium from ${found.source}, ${found.path} (${chromiumVersion(found.path)})`);
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-browser-"));
   const port = await freePort();
-  const server = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false });
+  const server = await startDevServer({
+    port,
+    persistTo,
+    vars: { ...TEST_SECRETS, ...E2E_VARS },
+    quiet: true,
+    localTraces: false,
+  });
   project.provide("baseUrl", server.url);
   project.provide("chromiumPath", found.path);
   return async () => {

@@ -20,7 +20,11 @@ beforeAll(async () => {
   const write = async (method: string, path: string, body: unknown) => {
     const response = await fetch(`${baseUrl()}/api/v1/admin/apps/${studio.appId}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json", "X-Actor": "release-pipeline-of-the-studio@build-server-42.ci.example.com" },
+      headers: {
+        Authorization: `Bearer ${ADMIN_TOKEN}`,
+        "Content-Type": "application/json",
+        "X-Actor": "release-pipeline-of-the-studio@build-server-42.ci.example.com",
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     expect(response.status).toBeLessThan(300);
@@ -28,25 +32,46 @@ beforeAll(async () => {
   };
   const category = await write("POST", "/challenge-categories", { category_slug: "daily", category_name: "Daily" });
   const challenge = await write("POST", "/challenges", {
-    category_id: category.category_id, challenge_name: "Collect coins", challenge_goal: 3, event_name: "collect-item",
+    category_id: category.category_id,
+    challenge_name: "Collect coins",
+    challenge_goal: 3,
+    event_name: "collect-item",
   });
   await write("PUT", `/challenges/${challenge.challenge_id}`, {
     category_id: category.category_id,
-    challenge_name: { en: "Collect a great many coins in one single long-running session", de: "Sammle sehr viele Münzen in einer einzigen langen Sitzung" },
+    challenge_name: {
+      en: "Collect a great many coins in one single long-running session",
+      de: "Sammle sehr viele Münzen in einer einzigen langen Sitzung",
+    },
     challenge_description: `<p>${"Collect coins across every level of the game, without stopping. ".repeat(4)}</p>`,
-    challenge_goal: 3000000, event_name: "collect-item-with-a-rather-long-event-name-for-the-audit-log",
+    challenge_goal: 3000000,
+    event_name: "collect-item-with-a-rather-long-event-name-for-the-audit-log",
   });
-  const hook = await write("POST", "/webhooks", { webhook_type: "challenge-changed", url: LONG_URL, secret_key: "receiver-secret" });
+  const hook = await write("POST", "/webhooks", {
+    webhook_type: "challenge-changed",
+    url: LONG_URL,
+    secret_key: "receiver-secret",
+  });
   await write("POST", `/webhooks/${hook.webhook_id}/test`, undefined);
-  const pass = await write("POST", "/battle-passes", { battle_pass_name: "Season", start_date: "2030-01-01T00:00:00Z", end_date: "2030-02-01T00:00:00Z" });
+  const pass = await write("POST", "/battle-passes", {
+    battle_pass_name: "Season",
+    start_date: "2030-01-01T00:00:00Z",
+    end_date: "2030-02-01T00:00:00Z",
+  });
   passId = pass.battle_pass_id;
   for (const goal of [1, 2]) {
     await write("POST", `/battle-passes/${passId}/levels`, {
-      reward_amount: "100 gold coins and a rare badge", challenges: [{ challenge_name: "Win matches in a row without losing once", challenge_goal: goal, event_name: "match-won" }],
+      reward_amount: "100 gold coins and a rare badge",
+      challenges: [
+        { challenge_name: "Win matches in a row without losing once", challenge_goal: goal, event_name: "match-won" },
+      ],
     });
   }
   for (let i = 0; i < 12; i++) {
-    const r = await http("POST", "/api/v1/events", { token: studio.apiKey, body: { user_id: "player-1", event_name: "coin-found", meta_data: { n: i } } });
+    const r = await http("POST", "/api/v1/events", {
+      token: studio.apiKey,
+      body: { user_id: "player-1", event_name: "coin-found", meta_data: { n: i } },
+    });
     expect(r.status).toBe(200);
   }
   browser = await openBrowser();
@@ -57,7 +82,9 @@ afterAll(() => browser.close());
 
 /** How much each table is wider than its box (0 when it fits). */
 const overflows = () =>
-  page.evaluate<number[]>("[...document.querySelectorAll('.table-wrap')].map((wrap) => Math.max(0, wrap.scrollWidth - wrap.clientWidth))");
+  page.evaluate<number[]>(
+    "[...document.querySelectorAll('.table-wrap')].map((wrap) => Math.max(0, wrap.scrollWidth - wrap.clientWidth))",
+  );
 
 /** The texts of the times that show seconds. */
 const secondTimes = () => page.locator("time[data-seconds]").allTextContents();

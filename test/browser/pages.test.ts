@@ -28,51 +28,127 @@ beforeAll(async () => {
   const app = `/apps/${studio.appId}`;
   const port = await rx.listen();
   await create(`${app}/webhooks`, { webhook_type: "challenge-changed", url: `http://127.0.0.1:${port}/hooks` });
-  const weekly = await create(`${app}/challenge-categories`, { category_slug: "weekly", category_name: { en: "Weekly", de: "Wöchentlich" }, category_position: 1 });
-  const daily = await create(`${app}/challenge-categories`, { category_slug: "daily", category_name: "Daily", category_position: 0, is_daily_category: true, daily_challenge_count: 2 });
+  const weekly = await create(`${app}/challenge-categories`, {
+    category_slug: "weekly",
+    category_name: { en: "Weekly", de: "Wöchentlich" },
+    category_position: 1,
+  });
+  const daily = await create(`${app}/challenge-categories`, {
+    category_slug: "daily",
+    category_name: "Daily",
+    category_position: 0,
+    is_daily_category: true,
+    daily_challenge_count: 2,
+  });
   ids.category = weekly.category_id;
   const collect = await create(`${app}/challenges`, {
-    category_id: weekly.category_id, challenge_name: { en: "Collect 20 coins", de: "Sammle 20 Münzen" }, challenge_goal: 20, event_name: "collect-item",
-    is_auto_activated: true, filters: [{ field: "item_type", op: "eq", value: "coin" }], challenge_reward: "100", challenge_reward_type: "coin",
+    category_id: weekly.category_id,
+    challenge_name: { en: "Collect 20 coins", de: "Sammle 20 Münzen" },
+    challenge_goal: 20,
+    event_name: "collect-item",
+    is_auto_activated: true,
+    filters: [{ field: "item_type", op: "eq", value: "coin" }],
+    challenge_reward: "100",
+    challenge_reward_type: "coin",
   });
   ids.challenge = collect.challenge_id;
-  await create(`${app}/challenges`, { category_id: weekly.category_id, challenge_name: "Win 3 races", challenge_goal: 3, event_name: "race-position", filters: [{ field: "lap_position", op: "eq", value: 1 }], challenge_duration_time: 86400 });
-  await create(`${app}/challenges`, { category_id: daily.category_id, challenge_name: "Run 5 km", challenge_goal: 5000, event_name: "character-run", value_field: "distance", is_auto_activated: true, repeatable: true, period_range: "d", period_range_time_zone: "Europe/Berlin" });
+  await create(`${app}/challenges`, {
+    category_id: weekly.category_id,
+    challenge_name: "Win 3 races",
+    challenge_goal: 3,
+    event_name: "race-position",
+    filters: [{ field: "lap_position", op: "eq", value: 1 }],
+    challenge_duration_time: 86400,
+  });
+  await create(`${app}/challenges`, {
+    category_id: daily.category_id,
+    challenge_name: "Run 5 km",
+    challenge_goal: 5000,
+    event_name: "character-run",
+    value_field: "distance",
+    is_auto_activated: true,
+    repeatable: true,
+    period_range: "d",
+    period_range_time_zone: "Europe/Berlin",
+  });
   const now = Date.now();
-  const pass = await create(`${app}/battle-passes`, { battle_pass_name: "Season 1", start_date: new Date(now - 86_400_000).toISOString(), end_date: new Date(now + 60 * 86_400_000).toISOString() });
+  const pass = await create(`${app}/battle-passes`, {
+    battle_pass_name: "Season 1",
+    start_date: new Date(now - 86_400_000).toISOString(),
+    end_date: new Date(now + 60 * 86_400_000).toISOString(),
+  });
   ids.pass = pass.battle_pass_id;
-  for (const [goal, reward] of [[5, "100"], [15, "250"], [40, "1000"]] as const) {
+  for (const [goal, reward] of [
+    [5, "100"],
+    [15, "250"],
+    [40, "1000"],
+  ] as const) {
     const level = await create(`${app}/battle-passes/${pass.battle_pass_id}/levels`, {
-      reward_amount: reward, level_reward_type: "coin", challenges: [{ challenge_name: `Collect ${goal} coins`, challenge_goal: goal, event_name: "collect-item" }],
+      reward_amount: reward,
+      level_reward_type: "coin",
+      challenges: [{ challenge_name: `Collect ${goal} coins`, challenge_goal: goal, event_name: "collect-item" }],
     });
     ids.level = level.level_id;
   }
-  const board = await create(`${app}/leaderboards`, { name: "Coin hoarders", event_name: "collect-item", aggregation: "sum" });
+  const board = await create(`${app}/leaderboards`, {
+    name: "Coin hoarders",
+    event_name: "collect-item",
+    aggregation: "sum",
+  });
   ids.board = board.leaderboard_id;
-  await create(`${app}/leaderboards`, { name: "Fastest lap", event_name: "finish-laps", value_field: "required_time", aggregation: "min", sort_order_ascending: true, period_range: "w" });
+  await create(`${app}/leaderboards`, {
+    name: "Fastest lap",
+    event_name: "finish-laps",
+    value_field: "required_time",
+    aggregation: "min",
+    sort_order_ascending: true,
+    period_range: "w",
+  });
 
   for (const [i, player] of PLAYERS.entries()) {
     const token = await studio.tokenFor(player);
-    await http("PUT", "/api/v1/user-additional-info", { token, body: { username: player[0].toUpperCase() + player.slice(1), avatarImage: `${player}.png` } });
+    await http("PUT", "/api/v1/user-additional-info", {
+      token,
+      body: { username: player[0].toUpperCase() + player.slice(1), avatarImage: `${player}.png` },
+    });
     const events = Array.from({ length: 1 + (i % 4) }, (_, n) => ({
-      user_id: player, event_name: "collect-item", team_id: i % 2 ? "red" : "blue", meta_data: { amount: 3 + ((i * 7 + n) % 9), item_type: "coin" },
+      user_id: player,
+      event_name: "collect-item",
+      team_id: i % 2 ? "red" : "blue",
+      meta_data: { amount: 3 + ((i * 7 + n) % 9), item_type: "coin" },
     }));
     const sent = await http("POST", "/api/v1/events/batch", { token: studio.apiKey, body: { events } });
     expect(sent.status).toBe(200);
   }
-  await eventually(async () => {
-    const r = await http("GET", `/api/v1/leaderboards/${ids.board}`, { token: studio.apiKey });
-    return r.body.grouped_by_users?.length === PLAYERS.length ? true : undefined;
-  }, 20_000, "the leaderboard");
-  const deliveries = await eventually(async () => {
-    const r = await http("GET", `/api/v1/admin${app}/webhook-deliveries`, { token: ADMIN_TOKEN });
-    return r.body.total > 0 ? r.body.items : undefined;
-  }, 20_000, "a webhook delivery");
+  await eventually(
+    async () => {
+      const r = await http("GET", `/api/v1/leaderboards/${ids.board}`, { token: studio.apiKey });
+      return r.body.grouped_by_users?.length === PLAYERS.length ? true : undefined;
+    },
+    20_000,
+    "the leaderboard",
+  );
+  const deliveries = await eventually(
+    async () => {
+      const r = await http("GET", `/api/v1/admin${app}/webhook-deliveries`, { token: ADMIN_TOKEN });
+      return r.body.total > 0 ? r.body.items : undefined;
+    },
+    20_000,
+    "a webhook delivery",
+  );
   ids.delivery = deliveries[0].delivery_id;
   ids.webhook = deliveries[0].webhook_id;
-  const ban = await http("POST", `/api/v1/admin${app}/users/zed/ban`, { token: ADMIN_TOKEN, body: { reason: "chargeback fraud", expires_at: new Date(now + 7 * 86_400_000).toISOString() } });
+  const ban = await http("POST", `/api/v1/admin${app}/users/zed/ban`, {
+    token: ADMIN_TOKEN,
+    body: { reason: "chargeback fraud", expires_at: new Date(now + 7 * 86_400_000).toISOString() },
+  });
   expect(ban.status).toBe(200);
-  const user = await create("/console-users", { email: "nina@studio.test", display_name: "Nina Live-Ops", role: "editor", password: "a long enough password" });
+  const user = await create("/console-users", {
+    email: "nina@studio.test",
+    display_name: "Nina Live-Ops",
+    role: "editor",
+    password: "a long enough password",
+  });
   ids.user = user.console_user_id;
 
   browser = await openBrowser();

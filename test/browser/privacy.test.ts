@@ -1,10 +1,25 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { ADMIN_TOKEN, admin, consoleUser, freshBrowserForEachTest, http, notice, postFromPage, screenshot, signIn, statusOf, url } from "./support";
+import {
+  ADMIN_TOKEN,
+  admin,
+  consoleUser,
+  freshBrowserForEachTest,
+  http,
+  notice,
+  postFromPage,
+  screenshot,
+  signIn,
+  statusOf,
+  url,
+} from "./support";
 import { eventually, newStudioApp } from "../e2e/support";
 
-/** A player's rights in the console: their data as a download, erasure behind a typed confirmation, and the audit log of it all. */
+/**
+ * A player's rights in the console: their data as a download, erasure behind a typed confirmation, and the audit log of
+ * it all.
+ */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
 let boardId = "";
@@ -15,23 +30,31 @@ const app = (path = "") => `/console/apps/${studio.appId}${path}`;
 
 /** The player's score on the board, as the game's backend reads it. */
 const scoreOf = async (userId: string) =>
-  (await http("GET", `/api/v1/leaderboards-members/user/${userId}/${boardId}`, { token: studio.apiKey })).body.member.score as number;
+  (await http("GET", `/api/v1/leaderboards-members/user/${userId}/${boardId}`, { token: studio.apiKey })).body.member
+    .score as number;
 
 /** A score of `amount` on the board, sent as the player's game sends it; answers once the board shows it. */
 async function play(userId: string, amount: number) {
   const token = await studio.tokenFor(userId);
-  expect((await http("POST", "/api/v1/events", { token, body: { event_name: "score", meta_data: { amount } } })).status).toBe(200);
+  expect(
+    (await http("POST", "/api/v1/events", { token, body: { event_name: "score", meta_data: { amount } } })).status,
+  ).toBe(200);
   await eventually(async () => ((await scoreOf(userId)) === amount ? true : undefined), 15_000, `${userId}'s score`);
   return token;
 }
 
 beforeAll(async () => {
   studio = await newStudioApp("Privacy");
-  const board = await http("POST", `/api/v1/admin/apps/${studio.appId}/leaderboards`, { token: ADMIN_TOKEN, body: { name: "Top", event_name: "score" } });
+  const board = await http("POST", `/api/v1/admin/apps/${studio.appId}/leaderboards`, {
+    token: ADMIN_TOKEN,
+    body: { name: "Top", event_name: "score" },
+  });
   expect(board.status).toBe(201);
   boardId = board.body.leaderboard_id;
   oldToken = await play("erase-me", 5);
-  expect((await http("PUT", "/api/v1/user-additional-info", { token: oldToken, body: { username: "Eraser" } })).status).toBe(200);
+  expect(
+    (await http("PUT", "/api/v1/user-additional-info", { token: oldToken, body: { username: "Eraser" } })).status,
+  ).toBe(200);
   await play("keep-me", 3);
   editor = await consoleUser("editor");
 });
@@ -46,7 +69,10 @@ async function signInAs(user: { email: string; password: string }) {
 
 /** Clicks the player page's download link and answers the file's name and its JSON. */
 async function downloadExport() {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the player's data" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download the player's data" }).click(),
+  ]);
   return { name: download.suggestedFilename(), document: JSON.parse(readFileSync((await download.path())!, "utf8")) };
 }
 
@@ -57,7 +83,21 @@ describe("privacy in the console", () => {
     const { name, document } = await downloadExport();
     expect(name).toBe(`player-${studio.appId}-erase-me.json`);
     expect(Object.keys(document).sort()).toEqual(
-      ["app_id", "archive", "audit_log", "ban", "battle_passes", "challenges", "exported_at", "held_scores", "leaderboards", "recent_events", "user_id", "user_info", "webhook_deliveries"].sort(),
+      [
+        "app_id",
+        "archive",
+        "audit_log",
+        "ban",
+        "battle_passes",
+        "challenges",
+        "exported_at",
+        "held_scores",
+        "leaderboards",
+        "recent_events",
+        "user_id",
+        "user_info",
+        "webhook_deliveries",
+      ].sort(),
     );
     expect(document).toMatchObject({
       app_id: studio.appId,
@@ -74,8 +114,17 @@ describe("privacy in the console", () => {
     expect(document.recent_events.map((e: { event_name: string }) => e.event_name)).toEqual(["score"]);
     // The export itself is recorded, by the console user, counting what it held.
     const log = await admin(`/apps/${studio.appId}/audit-log?resource=player&resource_id=erase-me`);
-    expect(log.items[0]).toMatchObject({ action: "export", actor: { kind: "console-user", name: editor.email }, origin: { channel: "console" } });
-    expect(log.items[0].after.held).toMatchObject({ leaderboard_seasons: 1, recent_events: 1, user_info: true, ban: false });
+    expect(log.items[0]).toMatchObject({
+      action: "export",
+      actor: { kind: "console-user", name: editor.email },
+      origin: { channel: "console" },
+    });
+    expect(log.items[0].after.held).toMatchObject({
+      leaderboard_seasons: 1,
+      recent_events: 1,
+      user_info: true,
+      ban: false,
+    });
   });
 
   it("erases a player only after their id is typed, shows the receipt until it completes, and then a new player", async () => {
@@ -83,7 +132,9 @@ describe("privacy in the console", () => {
     await page.goto(url(app("/players/erase-me")));
     await page.getByLabel("Type the player's id, erase-me, to confirm").fill("erase-you");
     await page.getByRole("button", { name: "Erase player" }).click();
-    await expect.poll(() => page.locator("#confirm-user-id-errors").textContent()).toBe("“erase-you” is not this player's id.");
+    await expect
+      .poll(() => page.locator("#confirm-user-id-errors").textContent())
+      .toBe("“erase-you” is not this player's id.");
     // Nothing changed: the score and the token still work.
     expect(await scoreOf("erase-me")).toBe(5);
     expect((await http("GET", "/api/v1/user-additional-info", { token: oldToken })).status).toBe(200);
@@ -91,19 +142,29 @@ describe("privacy in the console", () => {
 
     await page.getByLabel("Type the player's id, erase-me, to confirm").fill("erase-me");
     await page.getByRole("button", { name: "Erase player" }).click();
-    await expect.poll(async () => (await notice(page).textContent()) ?? "").toMatch(/^Erasure \d+ of erase-me started: it completes within seconds\.$/);
+    await expect
+      .poll(async () => (await notice(page).textContent()) ?? "")
+      .toMatch(/^Erasure \d+ of erase-me started: it completes within seconds\.$/);
     // The page refreshes itself until the receipt says done.
     const receipt = page.getByRole("table", { name: "Erasures of this user id" }).locator("tbody tr").first();
     await expect.poll(() => receipt.locator("td").nth(1).textContent(), { timeout: 30_000 }).toBe("completed ");
     await page.reload();
     expect(await page.locator("p.lead").textContent()).toBe("No username stored.");
-    expect((await page.getByRole("row", { name: /Top/ }).locator("td").allTextContents()).slice(0, 3)).toEqual(["Top", "—", "0"]);
+    expect((await page.getByRole("row", { name: /Top/ }).locator("td").allTextContents()).slice(0, 3)).toEqual([
+      "Top",
+      "—",
+      "0",
+    ]);
     expect(await page.locator("section:has(h2:text('Recent events')) .empty").count()).toBe(1);
     await screenshot(page, "player-erased");
 
     expect((await http("GET", "/api/v1/user-additional-info", { token: oldToken })).status).toBe(401);
-    const log = await admin(`/apps/${studio.appId}/audit-log?resource=player&actor=${encodeURIComponent(editor.email)}`);
-    expect(log.items.map((e: { action: string; resource_id: string }) => [e.action, e.resource_id.startsWith("erased:")])).toEqual([
+    const log = await admin(
+      `/apps/${studio.appId}/audit-log?resource=player&actor=${encodeURIComponent(editor.email)}`,
+    );
+    expect(
+      log.items.map((e: { action: string; resource_id: string }) => [e.action, e.resource_id.startsWith("erased:")]),
+    ).toEqual([
       ["erase", true],
       ["export", true],
     ]);
@@ -120,7 +181,10 @@ describe("privacy in the console", () => {
     await page.goto(url(app("/audit")));
     const rows = page.locator("#list tbody tr");
     const whoAndWhat = async () =>
-      (await rows.all()).map(async (row) => [await row.locator("td").nth(1).textContent(), (await row.locator("td").nth(2).textContent())!.replace(/\s+/g, " ").trim()]);
+      (await rows.all()).map(async (row) => [
+        await row.locator("td").nth(1).textContent(),
+        (await row.locator("td").nth(2).textContent())!.replace(/\s+/g, " ").trim(),
+      ]);
     const shown = async () => Promise.all(await whoAndWhat());
     expect((await shown()).slice(0, 3)).toEqual([
       [`${editor.email} (console user)`, expect.stringMatching(/^leaderboard \d+ create$/)],
@@ -143,7 +207,9 @@ describe("privacy in the console", () => {
     await page.goto(url(app(`/audit?to=${yesterday}`)));
     expect(await page.locator("#list .empty").textContent()).toBe("No entry matches.");
     expect(await statusOf(page, app("/audit?from=last-week"))).toBe(400);
-    expect(await page.locator(".form-errors li").textContent()).toBe("From must be an ISO date (2026-11-24) or date-time (2026-11-24T09:00:00Z)");
+    expect(await page.locator(".form-errors li").textContent()).toBe(
+      "From must be an ISO date (2026-11-24) or date-time (2026-11-24T09:00:00Z)",
+    );
 
     // The console's own log: the app, created with the admin token.
     await page.goto(url(`/console/audit?resource=app&resource_id=${studio.appId}`));
@@ -163,14 +229,25 @@ describe("privacy in the console", () => {
     await page.goto(url(app(`/audit?actor=${encodeURIComponent(viewer.email)}`)));
     const rows = page.locator("#list tbody tr");
     expect(await rows.count()).toBe(2);
-    const what = async (i: number) => (await rows.nth(i).locator("td").nth(2).textContent())!.replace(/\s+/g, " ").trim();
+    const what = async (i: number) =>
+      (await rows.nth(i).locator("td").nth(2).textContent())!.replace(/\s+/g, " ").trim();
     expect([await what(0), await what(1)]).toEqual(["player keep-me erase refused", "player keep-me export"]);
 
     // The attempt is an entry about the player: erasing them renames it like the others, so no entry keeps their id.
-    expect((await http("DELETE", `/api/v1/admin/apps/${studio.appId}/users/keep-me`, { token: ADMIN_TOKEN })).status).toBe(202);
+    expect(
+      (await http("DELETE", `/api/v1/admin/apps/${studio.appId}/users/keep-me`, { token: ADMIN_TOKEN })).status,
+    ).toBe(202);
     const viewerEntries = () => admin(`/apps/${studio.appId}/audit-log?actor=${encodeURIComponent(viewer.email)}`);
-    await eventually(async () => ((await viewerEntries()).items.every((e: { resource_id: string }) => e.resource_id.startsWith("erased:")) ? true : undefined), 15_000);
-    expect((await viewerEntries()).items.map((e: { action: string; outcome: string }) => [e.action, e.outcome])).toEqual([
+    await eventually(
+      async () =>
+        (await viewerEntries()).items.every((e: { resource_id: string }) => e.resource_id.startsWith("erased:"))
+          ? true
+          : undefined,
+      15_000,
+    );
+    expect(
+      (await viewerEntries()).items.map((e: { action: string; outcome: string }) => [e.action, e.outcome]),
+    ).toEqual([
       ["erase", "refused"],
       ["export", "done"],
     ]);

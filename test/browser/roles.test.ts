@@ -1,13 +1,29 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { acceptNextDialog, ADMIN_TOKEN, consoleUser, freshBrowserForEachTest, http, notice, openBrowser, postFromPage, screenshot, signIn, statusOf, url } from "./support";
+import {
+  acceptNextDialog,
+  ADMIN_TOKEN,
+  consoleUser,
+  freshBrowserForEachTest,
+  http,
+  notice,
+  openBrowser,
+  postFromPage,
+  screenshot,
+  signIn,
+  statusOf,
+  url,
+} from "./support";
 import { newStudioApp } from "../e2e/support";
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
 let categoryId = "";
 beforeAll(async () => {
   studio = await newStudioApp("Roles");
-  const category = await http("POST", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, { token: ADMIN_TOKEN, body: { category_slug: "main", category_name: "Main" } });
+  const category = await http("POST", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, {
+    token: ADMIN_TOKEN,
+    body: { category_slug: "main", category_name: "Main" },
+  });
   categoryId = category.body.category_id;
 });
 
@@ -34,7 +50,10 @@ describe("roles", () => {
 
     // Changing anything anyway (a form sent by hand, with the session's own token) is refused.
     const attempts: [string, Record<string, string>][] = [
-      [app("/challenges/categories/new"), { category_slug: "sneaky", "category_name.0.lang": "en", "category_name.0.text": "Sneaky" }],
+      [
+        app("/challenges/categories/new"),
+        { category_slug: "sneaky", "category_name.0.lang": "en", "category_name.0.text": "Sneaky" },
+      ],
       [app(`/challenges/categories/${categoryId}/delete`), {}],
       [app("/events"), { user_id: "p1", event_name: "match-start" }],
       [app("/webhooks"), { webhook_type: "challenge-changed", url: "https://example.com/x" }],
@@ -46,10 +65,14 @@ describe("roles", () => {
       ["/console/users", { email: "x@y.z", role: "owner", password: "long enough password" }],
     ];
     for (const [path, fields] of attempts) expect(await postFromPage(page, path, fields), path).toBe(403);
-    expect((await http("GET", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, { token: ADMIN_TOKEN })).body.total).toBe(1);
+    expect(
+      (await http("GET", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, { token: ADMIN_TOKEN })).body.total,
+    ).toBe(1);
 
     expect(await statusOf(page, "/console/users")).toBe(403);
-    expect(await page.locator(".error-page .notice-error").textContent()).toBe("Your role (viewer) may only read here; this needs an owner.");
+    expect(await page.locator(".error-page .notice-error").textContent()).toBe(
+      "Your role (viewer) may only read here; this needs an owner.",
+    );
     await screenshot(page, "forbidden");
   });
 
@@ -63,10 +86,19 @@ describe("roles", () => {
     await page.getByLabel("Daily category").check();
     await page.getByRole("button", { name: "Create category" }).click();
     await page.waitForURL(url(app("/challenges")));
-    const categories = await http("GET", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, { token: ADMIN_TOKEN });
-    expect(categories.body.items.map((c: { category_slug: string; is_daily_category: boolean }) => [c.category_slug, c.is_daily_category])).toContainEqual(["daily", true]);
+    const categories = await http("GET", `/api/v1/admin/apps/${studio.appId}/challenge-categories`, {
+      token: ADMIN_TOKEN,
+    });
+    expect(
+      categories.body.items.map((c: { category_slug: string; is_daily_category: boolean }) => [
+        c.category_slug,
+        c.is_daily_category,
+      ]),
+    ).toContainEqual(["daily", true]);
 
-    expect(await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "API keys" }).count()).toBe(0);
+    expect(
+      await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "API keys" }).count(),
+    ).toBe(0);
     expect(await statusOf(page, app("/keys"))).toBe(403);
     expect(await statusOf(page, "/console/users")).toBe(403);
     await page.goto(url(app("/settings")));
@@ -78,7 +110,14 @@ describe("roles", () => {
     await signIn(page, owner.email, owner.password);
     await page.waitForURL(url("/console"));
     await page.goto(url(app("/challenges")));
-    expect(await postFromPage(page, app("/challenges/categories/new"), { category_slug: "x", "category_name.0.text": "X" }, { csrf: false })).toBe(403);
+    expect(
+      await postFromPage(
+        page,
+        app("/challenges/categories/new"),
+        { category_slug: "x", "category_name.0.text": "X" },
+        { csrf: false },
+      ),
+    ).toBe(403);
   });
 
   it("lets an owner create an API key, shown once with a copy button, and revoke it", async () => {
@@ -102,7 +141,10 @@ describe("roles", () => {
     expect(await page.content()).not.toContain(key);
 
     acceptNextDialog(page, /Revoke key game server\?/);
-    await page.getByRole("row", { name: /game server/ }).getByRole("button", { name: "Revoke" }).click();
+    await page
+      .getByRole("row", { name: /game server/ })
+      .getByRole("button", { name: "Revoke" })
+      .click();
     await expect.poll(async () => (await notice(page).textContent()) ?? "").toBe("Key game server revoked.");
     expect((await http("POST", "/api/v1/auth/access-token", { token: key, body: { user_id: "p1" } })).status).toBe(401);
   });
@@ -118,7 +160,9 @@ describe("roles", () => {
     await page.getByLabel("Role").selectOption("viewer");
     await page.getByLabel("Password").fill("short");
     await page.getByRole("button", { name: "Add user" }).click();
-    await expect.poll(() => page.locator("#f-password-errors").textContent()).toBe("password must be at least 10 characters");
+    await expect
+      .poll(() => page.locator("#f-password-errors").textContent())
+      .toBe("password must be at least 10 characters");
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Add user" }).click();
@@ -132,7 +176,9 @@ describe("roles", () => {
     await page.waitForURL(/\/console\/users\/\d+$/);
     await page.getByLabel("Role").selectOption("editor");
     await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(async () => (await notice(page).textContent()) ?? "").toBe(`${email} saved and signed out everywhere.`);
+    await expect
+      .poll(async () => (await notice(page).textContent()) ?? "")
+      .toBe(`${email} saved and signed out everywhere.`);
     await other.page.goto(url("/console"));
     expect(other.page.url()).toBe(url("/console/sign-in?next=%2Fconsole"));
     await other.close();

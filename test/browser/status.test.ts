@@ -21,7 +21,9 @@ describe("the service status page", () => {
       await signInAsOwner(page);
       await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Service status" }).click();
       await page.waitForURL(url("/console/status"));
-      expect(await page.locator(".notice-success").textContent()).toBe("No warnings: nothing unsafe or broken was found.");
+      expect(await page.locator(".notice-success").textContent()).toBe(
+        "No warnings: nothing unsafe or broken was found.",
+      );
       const facts = await factsText(page);
       expect(facts).toContain(version);
       expect(facts).toContain(`latest migration ${EXPECTED_D1_MIGRATION}, the code expects ${EXPECTED_D1_MIGRATION}`);

@@ -11,7 +11,9 @@ export { ADMIN_TOKEN, baseUrl, http };
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for docs/console.md). */
+/**
+ * Where every run saves its screenshots (not committed; test/browser/gallery holds a chosen few for docs/console.md).
+ */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
 
 let shared: Promise<Browser> | undefined;
@@ -36,7 +38,9 @@ afterAll(async () => {
  * A fresh browser context: no cookies or storage from any other test. `tolerate` names the console
  * errors a page is known to cause and that break nothing.
  */
-export async function openBrowser(options: { tolerate?: RegExp } = {}): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+export async function openBrowser(
+  options: { tolerate?: RegExp } = {},
+): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const context = await (await sharedBrowser()).newContext({ viewport: DESKTOP });
   // Content-Security-Policy violations name their source, so a failure says what broke the policy.
   await context.addInitScript(
@@ -47,7 +51,12 @@ export async function openBrowser(options: { tolerate?: RegExp } = {}): Promise<
   // A page that breaks its CSP or throws is a failure, not noise.
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/status of (40[0-9]|429)/.test(message.text()) && !options.tolerate?.test(message.text())) problems.push(`console error: ${message.text()}`);
+    if (
+      message.type() === "error" &&
+      !/status of (40[0-9]|429)/.test(message.text()) &&
+      !options.tolerate?.test(message.text())
+    )
+      problems.push(`console error: ${message.text()}`);
   });
   return {
     context,
@@ -90,7 +99,10 @@ export async function signIn(page: Page, email: string, password: string) {
 export async function consoleUser(role: "owner" | "editor" | "viewer") {
   const email = `${role}-${crypto.randomUUID().slice(0, 8)}@studio.test`;
   const password = `pw-${crypto.randomUUID()}`;
-  const r = await http("POST", "/api/v1/admin/console-users", { token: ADMIN_TOKEN, body: { email, role, password, display_name: `A ${role}` } });
+  const r = await http("POST", "/api/v1/admin/console-users", {
+    token: ADMIN_TOKEN,
+    body: { email, role, password, display_name: `A ${role}` },
+  });
   expect(r.status).toBe(201);
   return { email, password, id: r.body.console_user_id as string };
 }
@@ -134,7 +146,12 @@ export function acceptNextDialog(page: Page, expected?: RegExp) {
  * A form post from inside the signed-in page (its cookies, its origin), as a tampered or scripted
  * form would send it; `csrf: false` leaves the token out. Answers the HTTP status.
  */
-export async function postFromPage(page: Page, pathname: string, fields: Record<string, string>, options: { csrf?: boolean } = {}) {
+export async function postFromPage(
+  page: Page,
+  pathname: string,
+  fields: Record<string, string>,
+  options: { csrf?: boolean } = {},
+) {
   return page.evaluate(
     async ({ pathname, fields, csrf }) => {
       const doc = (globalThis as any).document;

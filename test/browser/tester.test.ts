@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import path from "node:path";
-import { acceptNextDialog, ADMIN_TOKEN, consoleUser, DESKTOP, http, notice, openBrowser, PHONE, screenshot, SCREENSHOTS, signIn, url } from "./support";
+import {
+  acceptNextDialog,
+  ADMIN_TOKEN,
+  consoleUser,
+  DESKTOP,
+  http,
+  notice,
+  openBrowser,
+  PHONE,
+  screenshot,
+  SCREENSHOTS,
+  signIn,
+  url,
+} from "./support";
 import { newStudioApp } from "../e2e/support";
 
 /** The event tester sends events as a player; the live view shows what they changed, as a game receives it. */
@@ -20,8 +33,12 @@ beforeAll(async () => {
   };
   const category = await create("/challenge-categories", { category_slug: "coins", category_name: "Coins" });
   const challenge = await create("/challenges", {
-    category_id: category.category_id, challenge_name: "Collect 3 coins", challenge_goal: 3, event_name: "collect-item",
-    is_auto_activated: true, filters: [{ field: "item_type", op: "eq", value: "coin" }],
+    category_id: category.category_id,
+    challenge_name: "Collect 3 coins",
+    challenge_goal: 3,
+    event_name: "collect-item",
+    is_auto_activated: true,
+    filters: [{ field: "item_type", op: "eq", value: "coin" }],
   });
   challengeId = challenge.challenge_id;
   await create("/leaderboards", { name: "Coin hoarders", event_name: "collect-item", aggregation: "sum" });
@@ -38,7 +55,9 @@ const liveEntries = () => page.locator(".live-log .summary").allTextContents();
 describe("the event tester", () => {
   it("sends catalog events as a player and shows the live changes of their challenge and leaderboard", async () => {
     await page.goto(url(`/console/apps/${studio.appId}/events?user_id=player-7`));
-    await expect.poll(() => page.locator(".live-status").textContent(), { timeout: 15_000 }).toMatch(/^Listening to 2 topics of player-7/);
+    await expect
+      .poll(() => page.locator(".live-status").textContent(), { timeout: 15_000 })
+      .toMatch(/^Listening to 2 topics of player-7/);
 
     await page.getByLabel("Event", { exact: true }).fill("collect-item");
     await page.getByRole("button", { name: "Show its fields" }).click();
@@ -47,8 +66,12 @@ describe("the event tester", () => {
     await page.getByRole("button", { name: "Send event" }).click();
     await expect.poll(() => page.locator("#send-result h2").textContent()).toBe("Accepted");
     // First touch: the automatic challenge starts, then the event counts.
-    await expect.poll(liveEntries, { timeout: 15_000 }).toContain(`Challenge ${challengeId} “Collect 3 coins”: unlock 0/3 → in-progress 0/3`);
-    await expect.poll(liveEntries, { timeout: 15_000 }).toContain(`Challenge ${challengeId} “Collect 3 coins”: in-progress 0/3 → in-progress 2/3`);
+    await expect
+      .poll(liveEntries, { timeout: 15_000 })
+      .toContain(`Challenge ${challengeId} “Collect 3 coins”: unlock 0/3 → in-progress 0/3`);
+    await expect
+      .poll(liveEntries, { timeout: 15_000 })
+      .toContain(`Challenge ${challengeId} “Collect 3 coins”: in-progress 0/3 → in-progress 2/3`);
     await expect
       .poll(liveEntries, { timeout: 15_000 })
       .toContain("Leaderboard “Coin hoarders”: user player-7 rank -1 → 1, score 0 → 2");
@@ -57,7 +80,9 @@ describe("the event tester", () => {
     expect(await page.getByLabel("Player (user id)").inputValue()).toBe("player-7");
     await page.getByLabel("amount").fill("1");
     await page.getByRole("button", { name: "Send event" }).click();
-    await expect.poll(liveEntries, { timeout: 15_000 }).toContain(`Challenge ${challengeId} “Collect 3 coins”: in-progress 2/3 → finished 3/3`);
+    await expect
+      .poll(liveEntries, { timeout: 15_000 })
+      .toContain(`Challenge ${challengeId} “Collect 3 coins”: in-progress 2/3 → finished 3/3`);
     await screenshot(page, "event-tester");
   });
 
@@ -65,21 +90,31 @@ describe("the event tester", () => {
     await page.getByLabel("amount").fill("");
     await page.getByLabel("item_type").fill("coin");
     await page.getByRole("button", { name: "Send event" }).click();
-    await expect.poll(() => page.locator("#f-meta_data-amount-errors").textContent()).toBe("meta_data.amount is required for event 'collect-item'");
+    await expect
+      .poll(() => page.locator("#f-meta_data-amount-errors").textContent())
+      .toBe("meta_data.amount is required for event 'collect-item'");
     expect(await page.locator("#send-result").textContent()).toBe("");
   });
 
   it("brings the live changes into view after a send at phone width, where they sit below the form", async () => {
     await page.setViewportSize(PHONE);
     await page.goto(url(`/console/apps/${studio.appId}/events?user_id=player-9`));
-    await expect.poll(() => page.locator(".live-status").textContent(), { timeout: 15_000 }).toMatch(/^Listening to 2 topics of player-9/);
+    await expect
+      .poll(() => page.locator(".live-status").textContent(), { timeout: 15_000 })
+      .toMatch(/^Listening to 2 topics of player-9/);
     await page.getByLabel("Event", { exact: true }).fill("collect-item");
     await page.getByRole("button", { name: "Show its fields" }).click();
     await page.getByLabel("amount").fill("1");
     await page.getByLabel("item_type").fill("coin");
     await page.getByRole("button", { name: "Send event" }).click();
     await expect.poll(() => page.locator("#send-result h2").textContent()).toBe("Accepted");
-    await expect.poll(async () => (await liveEntries()).some((e) => e.startsWith("Leaderboard “Coin hoarders”: user player-9 rank -1 →")), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await liveEntries()).some((e) => e.startsWith("Leaderboard “Coin hoarders”: user player-9 rank -1 →")),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     // The live panel's heading is on screen, below the sticky bar.
     const heading = await page.getByRole("heading", { name: "Live changes" }).boundingBox();
     expect(heading!.y).toBeGreaterThan(40);
@@ -94,14 +129,27 @@ describe("the event tester", () => {
     await page.getByRole("button", { name: "Open player" }).click();
     await page.waitForURL(url(`/console/apps/${studio.appId}/players/player-7`));
     const challengeRow = page.getByRole("row", { name: /Collect 3 coins/ });
-    expect(await challengeRow.locator("td").allTextContents()).toEqual(expect.arrayContaining([challengeId, "Collect 3 coins", "finished", "3", "3"]));
+    expect(await challengeRow.locator("td").allTextContents()).toEqual(
+      expect.arrayContaining([challengeId, "Collect 3 coins", "finished", "3", "3"]),
+    );
     // Scores and the recent events arrive through the background queue.
     await expect
-      .poll(async () => {
-        await page.reload();
-        const events = await page.locator("section:has(h2:text('Recent events')) tbody tr").count();
-        return [events, (await page.getByRole("row", { name: /Coin hoarders/ }).locator("td").allTextContents()).slice(0, 3)];
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await page.reload();
+          const events = await page.locator("section:has(h2:text('Recent events')) tbody tr").count();
+          return [
+            events,
+            (
+              await page
+                .getByRole("row", { name: /Coin hoarders/ })
+                .locator("td")
+                .allTextContents()
+            ).slice(0, 3),
+          ];
+        },
+        { timeout: 15_000 },
+      )
       .toEqual([2, ["Coin hoarders", "1", "3"]]);
     await screenshot(page, "player");
 
@@ -109,6 +157,8 @@ describe("the event tester", () => {
     await page.getByRole("button", { name: "Reset challenges" }).click();
     await expect.poll(async () => (await notice(page).textContent()) ?? "").toBe("Challenges of player-7 reset.");
     const state = await http("GET", `/api/v1/admin/apps/${studio.appId}/users/player-7`, { token: ADMIN_TOKEN });
-    expect(state.body.challenges.find((c: { challenge_id: string }) => c.challenge_id === challengeId)?.type ?? "gone").not.toBe("finished");
+    expect(
+      state.body.challenges.find((c: { challenge_id: string }) => c.challenge_id === challengeId)?.type ?? "gone",
+    ).not.toBe("finished");
   });
 });

@@ -44,13 +44,21 @@ describe("webhooks in the console", () => {
     await page.waitForURL(/\/webhooks\/deliveries\/\d+$/);
     const deliveryPath = new URL(page.url()).pathname;
     await expect
-      .poll(async () => {
-        await page.reload();
-        return page.locator("dl.facts dd").first().textContent();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator("dl.facts dd").first().textContent();
+        },
+        { timeout: 20_000 },
+      )
       .toContain("failed");
     expect(await page.locator("tbody tr").first().locator("td").allTextContents()).toEqual([
-      "1", expect.any(String), "410", expect.stringMatching(/^\d+$/), "failed", "HTTP 410: no",
+      "1",
+      expect.any(String),
+      "410",
+      expect.stringMatching(/^\d+$/),
+      "failed",
+      "HTTP 410: no",
     ]);
     expect(rx.calls).toHaveLength(1);
     await screenshot(page, "delivery-failed");
@@ -66,15 +74,25 @@ describe("webhooks in the console", () => {
 
     await page.goto(url(deliveryPath));
     await page.getByRole("button", { name: "Redeliver" }).click();
-    await expect.poll(async () => (await notice(page).textContent()) ?? "").toMatch(/queued again with the same webhook-id/);
     await expect
-      .poll(async () => {
-        await page.reload();
-        return page.locator("dl.facts dd").first().textContent();
-      }, { timeout: 20_000 })
+      .poll(async () => (await notice(page).textContent()) ?? "")
+      .toMatch(/queued again with the same webhook-id/);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator("dl.facts dd").first().textContent();
+        },
+        { timeout: 20_000 },
+      )
       .toContain("succeeded");
     expect(await page.locator("tbody tr").nth(1).locator("td").allTextContents()).toEqual([
-      "2", expect.any(String), "200", expect.stringMatching(/^\d+$/), "succeeded", "2xx",
+      "2",
+      expect.any(String),
+      "200",
+      expect.stringMatching(/^\d+$/),
+      "succeeded",
+      "2xx",
     ]);
     expect(rx.calls.map((c) => c.answered)).toEqual([410, 200]);
     expect(rx.calls[1].headers["webhook-id"]).toBe(rx.calls[0].headers["webhook-id"]);

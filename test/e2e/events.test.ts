@@ -8,11 +8,17 @@ const eventsApi = (credential: string) => new EventsApi(sdkConfiguration(credent
 
 /** The app's event counts by name, once `expected` events have arrived through the background queue. */
 async function countsOnceArrived(appId: string, expected: number) {
-  return eventually(async () => {
-    const r = await http("GET", `/api/v1/admin/apps/${appId}/analytics/events`, { token: ADMIN_TOKEN });
-    if (r.status !== 200 || r.body.total < expected) return undefined;
-    return Object.fromEntries(r.body.by_name.map((n: { event_name: string; count: number }) => [n.event_name, n.count]));
-  }, 20_000, `${expected} events in analytics`);
+  return eventually(
+    async () => {
+      const r = await http("GET", `/api/v1/admin/apps/${appId}/analytics/events`, { token: ADMIN_TOKEN });
+      if (r.status !== 200 || r.body.total < expected) return undefined;
+      return Object.fromEntries(
+        r.body.by_name.map((n: { event_name: string; count: number }) => [n.event_name, n.count]),
+      );
+    },
+    20_000,
+    `${expected} events in analytics`,
+  );
 }
 
 describe("event intake, as a studio uses it", () => {
@@ -51,7 +57,9 @@ describe("event intake, as a studio uses it", () => {
       });
     }
     const again = await http("POST", "/api/v1/events/batch", { token: studio.apiKey, body: { events: [event] } });
-    expect(again.body.results).toEqual([{ index: 0, status: 200, message: "OK", event_id: "retry-1", duplicate: true }]);
+    expect(again.body.results).toEqual([
+      { index: 0, status: 200, message: "OK", event_id: "retry-1", duplicate: true },
+    ]);
 
     // A later event marks the point by which the earlier ones have been delivered.
     await http("POST", "/api/v1/events", { token: studio.apiKey, body: { user_id: "p", event_name: "match-finish" } });
@@ -99,28 +107,52 @@ describe("event intake, as a studio uses it", () => {
     const r = await http("POST", "/api/v1/events/batch", { token: studio.apiKey, body: { events: sent } });
     expect(r.body.results.map((x: { status: number }) => x.status)).toEqual([200, 200]);
 
-    const files = await eventually(async () => {
-      const listed = await http("GET", `/api/v1/admin/apps/${studio.appId}/analytics/event-files`, { token: ADMIN_TOKEN });
-      const events = listed.body.files.reduce((n: number, f: { events: number }) => n + f.events, 0);
-      return events >= 2 ? listed.body.files : undefined;
-    }, 20_000, "2 archived events");
+    const files = await eventually(
+      async () => {
+        const listed = await http("GET", `/api/v1/admin/apps/${studio.appId}/analytics/event-files`, {
+          token: ADMIN_TOKEN,
+        });
+        const events = listed.body.files.reduce((n: number, f: { events: number }) => n + f.events, 0);
+        return events >= 2 ? listed.body.files : undefined;
+      },
+      20_000,
+      "2 archived events",
+    );
     const lines: Record<string, unknown>[] = [];
     for (const file of files) {
       expect(file.path).toMatch(/^date=\d{4}-\d{2}-\d{2}\/hour=\d{2}\/[0-9a-f]{32}\.ndjson\.gz$/);
       const download = await fetch(file.url, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(download.headers.get("content-type")).toBe("application/gzip");
       const text = gunzipSync(Buffer.from(await download.arrayBuffer())).toString("utf8");
-      lines.push(...text.trimEnd().split("\n").map((line) => JSON.parse(line)));
+      lines.push(
+        ...text
+          .trimEnd()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      );
     }
     // Two users' events may arrive in separate background batches, hence files: compared by event.
     // The archive names players by a pseudonym kept in their object (user_ref), never by user id.
     lines.sort((a, b) => String(a.event_name).localeCompare(String(b.event_name)));
-    expect(lines.map(({ user_id, user_ref, event_name, meta_data, event_id, app_id }) => ({ user_id, user_ref, event_name, meta_data, event_id, app_id }))).toEqual(
-      [
-        { ...sent[1], user_id: undefined, user_ref: expect.stringMatching(/^[0-9a-f]{32}$/), event_id: null, app_id: studio.appId },
-        { ...sent[0], user_id: undefined, user_ref: expect.stringMatching(/^[0-9a-f]{32}$/), app_id: studio.appId },
-      ],
-    );
+    expect(
+      lines.map(({ user_id, user_ref, event_name, meta_data, event_id, app_id }) => ({
+        user_id,
+        user_ref,
+        event_name,
+        meta_data,
+        event_id,
+        app_id,
+      })),
+    ).toEqual([
+      {
+        ...sent[1],
+        user_id: undefined,
+        user_ref: expect.stringMatching(/^[0-9a-f]{32}$/),
+        event_id: null,
+        app_id: studio.appId,
+      },
+      { ...sent[0], user_id: undefined, user_ref: expect.stringMatching(/^[0-9a-f]{32}$/), app_id: studio.appId },
+    ]);
     expect(lines[0].user_ref).not.toBe(lines[1].user_ref);
   });
 
@@ -128,11 +160,19 @@ describe("event intake, as a studio uses it", () => {
     const studio = await newStudioApp("Float studio");
     const refused = await eventsApi(studio.apiKey)
       .sendEvent({ user_id: "p", event_name: "reach-distance", meta_data: { distance: 12.5 } })
-      .then(() => undefined, (response: Response) => response);
+      .then(
+        () => undefined,
+        (response: Response) => response,
+      );
     expect(refused?.status).toBe(400);
     expect(await refused!.json()).toMatchObject({
       status: 400,
-      errors: [{ field: "meta_data.distance", problem: "must be an integer, not a float (scale it to an integer, for example times 1000)" }],
+      errors: [
+        {
+          field: "meta_data.distance",
+          problem: "must be an integer, not a float (scale it to an integer, for example times 1000)",
+        },
+      ],
     });
   });
 });

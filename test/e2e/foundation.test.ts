@@ -10,7 +10,10 @@ describe("foundation, as a new studio runs it", () => {
     const token = await studio.tokenFor("player-1");
     expect(token.length).toBeGreaterThan(64);
 
-    const put = await http("PUT", "/api/v1/user-additional-info", { token, body: { username: "Ann", avatarImage: "ann.png" } });
+    const put = await http("PUT", "/api/v1/user-additional-info", {
+      token,
+      body: { username: "Ann", avatarImage: "ann.png" },
+    });
     expect(put).toMatchObject({ status: 200, body: { username: "Ann", avatarImage: "ann.png" } });
     const get = await http("GET", "/api/v1/user-additional-info", { token });
     expect(get).toMatchObject({ status: 200, body: { username: "Ann", avatarImage: "ann.png" } });
@@ -21,10 +24,14 @@ describe("foundation, as a new studio runs it", () => {
     const keys = await http("GET", `/api/v1/admin/apps/${studio.appId}/api-keys`, { token: ADMIN_TOKEN });
     const keyId = keys.body.items[0].key_id;
     await studio.tokenFor("p");
-    const revoked = await http("DELETE", `/api/v1/admin/apps/${studio.appId}/api-keys/${keyId}`, { token: ADMIN_TOKEN });
+    const revoked = await http("DELETE", `/api/v1/admin/apps/${studio.appId}/api-keys/${keyId}`, {
+      token: ADMIN_TOKEN,
+    });
     expect(revoked.status).toBe(200);
     const after = await http("POST", "/api/v1/auth/access-token", { token: studio.apiKey, body: { user_id: "p" } });
-    expect(after).toEqual(expect.objectContaining({ status: 401, body: { status: 401, message: "Invalid or revoked API key" } }));
+    expect(after).toEqual(
+      expect.objectContaining({ status: 401, body: { status: 401, message: "Invalid or revoked API key" } }),
+    );
   });
 
   it("serves the OpenAPI document and the reference page", async () => {
@@ -35,6 +42,8 @@ describe("foundation, as a new studio runs it", () => {
     const page = await http("GET", "/docs");
     expect(page.status).toBe(200);
     // The explorer renders /openapi.json in the browser, from a script of the service's own.
-    expect(String(page.body)).toMatch(/<script type="module" src="\/static\/explorer-[0-9a-f]+\/explorer\.js"><\/script>/);
+    expect(String(page.body)).toMatch(
+      /<script type="module" src="\/static\/explorer-[0-9a-f]+\/explorer\.js"><\/script>/,
+    );
   });
 });

@@ -22,7 +22,13 @@ export const E2E_VARS: Record<string, string> = {
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-e2e-"));
   const port = await freePort();
-  const server = await startDevServer({ port, persistTo, vars: { ...TEST_SECRETS, ...E2E_VARS }, quiet: true, localTraces: false });
+  const server = await startDevServer({
+    port,
+    persistTo,
+    vars: { ...TEST_SECRETS, ...E2E_VARS },
+    quiet: true,
+    localTraces: false,
+  });
   project.provide("baseUrl", server.url);
   return async () => {
     await server.stop();

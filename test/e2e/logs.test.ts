@@ -22,7 +22,14 @@ beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-logs-"));
   const port = await freePort();
   const vars = { ...TEST_SECRETS, ...E2E_VARS, LOG_SAMPLE_RATE: "1" };
-  server = await startDevServer({ port, persistTo, vars, quiet: true, localTraces: false, onOutput: (chunk) => (output += chunk) });
+  server = await startDevServer({
+    port,
+    persistTo,
+    vars,
+    quiet: true,
+    localTraces: false,
+    onOutput: (chunk) => (output += chunk),
+  });
 });
 
 afterAll(async () => {
@@ -33,11 +40,18 @@ afterAll(async () => {
 async function call(method: string, urlPath: string, token?: string, body?: unknown) {
   const response = await fetch(`${server.url}${urlPath}`, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { "Content-Type": "application/json" } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, requestId: response.headers.get("X-Request-Id") };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : undefined,
+    requestId: response.headers.get("X-Request-Id"),
+  };
 }
 
 /** A webhook receiver that refuses the first call (a retry, a failed attempt) and takes the rest. */
@@ -48,7 +62,11 @@ async function webhookReceiver() {
     res.writeHead(calls.length === 1 ? 503 : 200).end();
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  return { calls, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, close: () => new Promise((r) => receiver.close(r)) };
+  return {
+    calls,
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise((r) => receiver.close(r)),
+  };
 }
 
 describe("the server's logs over a full session", () => {
@@ -66,32 +84,79 @@ describe("the server's logs over a full session", () => {
 
     // The studio configures its app.
     const app = await expectStatus(201, call("POST", "/api/v1/admin/apps", admin, { name: "Logged studio" }));
-    const key = (await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/api-keys`, admin, { name: "server" }))).key as string;
-    const category = await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/challenge-categories`, admin, { category_slug: "daily", category_name: "Daily" }));
-    await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/challenges`, admin, {
-      category_id: category.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy", is_auto_activated: true,
-    }));
-    await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/leaderboards`, admin, { name: "Kills", event_name: "kill-enemy" }));
-    await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/webhooks`, admin, { webhook_type: "challenge-changed", url: receiver.url, secret_key: webhookSecret }));
+    const key = (
+      await expectStatus(201, call("POST", `/api/v1/admin/apps/${app.app_id}/api-keys`, admin, { name: "server" }))
+    ).key as string;
+    const category = await expectStatus(
+      201,
+      call("POST", `/api/v1/admin/apps/${app.app_id}/challenge-categories`, admin, {
+        category_slug: "daily",
+        category_name: "Daily",
+      }),
+    );
+    await expectStatus(
+      201,
+      call("POST", `/api/v1/admin/apps/${app.app_id}/challenges`, admin, {
+        category_id: category.category_id,
+        challenge_name: "Kill 3",
+        challenge_goal: 3,
+        event_name: "kill-enemy",
+        is_auto_activated: true,
+      }),
+    );
+    await expectStatus(
+      201,
+      call("POST", `/api/v1/admin/apps/${app.app_id}/leaderboards`, admin, { name: "Kills", event_name: "kill-enemy" }),
+    );
+    await expectStatus(
+      201,
+      call("POST", `/api/v1/admin/apps/${app.app_id}/webhooks`, admin, {
+        webhook_type: "challenge-changed",
+        url: receiver.url,
+        secret_key: webhookSecret,
+      }),
+    );
 
     // A game server mints a token; the game plays through the SCILL SDK and listens over MQTT.
-    const token = (await expectStatus(200, call("POST", "/api/v1/auth/access-token", key, { user_id: "logged-player" }))).token as string;
+    const token = (
+      await expectStatus(200, call("POST", "/api/v1/auth/access-token", key, { user_id: "logged-player" }))
+    ).token as string;
     const sdk = new Configuration({ accessToken: token, apiKey: "access_token", basePath: server.url });
     await new ChallengesApi(sdk).getAllPersonalChallenges(app.app_id);
-    const topic = (await expectStatus(200, call("GET", "/api/v1/auth/user-challenges-topic-link", token))).topic as string;
+    const topic = (await expectStatus(200, call("GET", "/api/v1/auth/user-challenges-topic-link", token)))
+      .topic as string;
     const wsUrl = `${server.url.replace(/^http/, "ws")}/mqtt`;
     const byUrl = await mqtt.connectAsync(`${wsUrl}?token=${token}`, { reconnectPeriod: 0 });
-    const byPassword = await mqtt.connectAsync(wsUrl, { reconnectPeriod: 0, username: "logged-player", password: token });
+    const byPassword = await mqtt.connectAsync(wsUrl, {
+      reconnectPeriod: 0,
+      username: "logged-player",
+      password: token,
+    });
     await byPassword.subscribeAsync(topic, { qos: 1 });
     const pushed = new Promise((resolve) => byPassword.once("message", resolve));
-    await new EventsApi(sdk).sendEvent({ event_name: "kill-enemy", event_type: "single", session_id: "s1", meta_data: { amount: 1 } });
-    await expectStatus(200, call("POST", "/api/v1/events", key, { user_id: "logged-player", event_name: "kill-enemy", meta_data: { amount: 1 } }));
+    await new EventsApi(sdk).sendEvent({
+      event_name: "kill-enemy",
+      event_type: "single",
+      session_id: "s1",
+      meta_data: { amount: 1 },
+    });
+    await expectStatus(
+      200,
+      call("POST", "/api/v1/events", key, {
+        user_id: "logged-player",
+        event_name: "kill-enemy",
+        meta_data: { amount: 1 },
+      }),
+    );
     await pushed;
     await expectStatus(200, call("GET", `/api/v1/leaderboards-members/user/logged-player`, token));
 
     // Wrong credentials and unknown paths, a query carrying a token among them.
     await expectStatus(401, call("GET", "/api/v1/admin/apps", `${admin}-wrong`));
-    await expectStatus(401, call("POST", "/api/v1/events", "gk_not-a-real-key-0123456789", { user_id: "x", event_name: "kill-enemy" }));
+    await expectStatus(
+      401,
+      call("POST", "/api/v1/events", "gk_not-a-real-key-0123456789", { user_id: "x", event_name: "kill-enemy" }),
+    );
     await expectStatus(401, call("GET", "/api/v1/user-additional-info", `${token.slice(0, -4)}AAAA`));
     await expectStatus(404, call("GET", `/api/v1/nowhere?token=${token}&secret_key=${webhookSecret}`));
     await expectStatus(200, call("GET", "/api/v1/admin/status", admin));
@@ -109,9 +174,16 @@ describe("the server's logs over a full session", () => {
       "topic (a capability)": topic,
       "webhook secret": webhookSecret,
       "topic secret": TEST_SECRETS.TOPIC_SECRET,
-      ...Object.fromEntries((JSON.parse(TEST_SECRETS.JWT_SIGNING_KEYS) as { kid: string; secret: string }[]).map((k) => [`signing secret ${k.kid}`, k.secret])),
+      ...Object.fromEntries(
+        (JSON.parse(TEST_SECRETS.JWT_SIGNING_KEYS) as { kid: string; secret: string }[]).map((k) => [
+          `signing secret ${k.kid}`,
+          k.secret,
+        ]),
+      ),
     };
-    const leaked = Object.entries(credentials).filter(([, secret]) => output.includes(secret)).map(([what]) => what);
+    const leaked = Object.entries(credentials)
+      .filter(([, secret]) => output.includes(secret))
+      .map(([what]) => what);
     expect(leaked).toEqual([]);
     // Nor anything shaped like a key or a token, including the wrong ones sent above.
     expect(output.match(/gk_[A-Za-z0-9_-]{8,}/g)).toBeNull();

@@ -121,9 +121,15 @@ beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-tour-"));
   server = await startDevServer({ port: await freePort(), persistTo, vars: devVars, quiet: true, localTraces: false });
   const admin = { Authorization: `Bearer ${devVars.ADMIN_TOKEN}`, "Content-Type": "application/json" };
-  const app: { app_id: string } = await (await fetch(`${server.url}/api/v1/admin/apps`, { method: "POST", headers: admin, body: JSON.stringify(DEMO_APP) })).json();
+  const app: { app_id: string } = await (
+    await fetch(`${server.url}/api/v1/admin/apps`, { method: "POST", headers: admin, body: JSON.stringify(DEMO_APP) })
+  ).json();
   const key: { key: string } = await (
-    await fetch(`${server.url}/api/v1/admin/apps/${app.app_id}/api-keys`, { method: "POST", headers: admin, body: JSON.stringify(DEMO_KEY) })
+    await fetch(`${server.url}/api/v1/admin/apps/${app.app_id}/api-keys`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify(DEMO_KEY),
+    })
   ).json();
   const catalog = await applyDemoCatalog({ url: server.url, adminToken: devVars.ADMIN_TOKEN!, appId: app.app_id });
   seeded = { appId: app.app_id, apiKey: key.key, catalog };
@@ -146,7 +152,10 @@ describe("the README's five-minute tour", () => {
   it("asks the reader to set exactly the variables it uses, with npm start's values", () => {
     const [vars, ...more] = blocksAfter("tour-vars");
     expect(more).toEqual([]);
-    const assigned = vars!.split("\n").filter(Boolean).map((line) => /^([A-Z_]+)=(\S+)/.exec(line)!.slice(1, 3));
+    const assigned = vars!
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => /^([A-Z_]+)=(\S+)/.exec(line)!.slice(1, 3));
     expect(assigned).toEqual([
       ["URL", "http://127.0.0.1:8787"],
       ["ADMIN_TOKEN", devVars.ADMIN_TOKEN],
@@ -155,17 +164,33 @@ describe("the README's five-minute tour", () => {
   });
 
   it("names the demo's objects by the ids the demo catalog gives them", async () => {
-    const rows = [...readme.matchAll(/^\| (challenge|leaderboard|battle pass) `(\d+)`[^|]*\| "([^"]+)"[^|]*\| `([a-z0-9-]+)` \|/gm)];
+    const rows = [
+      ...readme.matchAll(/^\| (challenge|leaderboard|battle pass) `(\d+)`[^|]*\| "([^"]+)"[^|]*\| `([a-z0-9-]+)` \|/gm),
+    ];
     expect(rows.map((r) => `${r[1]} ${r[2]}`)).toEqual([
-      "challenge 1", "challenge 2", "challenge 3", "challenge 4", "leaderboard 1", "leaderboard 2", "battle pass 1",
+      "challenge 1",
+      "challenge 2",
+      "challenge 3",
+      "challenge 4",
+      "leaderboard 1",
+      "leaderboard 2",
+      "battle pass 1",
     ]);
-    const collection = { challenge: "challenges", leaderboard: "leaderboards", "battle pass": "battle-passes" } as const;
+    const collection = {
+      challenge: "challenges",
+      leaderboard: "leaderboards",
+      "battle pass": "battle-passes",
+    } as const;
     for (const [, kind, id, name, key] of rows) {
-      const r = await fetch(`${server.url}/api/v1/admin/apps/${seeded.appId}/${collection[kind as keyof typeof collection]}/${id}`, {
-        headers: { Authorization: `Bearer ${devVars.ADMIN_TOKEN}` },
-      });
+      const r = await fetch(
+        `${server.url}/api/v1/admin/apps/${seeded.appId}/${collection[kind as keyof typeof collection]}/${id}`,
+        {
+          headers: { Authorization: `Bearer ${devVars.ADMIN_TOKEN}` },
+        },
+      );
       expect(r.status, `${kind} ${id}`).toBe(200);
-      const body: { key: string; challenge_name?: unknown; name?: unknown; battle_pass_name?: unknown } = await r.json();
+      const body: { key: string; challenge_name?: unknown; name?: unknown; battle_pass_name?: unknown } =
+        await r.json();
       expect(body.key, `${kind} ${id}`).toBe(key);
       const shown = JSON.stringify(body.challenge_name ?? body.name ?? body.battle_pass_name);
       expect(shown, `${kind} ${id}`).toContain(`"${name}"`);

@@ -12,7 +12,12 @@ afterEach(async () => {
 
 /** An `mqtt` client that never reconnects, so a dropped connection stays dropped. */
 async function connect(protocolVersion: 4 | 5, options: IClientOptions = {}, url = wsUrl()): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(url, { protocolVersion, reconnectPeriod: 0, connectTimeout: 10_000, ...options });
+  const client = await mqtt.connectAsync(url, {
+    protocolVersion,
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+    ...options,
+  });
   clients.push(client);
   return client;
 }
@@ -50,7 +55,12 @@ async function studioWithChallenge(name: string) {
   expect(category.status).toBe(201);
   const challenge = await http("POST", `/api/v1/admin/apps/${studio.appId}/challenges`, {
     token: ADMIN_TOKEN,
-    body: { category_id: category.body.category_id, challenge_name: { en: "Kill 3 enemies" }, challenge_goal: 3, event_name: "kill-enemy" },
+    body: {
+      category_id: category.body.category_id,
+      challenge_name: { en: "Kill 3 enemies" },
+      challenge_goal: 3,
+      event_name: "kill-enemy",
+    },
   });
   expect(challenge.status).toBe(201);
   return { ...studio, challengeId: challenge.body.challenge_id as string };
@@ -66,14 +76,19 @@ function playerOf(appId: string, token: string) {
       throw new Error(`challenge ${challengeId} not listed`);
     },
     async act(action: "unlock" | "activate" | "claim" | "cancel", challengeId: string) {
-      const r = await http(action === "cancel" ? "DELETE" : "GET", `${personal}/${action}/${appId}/${challengeId}`, { token });
+      const r = await http(action === "cancel" ? "DELETE" : "GET", `${personal}/${action}/${appId}/${challengeId}`, {
+        token,
+      });
       expect(r).toMatchObject({ status: 200, body: { status: 200 } });
     },
   };
 }
 
 async function sendKills(apiKey: string, userId: string, amount: number) {
-  const r = await http("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: "kill-enemy", meta_data: { amount } } });
+  const r = await http("POST", "/api/v1/events", {
+    token: apiKey,
+    body: { user_id: userId, event_name: "kill-enemy", meta_data: { amount } },
+  });
   expect(r).toMatchObject({ status: 200, body: { status: 200, message: "OK" } });
 }
 
@@ -104,7 +119,12 @@ describe.each([4, 5] as const)("MQTT over WebSocket with the mqtt client, protoc
       snapshots.push(await player.challenge(cid));
     }
     expect(snapshots.map((s) => [s.type, s.user_challenge_current_score])).toEqual([
-      ["unlock", 0], ["unlocked", 0], ["in-progress", 0], ["in-progress", 2], ["unclaimed", 3], ["finished", 3],
+      ["unlock", 0],
+      ["unlocked", 0],
+      ["in-progress", 0],
+      ["in-progress", 2],
+      ["unclaimed", 3],
+      ["finished", 3],
     ]);
 
     const received = await messages.take(steps.length);
@@ -138,8 +158,16 @@ describe.each([4, 5] as const)("MQTT over WebSocket with the mqtt client, protoc
     const bobInbox = inbox(bob);
     const refused = version === 5 ? 135 : 128;
     const forged = aliceTopic.slice(0, -1) + (aliceTopic.endsWith("0") ? "1" : "0");
-    for (const filter of [forged, "gamification/challenges/#", "gamification/+/+", "#", aliceTopic.replace("/challenges/", "/leaderboard/")]) {
-      await expect(bob.subscribeAsync(filter, { qos: 1 }), filter).rejects.toMatchObject({ packet: { cmd: "suback", granted: [refused] } });
+    for (const filter of [
+      forged,
+      "gamification/challenges/#",
+      "gamification/+/+",
+      "#",
+      aliceTopic.replace("/challenges/", "/leaderboard/"),
+    ]) {
+      await expect(bob.subscribeAsync(filter, { qos: 1 }), filter).rejects.toMatchObject({
+        packet: { cmd: "suback", granted: [refused] },
+      });
     }
 
     const player = playerOf(studio.appId, aliceToken);
@@ -173,10 +201,17 @@ describe("topics of one challenge", () => {
     const token = await studio.tokenFor("carol");
     const topic = await topicOf(token, `user-challenge-topic-link?challenge_id=${studio.challengeId}`);
     // Topic links answer only ids of the app: a second challenge of the same category.
-    const first = await http("GET", `/api/v1/admin/apps/${studio.appId}/challenges/${studio.challengeId}`, { token: ADMIN_TOKEN });
+    const first = await http("GET", `/api/v1/admin/apps/${studio.appId}/challenges/${studio.challengeId}`, {
+      token: ADMIN_TOKEN,
+    });
     const second = await http("POST", `/api/v1/admin/apps/${studio.appId}/challenges`, {
       token: ADMIN_TOKEN,
-      body: { category_id: first.body.category_id, challenge_name: { en: "Kill 9 enemies" }, challenge_goal: 9, event_name: "kill-enemy" },
+      body: {
+        category_id: first.body.category_id,
+        challenge_name: { en: "Kill 9 enemies" },
+        challenge_goal: 9,
+        event_name: "kill-enemy",
+      },
     });
     expect(second.status).toBe(201);
     const other = await topicOf(token, `user-challenge-topic-link?challenge_id=${second.body.challenge_id}`);
@@ -187,7 +222,10 @@ describe("topics of one challenge", () => {
     await player.act("unlock", studio.challengeId);
     await player.act("activate", studio.challengeId);
     const received = await messages.take(2);
-    expect(received.map((m) => [m.topic, (m.payload as any).new_challenge.type])).toEqual([[topic, "unlocked"], [topic, "in-progress"]]);
+    expect(received.map((m) => [m.topic, (m.payload as any).new_challenge.type])).toEqual([
+      [topic, "unlocked"],
+      [topic, "in-progress"],
+    ]);
   });
 });
 
@@ -208,7 +246,11 @@ describe("broker shards (MQTT_BROKER_SHARDS, 32 by default)", () => {
     await sendKills(studio.apiKey, "erin", 4);
     for (const messages of inboxes) {
       const [message] = await messages.take(1);
-      expect(message).toMatchObject({ topic, qos: 1, payload: { member_data: { member_id: "erin", score: 4 }, new_leaderboard_ranking: { score: 4, rank: 1 } } });
+      expect(message).toMatchObject({
+        topic,
+        qos: 1,
+        payload: { member_data: { member_id: "erin", score: 4 }, new_leaderboard_ranking: { score: 4, rank: 1 } },
+      });
     }
   });
 });
@@ -225,7 +267,11 @@ describe("the TCP bridge (npm run mqtt:bridge)", () => {
       const messages = inbox(client);
       await playerOf(studio.appId, token).act("unlock", studio.challengeId);
       const [message] = await messages.take(1);
-      expect(message).toMatchObject({ topic, qos: 1, payload: { webhook_type: "challenge-changed", new_challenge: { type: "unlocked" } } });
+      expect(message).toMatchObject({
+        topic,
+        qos: 1,
+        payload: { webhook_type: "challenge-changed", new_challenge: { type: "unlocked" } },
+      });
     } finally {
       await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
       await bridge.close();

@@ -19,7 +19,12 @@ export interface WireAnswer {
 }
 
 /** Sends one request as given: no header is added or normalized beyond what HTTP needs. */
-export function wire(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<WireAnswer> {
+export function wire(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<WireAnswer> {
   const url = new URL(path, baseUrl());
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
@@ -48,12 +53,16 @@ const str = (s: string) => [...u16(encoder.encode(s).length), ...utf8(s)];
 
 const packet = (first: number, body: number[]) => Buffer.from([first, ...encodeVarint(body.length), ...body]);
 
-/** MQTT 3.1.1 CONNECT with clean session and no credentials, as Unity (ScillMqttPacketConnect.cs) and Unreal (ScillMqtt.cpp:203-258) build it. */
+/**
+ * MQTT 3.1.1 CONNECT with clean session and no credentials, as Unity (ScillMqttPacketConnect.cs) and Unreal
+ * (ScillMqtt.cpp:203-258) build it.
+ */
 export const connectPacket = (clientId: string, keepAlive: number) =>
   packet(0x10, [...str("MQTT"), 4, 0x02, ...u16(keepAlive), ...str(clientId)]);
 
 /** SUBSCRIBE to one topic at QoS 0, as both clients do (Unity ScillMqtt.cs:335-342; Unreal ScillMqtt.cpp:150-166). */
-export const subscribePacket = (packetId: number, topic: string, qos = 0) => packet(0x82, [...u16(packetId), ...str(topic), qos]);
+export const subscribePacket = (packetId: number, topic: string, qos = 0) =>
+  packet(0x82, [...u16(packetId), ...str(topic), qos]);
 
 export const pingPacket = () => Buffer.from([0xc0, 0x00]);
 
@@ -86,7 +95,8 @@ export function readFrame(bytes: Buffer): ReadFrame {
   pointer += 2;
   const topic = bytes.subarray(pointer, pointer + topicLength).toString("utf8");
   pointer += topicLength + (qos > 0 ? 2 : 0);
-  if (end !== bytes.length) throw new Error(`a frame holds ${bytes.length} bytes but its packet ${end}: more than one packet in a frame`);
+  if (end !== bytes.length)
+    throw new Error(`a frame holds ${bytes.length} bytes but its packet ${end}: more than one packet in a frame`);
   return { type, bytes, topic, qos, payload: bytes.subarray(pointer, end).toString("utf8") };
 }
 

@@ -22,8 +22,16 @@ describe("static assets", () => {
     for (const [name, url] of Object.entries(ASSET_URLS)) {
       const response = await get(url);
       const body = Buffer.from(await response.arrayBuffer());
-      expect({ name, status: response.status, type: response.headers.get("Content-Type"), cache: response.headers.get("Cache-Control") }).toEqual({
-        name, status: 200, type: name.endsWith(".css") ? "text/css; charset=utf-8" : JS, cache: IMMUTABLE,
+      expect({
+        name,
+        status: response.status,
+        type: response.headers.get("Content-Type"),
+        cache: response.headers.get("Cache-Control"),
+      }).toEqual({
+        name,
+        status: 200,
+        type: name.endsWith(".css") ? "text/css; charset=utf-8" : JS,
+        cache: IMMUTABLE,
       });
       expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
       expect(body.equals(readFileSync(SOURCES[name as keyof typeof ASSET_URLS])), name).toBe(true);
@@ -33,9 +41,19 @@ describe("static assets", () => {
   it("serves Scalar's API reference next to the explorer's script, without its hosted features", async () => {
     const group = ASSET_URLS["explorer.js"].replace(/explorer\.js$/, "");
     const entry = await get(`${group}standalone.esm.js`);
-    expect([entry.status, entry.headers.get("Content-Type"), entry.headers.get("Cache-Control")]).toEqual([200, JS, IMMUTABLE]);
-    expect(Buffer.from(await entry.arrayBuffer()).equals(readFileSync("node_modules/@scalar/api-reference/dist/browser/standalone.esm.js"))).toBe(true);
-    const agent = /import\(`\.\/(chunks\/AgentScalarDrawer-[^`]+\.js)`\)/.exec(readFileSync("node_modules/@scalar/api-reference/dist/browser/standalone.esm.js", "utf8"))![1];
+    expect([entry.status, entry.headers.get("Content-Type"), entry.headers.get("Cache-Control")]).toEqual([
+      200,
+      JS,
+      IMMUTABLE,
+    ]);
+    expect(
+      Buffer.from(await entry.arrayBuffer()).equals(
+        readFileSync("node_modules/@scalar/api-reference/dist/browser/standalone.esm.js"),
+      ),
+    ).toBe(true);
+    const agent = /import\(`\.\/(chunks\/AgentScalarDrawer-[^`]+\.js)`\)/.exec(
+      readFileSync("node_modules/@scalar/api-reference/dist/browser/standalone.esm.js", "utf8"),
+    )![1];
     const absent = await get(`${group}${agent}`);
     expect(absent.status).toBe(404);
     expect(absent.headers.get("Cache-Control")).not.toBe(IMMUTABLE);
@@ -48,7 +66,10 @@ describe("static assets", () => {
     expect([signIn.status, signIn.headers.get("Cache-Control")]).toEqual([200, "no-store"]);
     const unknown = await get("/static/console-0000000000000000/console.css");
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ status: 404, message: "No route for GET /static/console-0000000000000000/console.css" });
+    expect(await unknown.json()).toEqual({
+      status: 404,
+      message: "No route for GET /static/console-0000000000000000/console.css",
+    });
     expect(unknown.headers.get("Cache-Control")).toBeNull();
   });
 });

@@ -30,7 +30,10 @@ export async function http(method: string, path: string, options: { token?: stri
 export async function newStudioApp(name = "E2E studio") {
   const app = await http("POST", "/api/v1/admin/apps", { token: ADMIN_TOKEN, body: { name } });
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
-  const key = await http("POST", `/api/v1/admin/apps/${app.body.app_id}/api-keys`, { token: ADMIN_TOKEN, body: { name: "e2e" } });
+  const key = await http("POST", `/api/v1/admin/apps/${app.body.app_id}/api-keys`, {
+    token: ADMIN_TOKEN,
+    body: { name: "e2e" },
+  });
   if (key.status !== 201) throw new Error(`create key: ${key.status} ${JSON.stringify(key.body)}`);
   const apiKey: string = key.body.key;
   return {
@@ -45,7 +48,11 @@ export async function newStudioApp(name = "E2E studio") {
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -65,7 +72,11 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
  * are longer than 64 characters, API keys are not (the SDK's own rule).
  */
 export const sdkConfiguration = (credential: string) =>
-  new Configuration({ accessToken: credential, apiKey: credential.length > 64 ? "access_token" : "api_key", basePath: baseUrl() });
+  new Configuration({
+    accessToken: credential,
+    apiKey: credential.length > 64 ? "access_token" : "api_key",
+    basePath: baseUrl(),
+  });
 
 /** What the SDK throws for a non-2xx answer is the fetch Response itself. */
 export async function sdkFailure(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {

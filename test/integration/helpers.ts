@@ -96,8 +96,17 @@ export async function advanceClock(seconds: number) {
 }
 
 /** Sends one event for a user from the customer's backend. */
-export async function sendEvent(apiKey: string, userId: string, eventName: string, meta: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const r = await call("POST", "/api/v1/events", { token: apiKey, body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra } });
+export async function sendEvent(
+  apiKey: string,
+  userId: string,
+  eventName: string,
+  meta: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  const r = await call("POST", "/api/v1/events", {
+    token: apiKey,
+    body: { user_id: userId, event_name: eventName, meta_data: meta, ...extra },
+  });
   if (r.status !== 200) throw new Error(`event: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
@@ -127,18 +136,25 @@ export function capturingQueue<T = unknown>(read: (body: any) => T = (body) => s
  * Records, instead of sending, what anything in this isolate sends to a queue binding until the
  * test ends: the Worker and the Durable Objects share their bindings with the test here.
  */
-export function captureSends<T = unknown>(binding: Queue, read: (body: any) => T = (body) => structuredClone(body)): T[] {
+export function captureSends<T = unknown>(
+  binding: Queue,
+  read: (body: any) => T = (body) => structuredClone(body),
+): T[] {
   const sent: T[] = [];
   // What a queue answers about itself; nothing in the service reads it.
-  const answer = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: undefined } } } as never;
+  const answer = {
+    metadata: { metrics: { backlogCount: 0, backlogBytes: 0, oldestMessageTimestamp: undefined } },
+  } as never;
   const send = vi.spyOn(binding, "send").mockImplementation(async (body: unknown) => {
     sent.push(read(body));
     return answer;
   });
-  const sendBatch = vi.spyOn(binding, "sendBatch").mockImplementation(async (messages: Iterable<MessageSendRequest<unknown>>) => {
-    for (const m of messages) sent.push(read(m.body));
-    return answer;
-  });
+  const sendBatch = vi
+    .spyOn(binding, "sendBatch")
+    .mockImplementation(async (messages: Iterable<MessageSendRequest<unknown>>) => {
+      for (const m of messages) sent.push(read(m.body));
+      return answer;
+    });
   onTestFinished(() => {
     send.mockRestore();
     sendBatch.mockRestore();

@@ -6,7 +6,10 @@ describe("foundation smoke", () => {
     const app = await createTestApp();
     const token = await app.tokenFor("u1");
     expect(token.length).toBeGreaterThan(64);
-    const put = await call("PUT", "/api/v1/user-additional-info", { token, body: { username: "Ann", avatarImage: "a.png" } });
+    const put = await call("PUT", "/api/v1/user-additional-info", {
+      token,
+      body: { username: "Ann", avatarImage: "a.png" },
+    });
     expect(put).toMatchObject({ status: 200, body: { username: "Ann", avatarImage: "a.png" } });
     const get = await call("GET", "/api/v1/user-additional-info", { token });
     expect(get.body).toEqual({ username: "Ann", avatarImage: "a.png" });

@@ -8,7 +8,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../..");
 const configPath = path.join(root, "wrangler.toml");
 const fakeBin = path.join(import.meta.dirname, "fake-wrangler");
-const migrations = readdirSync(path.join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+const migrations = readdirSync(path.join(root, "migrations"))
+  .filter((f) => f.endsWith(".sql"))
+  .sort();
 
 const PRODUCTION = {
   worker: "open-gamification",
@@ -58,7 +60,16 @@ beforeAll(async () => {
   const resolved = Object.fromEntries(
     ["", "staging"].map((env) => {
       const c = unstable_readConfig({ config: configPath, env: env || undefined });
-      return [env, { name: c.name, d1: c.d1_databases, r2: c.r2_buckets, queues: { producers: c.queues.producers ?? [], consumers: c.queues.consumers ?? [] }, triggers: c.triggers }];
+      return [
+        env,
+        {
+          name: c.name,
+          d1: c.d1_databases,
+          r2: c.r2_buckets,
+          queues: { producers: c.queues.producers ?? [], consumers: c.queues.consumers ?? [] },
+          triggers: c.triggers,
+        },
+      ];
     }),
   );
   writeFileSync(configs, JSON.stringify(resolved));
@@ -78,8 +89,17 @@ async function deploy(account: Account, ...args: string[]) {
   writeFileSync(logPath, "");
   // The operator's own account choice must not leak into the test.
   const { CLOUDFLARE_ACCOUNT_ID: _, ...inherited } = process.env as Record<string, string | undefined>;
-  const env = { ...inherited, PATH: `${fakeBin}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: statePath, FAKE_WRANGLER_CONFIGS: configs, FAKE_WRANGLER_LOG: logPath };
-  const child = spawn(process.execPath, [path.join(root, "scripts/deploy.mjs"), "--config", configPath, ...args], { cwd: root, env: env as unknown as NodeJS.ProcessEnv });
+  const env = {
+    ...inherited,
+    PATH: `${fakeBin}${path.delimiter}${process.env.PATH}`,
+    FAKE_WRANGLER_STATE: statePath,
+    FAKE_WRANGLER_CONFIGS: configs,
+    FAKE_WRANGLER_LOG: logPath,
+  };
+  const child = spawn(process.execPath, [path.join(root, "scripts/deploy.mjs"), "--config", configPath, ...args], {
+    cwd: root,
+    env: env as unknown as NodeJS.ProcessEnv,
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -88,7 +108,9 @@ async function deploy(account: Account, ...args: string[]) {
   const calls = readFileSync(logPath, "utf8")
     .split("\n")
     .filter(Boolean)
-    .map((line) => (JSON.parse(line) as string[]).filter((a, i, all) => a !== "--config" && all[i - 1] !== "--config").join(" "));
+    .map((line) =>
+      (JSON.parse(line) as string[]).filter((a, i, all) => a !== "--config" && all[i - 1] !== "--config").join(" "),
+    );
   return { code, stdout, stderr, account: JSON.parse(readFileSync(statePath, "utf8")) as Account, calls };
 }
 
@@ -134,7 +156,9 @@ describe("npm run deploy on a fresh account", () => {
     expect(Object.keys(secrets).sort()).toEqual(["ADMIN_TOKEN", "JWT_SIGNING_KEYS", "TOPIC_SECRET"]);
     expect(secrets.ADMIN_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(secrets.TOPIC_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(JSON.parse(secrets.JWT_SIGNING_KEYS)).toEqual([{ kid: expect.stringMatching(/^k-\d{4}-\d{2}-\d{2}$/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{48}$/) }]);
+    expect(JSON.parse(secrets.JWT_SIGNING_KEYS)).toEqual([
+      { kid: expect.stringMatching(/^k-\d{4}-\d{2}-\d{2}$/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{48}$/) },
+    ]);
     // The secrets file is gone once deployed.
     expect(existsSync(run.account.secretsFiles[0])).toBe(false);
 
@@ -196,7 +220,9 @@ describe("npm run deploy on a deployed account", () => {
     const dry = await deploy(deployed, "--dry-run");
     expect(dry.stdout).toContain("  D1 database  gamification               exists\n");
     expect(dry.stdout).toContain("  secret       TOPIC_SECRET               set\n");
-    expect(dry.stdout).toContain("Dry run: nothing was created, set or deployed. A run would create nothing, only migrate and deploy.\n");
+    expect(dry.stdout).toContain(
+      "Dry run: nothing was created, set or deployed. A run would create nothing, only migrate and deploy.\n",
+    );
 
     const run = await deploy(deployed);
     expect(run.code).toBe(0);
@@ -207,7 +233,9 @@ describe("npm run deploy on a deployed account", () => {
     expect(run.account.workers[PRODUCTION.worker].versions).toHaveLength(2);
     expect(run.account.queues).toEqual(PRODUCTION.queues);
     expect(run.account.provisioned).toEqual([]);
-    expect(run.stdout).toContain("  Admin token    already set (not shown). Replace it with `npm run wrangler -- secret put ADMIN_TOKEN`.\n");
+    expect(run.stdout).toContain(
+      "  Admin token    already set (not shown). Replace it with `npm run wrangler -- secret put ADMIN_TOKEN`.\n",
+    );
     expect(run.stdout).not.toContain(secrets.ADMIN_TOKEN);
   });
 
@@ -229,7 +257,9 @@ describe("npm run deploy on a deployed account", () => {
     ]);
     expect(run.account.queues).toEqual([...PRODUCTION.queues, ...STAGING.queues]);
     expect(Object.keys(run.account.workers)).toEqual([PRODUCTION.worker, STAGING.worker]);
-    expect(run.account.workers[STAGING.worker].secrets.ADMIN_TOKEN).not.toBe(production.workers[PRODUCTION.worker].secrets.ADMIN_TOKEN);
+    expect(run.account.workers[STAGING.worker].secrets.ADMIN_TOKEN).not.toBe(
+      production.workers[PRODUCTION.worker].secrets.ADMIN_TOKEN,
+    );
     expect(run.stdout).toContain("  URL            https://open-gamification-staging.studio.workers.dev\n");
   });
 });
@@ -239,14 +269,24 @@ describe("npm run deploy when it cannot deploy", () => {
     const run = await deploy({ ...newAccount(), loggedIn: false });
     expect(run.code).toBe(1);
     expect(run.calls).toEqual(["whoami --json"]);
-    expect(run.stderr).toContain("✘ Wrangler is not logged in to Cloudflare. Log in with `npm run wrangler -- login` (or set CLOUDFLARE_API_TOKEN), then run this again.");
+    expect(run.stderr).toContain(
+      "✘ Wrangler is not logged in to Cloudflare. Log in with `npm run wrangler -- login` (or set CLOUDFLARE_API_TOKEN), then run this again.",
+    );
   });
 
   it("asks which account to use when the login reaches several", async () => {
-    const run = await deploy({ ...newAccount(), accounts: [{ id: "a1", name: "Studio" }, { id: "b2", name: "Personal" }] });
+    const run = await deploy({
+      ...newAccount(),
+      accounts: [
+        { id: "a1", name: "Studio" },
+        { id: "b2", name: "Personal" },
+      ],
+    });
     expect(run.code).toBe(1);
     expect(run.calls).toEqual(["whoami --json"]);
-    expect(run.stderr).toContain("✘ This login reaches 2 accounts: choose one with CLOUDFLARE_ACCOUNT_ID=<id> (or account_id in wrangler.toml):\n  a1  Studio\n  b2  Personal");
+    expect(run.stderr).toContain(
+      "✘ This login reaches 2 accounts: choose one with CLOUDFLARE_ACCOUNT_ID=<id> (or account_id in wrangler.toml):\n  a1  Studio\n  b2  Personal",
+    );
   });
 
   it("shows wrangler's error when the deploy fails, and removes the generated secrets file", async () => {

@@ -22,11 +22,31 @@ describe("the committed OpenAPI document, through API teams' tools", () => {
     const out = mkdtempSync(path.join(tmpdir(), "openapi-lint-"));
     const spectralFile = path.join(out, "spectral.json");
     const [redocly] = await Promise.all([
-      run(bin("redocly"), ["lint", file, "--format", "json", "--config", path.join(root, "redocly.yaml")], { cwd: root, env, maxBuffer: 64 << 20 }).catch((failure) => failure),
-      run(bin("spectral"), ["lint", file, "--ruleset", path.join(root, ".spectral.yaml"), "--format", "json", "--output", spectralFile, "--fail-severity", "warn"], { cwd: root, env }).catch((failure) => failure),
+      run(bin("redocly"), ["lint", file, "--format", "json", "--config", path.join(root, "redocly.yaml")], {
+        cwd: root,
+        env,
+        maxBuffer: 64 << 20,
+      }).catch((failure) => failure),
+      run(
+        bin("spectral"),
+        [
+          "lint",
+          file,
+          "--ruleset",
+          path.join(root, ".spectral.yaml"),
+          "--format",
+          "json",
+          "--output",
+          spectralFile,
+          "--fail-severity",
+          "warn",
+        ],
+        { cwd: root, env },
+      ).catch((failure) => failure),
     ]);
     const redoclyReport = JSON.parse(redocly.stdout);
-    const problems = (severity: string) => redoclyReport.problems.filter((p: any) => p.severity === severity).map((p: any) => `${p.ruleId}: ${p.message}`);
+    const problems = (severity: string) =>
+      redoclyReport.problems.filter((p: any) => p.severity === severity).map((p: any) => `${p.ruleId}: ${p.message}`);
     expect(problems("error")).toEqual([]);
     expect(problems("warn")).toEqual([]);
     const spectral = JSON.parse(readFileSync(spectralFile, "utf8"));
@@ -45,7 +65,14 @@ describe("the committed OpenAPI document, through API teams' tools", () => {
         `// @ts-expect-error event_name is required\n` +
         `export const nameless: SendEvent = { user_id: "player-42" };\n`,
     );
-    const program = ts.createProgram([path.join(dir, "client.ts")], { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022 });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+    const program = ts.createProgram([path.join(dir, "client.ts")], {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+    });
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual(
+      [],
+    );
   });
 });

@@ -69,7 +69,8 @@ interface Banner {
 async function bannerOf(started: Started): Promise<Banner> {
   const deadline = Date.now() + START_TIMEOUT - 10_000;
   while (!started.stdout().includes("Stop with Ctrl-C.")) {
-    if (started.child.exitCode !== null) throw new Error(`npm start exited with ${started.child.exitCode}:\n${started.stdout()}\n${started.stderr()}`);
+    if (started.child.exitCode !== null)
+      throw new Error(`npm start exited with ${started.child.exitCode}:\n${started.stdout()}\n${started.stderr()}`);
     if (Date.now() > deadline) throw new Error(`no banner:\n${started.stdout()}\n${started.stderr()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -89,7 +90,10 @@ async function bannerOf(started: Started): Promise<Banner> {
 async function signIn(url: string, email: string, password: string): Promise<number> {
   const form = await fetch(`${url}/console/sign-in`);
   const token = /name="_form" value="([^"]+)"/.exec(await form.text())![1];
-  const cookie = form.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const answer = await fetch(`${url}/console/sign-in`, {
     method: "POST",
     redirect: "manual",
@@ -110,7 +114,9 @@ describe("npm start on a port another process holds", () => {
     try {
       const started = npmStart(port, stateDir);
       expect(await started.exited).toBe(1);
-      expect(started.stderr()).toBe(`Port ${port} is already in use on 127.0.0.1 (another npm start?): stop what runs there, or choose another port, e.g. PORT=${port + 1} npm start\n`);
+      expect(started.stderr()).toBe(
+        `Port ${port} is already in use on 127.0.0.1 (another npm start?): stop what runs there, or choose another port, e.g. PORT=${port + 1} npm start\n`,
+      );
       // npm's own header is all there is on stdout.
       expect(started.stdout().trim().split("\n").slice(-1)).toEqual(["> node scripts/start.mjs"]);
       expect(connections.length).toBe(0);
@@ -131,24 +137,31 @@ describe("the printed console password", () => {
   });
   let first: Banner;
 
-  it("signs in on a fresh state directory, and is saved in the credentials file it names", { timeout: START_TIMEOUT }, async () => {
+  it("signs in on a fresh state directory, and is saved in the credentials file it names", {
+    timeout: START_TIMEOUT,
+  }, async () => {
     const started = npmStart(await freePort(), stateDir);
     first = await bannerOf(started);
     expect(first.email).toBe("demo@open-gamification.local");
     expect(first.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(first.credentialsFile).toBe(path.join(stateDir, "demo-credentials.json"));
     expect(JSON.parse(readFileSync(first.credentialsFile, "utf8"))).toEqual({
-      appId: "1", apiKey: expect.stringMatching(/^gk_/), consoleEmail: first.email, consolePassword: first.password,
+      appId: "1",
+      apiKey: expect.stringMatching(/^gk_/),
+      consoleEmail: first.email,
+      consolePassword: first.password,
     });
     // The banner comes after the server's start and the seeding: the last lines are the banner's own.
     expect(started.stdout().trimEnd().split("\n").at(-1)).toBe("  One line per request follows. Stop with Ctrl-C.");
     expect(started.stderr()).toBe("");
     expect(await signIn(first.url, first.email, first.password)).toBe(303);
     // Then one short line per request.
-    await expect.poll(() => started.stdout().trimEnd().split("\n").slice(-2)).toEqual([
-      expect.stringMatching(/^GET \/console\/sign-in 200 \d+ms$/),
-      expect.stringMatching(/^POST \/console\/sign-in 303 \d+ms$/),
-    ]);
+    await expect
+      .poll(() => started.stdout().trimEnd().split("\n").slice(-2))
+      .toEqual([
+        expect.stringMatching(/^GET \/console\/sign-in 200 \d+ms$/),
+        expect.stringMatching(/^POST \/console\/sign-in 303 \d+ms$/),
+      ]);
     await stop(started);
   });
 
@@ -162,10 +175,14 @@ describe("the printed console password", () => {
     restarted = { started, banner: again };
   });
 
-  it("after an owner changed the password, is a new one at the next start, and signs in", { timeout: START_TIMEOUT }, async () => {
+  it("after an owner changed the password, is a new one at the next start, and signs in", {
+    timeout: START_TIMEOUT,
+  }, async () => {
     const { url, adminToken, email } = restarted.banner;
     const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
-    const found = (await (await fetch(`${url}/api/v1/admin/console-users?search=${encodeURIComponent(email)}`, { headers: admin })).json()) as { items: { console_user_id: string }[] };
+    const found = (await (
+      await fetch(`${url}/api/v1/admin/console-users?search=${encodeURIComponent(email)}`, { headers: admin })
+    ).json()) as { items: { console_user_id: string }[] };
     const id = found.items[0].console_user_id;
     const changed = await fetch(`${url}/api/v1/admin/console-users/${id}`, {
       method: "PUT",

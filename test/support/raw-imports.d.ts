@@ -1,4 +1,7 @@
-/** Vite's `?raw` imports: a file's text, e.g. the demo catalog YAML read by tests inside workerd (which has no file system). */
+/**
+ * Vite's `?raw` imports: a file's text, e.g. the demo catalog YAML read by tests inside workerd (which has no file
+ * system).
+ */
 declare module "*?raw" {
   const text: string;
   export default text;

@@ -19,7 +19,8 @@ export interface SeedOptions {
 }
 
 /** The score seedBoard gives member i. */
-export const seededScore = (i: number, o: Pick<SeedOptions, "multiplier" | "modulus">) => (i * o.multiplier) % o.modulus;
+export const seededScore = (i: number, o: Pick<SeedOptions, "multiplier" | "modulus">) =>
+  (i * o.multiplier) % o.modulus;
 
 /**
  * Fills a board directly with `count` members and rebuilds its rank index: what tests of large

@@ -19,7 +19,11 @@ export function receiver(answer: (call: Omit<Received, "answered">, index: numbe
         const chunks: Buffer[] = [];
         req.on("data", (c: Buffer) => chunks.push(c));
         req.on("end", () => {
-          const call = { url: new URL(req.url!, "http://127.0.0.1"), headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+          const call = {
+            url: new URL(req.url!, "http://127.0.0.1"),
+            headers: req.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          };
           const status = answer(call, calls.length);
           calls.push({ ...call, answered: status });
           res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "no");

@@ -67,19 +67,37 @@ function countingD1(db, totals) {
   };
 }
 
-const message = (body) => ({ id: crypto.randomUUID().replaceAll("-", ""), timestamp: new Date(), attempts: 1, body, ack() {}, retry() { this.retried = true; } });
+const message = (body) => ({
+  id: crypto.randomUUID().replaceAll("-", ""),
+  timestamp: new Date(),
+  attempts: 1,
+  body,
+  ack() {},
+  retry() {
+    this.retried = true;
+  },
+});
 
 async function run(env, params) {
   const mode = params.get("mode");
-  const [app, batches, size, first, users] = ["app", "batches", "size", "first", "users"].map((name) => params.get(name));
+  const [app, batches, size, first, users] = ["app", "batches", "size", "first", "users"].map((name) =>
+    params.get(name),
+  );
   const totals = { rowsRead: 0, rowsWritten: 0, d1Ms: 0 };
   const benchEnv = { ...env, DB: countingD1(env.DB, totals) };
   let user = Number(first);
   const started = Date.now();
   for (let b = 0; b < Number(batches); b++) {
     const events = Array.from({ length: Number(size) }, (_, i) => ({
-      appId: app, userId: `d1-user-${user++ % Number(users)}`, teamId: null, eventName: "kill-enemy", eventType: "single",
-      sessionId: "persistent", metaData: { amount: 1 + (i % 5) }, eventId: null, receivedAt: Date.now(),
+      appId: app,
+      userId: `d1-user-${user++ % Number(users)}`,
+      teamId: null,
+      eventName: "kill-enemy",
+      eventType: "single",
+      sessionId: "persistent",
+      metaData: { amount: 1 + (i % 5) },
+      eventId: null,
+      receivedAt: Date.now(),
     }));
     const messages = events.map((event) => message({ kind: "event", event }));
     if (mode === "consumer") {
@@ -89,10 +107,17 @@ async function run(env, params) {
       await recordEventAnalytics(messages, benchEnv);
     } else if (mode === "before") {
       const json = JSON.stringify(messages.map((m) => analyticsRow(m.id, m.body.event)));
-      await benchEnv.DB.batch([benchEnv.DB.prepare(countNewEventsSql(BEFORE_TABLE)).bind(json), benchEnv.DB.prepare(insertEventsSql(BEFORE_TABLE)).bind(json)]);
+      await benchEnv.DB.batch([
+        benchEnv.DB.prepare(countNewEventsSql(BEFORE_TABLE)).bind(json),
+        benchEnv.DB.prepare(insertEventsSql(BEFORE_TABLE)).bind(json),
+      ]);
     } else if (mode === "raw") {
       const json = JSON.stringify(messages.map((m, i) => ({ id: m.id, v: i })));
-      await benchEnv.DB.prepare("INSERT INTO bench_raw_rows (id, v) SELECT value ->> 'id', value ->> 'v' FROM json_each(?)").bind(json).run();
+      await benchEnv.DB.prepare(
+        "INSERT INTO bench_raw_rows (id, v) SELECT value ->> 'id', value ->> 'v' FROM json_each(?)",
+      )
+        .bind(json)
+        .run();
     } else {
       return Response.json({ status: 400, message: `unknown mode ${mode}` }, { status: 400 });
     }
@@ -122,7 +147,9 @@ export default {
     if (request.method === "POST" && url.pathname === "/bench/d1/setup") {
       const { before } = await request.json();
       await env.DB.batch([
-        env.DB.prepare("CREATE TABLE IF NOT EXISTS bench_raw_rows (id TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID"),
+        env.DB.prepare(
+          "CREATE TABLE IF NOT EXISTS bench_raw_rows (id TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID",
+        ),
         ...before.map((sql) => env.DB.prepare(sql.replaceAll("analytics_events", BEFORE_TABLE))),
       ]);
       return Response.json({ status: 200 });

@@ -17,7 +17,14 @@
 import { DurableObject } from "cloudflare:workers";
 
 /** What the queued message carries besides its count: about what the service's event message holds. */
-const EVENT_BODY = { appId: "1", userId: "user-0", eventName: "kill-enemy", metaData: { amount: 1 }, receivedAt: 0, eventId: null };
+const EVENT_BODY = {
+  appId: "1",
+  userId: "user-0",
+  eventName: "kill-enemy",
+  metaData: { amount: 1 },
+  receivedAt: 0,
+  eventId: null,
+};
 
 /** JSON texts by size, made once per isolate. */
 const texts = new Map();
@@ -38,7 +45,8 @@ export class FloorObject extends DurableObject {
     sql.exec("INSERT INTO counter (id, n) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n", n);
     const message = { kind: "event", n, event: EVENT_BODY };
     if (outbox) {
-      // Made at the object's first call (objects of an outbox phase are called with it from the first), as the service's outbox table is.
+      // Made at the object's first call (objects of an outbox phase are called with it from the first), as the
+      // service's outbox table is.
       if (n === 1) sql.exec("CREATE TABLE outbox (seq INTEGER PRIMARY KEY, message TEXT NOT NULL)");
       sql.exec("INSERT INTO outbox (seq, message) VALUES (?, ?)", n, JSON.stringify(message));
     }
@@ -62,7 +70,9 @@ export default {
     const name = url.searchParams.get("name");
     const object = name && env.OBJECT.get(env.OBJECT.idFromName(name));
     if (url.pathname === "/object" && object) {
-      return Response.json({ n: await object.bump(url.searchParams.get("send") === "1", url.searchParams.get("outbox") === "1") });
+      return Response.json({
+        n: await object.bump(url.searchParams.get("send") === "1", url.searchParams.get("outbox") === "1"),
+      });
     }
     const size = Number(url.searchParams.get("size"));
     if (url.pathname === "/object-text" && object && Number.isInteger(size) && size > 0) {

@@ -15,7 +15,8 @@ const SCENARIO = "MQTT broker";
 const EVENT = "kill-enemy";
 const CONCURRENCY = 32;
 
-const configuredShards = () => /^MQTT_BROKER_SHARDS\s*=\s*"(\d+)"/m.exec(readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8"))?.[1];
+const configuredShards = () =>
+  /^MQTT_BROKER_SHARDS\s*=\s*"(\d+)"/m.exec(readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8"))?.[1];
 
 /** A board and its topic in a new app. */
 async function boardApp(ctx, name) {
@@ -25,7 +26,9 @@ async function boardApp(ctx, name) {
     body: { name, event_name: EVENT, value_field: "amount", aggregation: "sum", sort_order_ascending: false },
   });
   const boardId = board.body.leaderboard_id;
-  const topic = (await ctx.client.json("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${boardId}`, { token: app.apiKey })).body.topic;
+  const topic = (
+    await ctx.client.json("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${boardId}`, { token: app.apiKey })
+  ).body.topic;
   return { ...app, boardId, topic };
 }
 
@@ -33,14 +36,19 @@ async function boardApp(ctx, name) {
 async function sendEvents(ctx, app, count, prefix) {
   const users = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   await mapPool(users, 4, async (user) => {
-    const r = await ctx.client.request("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } } });
+    const r = await ctx.client.request("POST", "/api/v1/events", {
+      token: app.apiKey,
+      body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } },
+    });
     if (r.status !== 200) throw new Error(`event answered ${r.status}: ${r.text.slice(0, 200)}`);
   });
   return users;
 }
 
 const scored = (ctx, app, user) =>
-  ctx.client.json("GET", `/api/v1/leaderboards-members/user/${user}/${app.boardId}`, { token: app.apiKey, expect: null }).then((r) => r.body?.member?.score === 1);
+  ctx.client
+    .json("GET", `/api/v1/leaderboards-members/user/${user}/${app.boardId}`, { token: app.apiKey, expect: null })
+    .then((r) => r.body?.member?.score === 1);
 
 export async function run(ctx) {
   const why = missingFor(ctx.features, "events", "leaderboards", "mqtt");
@@ -54,7 +62,11 @@ export async function run(ctx) {
   try {
     const connect = await ctx.measured("broker: connect", async () => {
       const started = Date.now();
-      await mapPool(Array.from({ length: count }, (_, i) => i), CONCURRENCY, async (i) => clients.push(await BenchClient.open(url, codec, `bench-${i}`)));
+      await mapPool(
+        Array.from({ length: count }, (_, i) => i),
+        CONCURRENCY,
+        async (i) => clients.push(await BenchClient.open(url, codec, `bench-${i}`)),
+      );
       return { sent: count, ms: Date.now() - started };
     });
     const subscribe = await ctx.measured("broker: subscribe", async () => {
@@ -63,14 +75,20 @@ export async function run(ctx) {
     });
     const keepAlive = await ctx.measured("broker: keep-alive", async () => {
       const started = Date.now();
-      for (let round = 0; round < pings; round++) await mapPool(clients, CONCURRENCY, (c) => c.request({ type: "pingreq" }, "pingresp"));
+      for (let round = 0; round < pings; round++)
+        await mapPool(clients, CONCURRENCY, (c) => c.request({ type: "pingreq" }, "pingresp"));
       return { sent: count * pings, ms: Date.now() - started };
     });
 
     // The same events twice: on a board nobody follows, then on the one every connection follows.
     const control = await ctx.measured("broker: events, nobody follows", async () => {
       const users = await sendEvents(ctx, quiet, events, "quiet");
-      await waitFor(async () => ((await scored(ctx, quiet, users.at(-1))) && (await scored(ctx, quiet, users[0])) ? true : undefined), 60_000, 100);
+      await waitFor(
+        async () =>
+          (await scored(ctx, quiet, users.at(-1))) && (await scored(ctx, quiet, users[0])) ? true : undefined,
+        60_000,
+        100,
+      );
       return { sent: events };
     });
     const expected = count * events;
@@ -93,17 +111,42 @@ export async function run(ctx) {
     const shards = configuredShards();
     const scenario = `${SCENARIO}, ${count} connections${shards ? ` over ${shards} shards` : ""} (server CPU: all of wrangler dev's processes)`;
     const perOp = (result, n) => (result.serverCpu === undefined ? undefined : result.serverCpu / n);
-    ctx.report.add({ scenario, metric: `server CPU per connect: WebSocket upgrade, CONNECT → CONNACK (${((count / connect.ms) * 1000).toFixed(0)}/s at ${CONCURRENCY} concurrent)`, value: perOp(connect, count), unit: "ms" });
-    ctx.report.add({ scenario, metric: "server CPU per SUBSCRIBE of a leaderboard topic (its hub told of a first subscriber per shard)", value: perOp(subscribe, count), unit: "ms" });
-    ctx.report.add({ scenario, metric: `server CPU per keep-alive: PINGREQ → PINGRESP (${((count * pings) / keepAlive.ms * 1000).toFixed(0)}/s at ${CONCURRENCY} concurrent)`, value: perOp(keepAlive, count * pings), unit: "ms" });
-    const extra = delivered.serverCpu !== undefined && control.serverCpu !== undefined ? (delivered.serverCpu - control.serverCpu) / received : undefined;
+    ctx.report.add({
+      scenario,
+      metric: `server CPU per connect: WebSocket upgrade, CONNECT → CONNACK (${((count / connect.ms) * 1000).toFixed(0)}/s at ${CONCURRENCY} concurrent)`,
+      value: perOp(connect, count),
+      unit: "ms",
+    });
+    ctx.report.add({
+      scenario,
+      metric: "server CPU per SUBSCRIBE of a leaderboard topic (its hub told of a first subscriber per shard)",
+      value: perOp(subscribe, count),
+      unit: "ms",
+    });
+    ctx.report.add({
+      scenario,
+      metric: `server CPU per keep-alive: PINGREQ → PINGRESP (${(((count * pings) / keepAlive.ms) * 1000).toFixed(0)}/s at ${CONCURRENCY} concurrent)`,
+      value: perOp(keepAlive, count * pings),
+      unit: "ms",
+    });
+    const extra =
+      delivered.serverCpu !== undefined && control.serverCpu !== undefined
+        ? (delivered.serverCpu - control.serverCpu) / received
+        : undefined;
     ctx.report.add({
       scenario,
       metric: `server CPU per delivered message (QoS 0): ${events} leaderboard changes to every connection, less the same events unfollowed (${((received / delivered.ms) * 1000).toFixed(0)} messages/s)`,
       value: extra,
       unit: "ms",
     });
-    ctx.report.add({ scenario, metric: "messages received = changes × connections", value: received, ceiling: expected, target: "none lost", pass: received === expected });
+    ctx.report.add({
+      scenario,
+      metric: "messages received = changes × connections",
+      value: received,
+      ceiling: expected,
+      target: "none lost",
+      pass: received === expected,
+    });
   } finally {
     for (const c of clients) c.close();
   }

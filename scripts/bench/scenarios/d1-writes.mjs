@@ -24,7 +24,10 @@ const BATCHES_PER_CALL = 10;
 /** The statements of migrations/0002 that create analytics_events and its indexes. */
 function analyticsTableBefore0008() {
   const sql = readFileSync(path.join(projectRoot, "migrations/0002_events.sql"), "utf8").replace(/--.*$/gm, "");
-  return sql.split(";").map((s) => s.trim()).filter((s) => /\banalytics_events\b/.test(s));
+  return sql
+    .split(";")
+    .map((s) => s.trim())
+    .filter((s) => /\banalytics_events\b/.test(s));
 }
 
 export async function run(ctx) {
@@ -32,13 +35,26 @@ export async function run(ctx) {
   if (!ctx.server.local) return ctx.report.missing(scenario, "needs a local runtime (not BENCH_URL)");
   const { d1, seconds, rounds } = ctx.config;
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-bench-d1-"));
-  const server = await startDevServer({ port: ctx.config.port + 2000, persistTo, vars: BENCH_VARS, entry: ENTRY, quiet: true, localTraces: false });
+  const server = await startDevServer({
+    port: ctx.config.port + 2000,
+    persistTo,
+    vars: BENCH_VARS,
+    entry: ENTRY,
+    quiet: true,
+    localTraces: false,
+  });
   const client = createClient(server.url);
   try {
     const app = await createApp(client, BENCH_VARS.ADMIN_TOKEN, "Bench D1");
     await client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
       token: BENCH_VARS.ADMIN_TOKEN,
-      body: { name: "Bench kills", event_name: "kill-enemy", value_field: "amount", aggregation: "sum", sort_order_ascending: false },
+      body: {
+        name: "Bench kills",
+        event_name: "kill-enemy",
+        value_field: "amount",
+        aggregation: "sum",
+        sort_order_ascending: false,
+      },
     });
     await client.json("POST", "/bench/d1/setup", { body: { before: analyticsTableBefore0008() } });
 
@@ -49,7 +65,9 @@ export async function run(ctx) {
       return (await client.json("POST", `/bench/d1/run?${query}`)).body;
     };
     for (const mode of MODES) await call(mode, 2);
-    const totals = Object.fromEntries(MODES.map((mode) => [mode, { ms: 0, d1Ms: 0, events: 0, rowsWritten: 0, rowsRead: 0 }]));
+    const totals = Object.fromEntries(
+      MODES.map((mode) => [mode, { ms: 0, d1Ms: 0, events: 0, rowsWritten: 0, rowsRead: 0 }]),
+    );
     for (let round = 0; round < rounds; round++) {
       for (const mode of MODES) {
         const deadline = Date.now() + (seconds * 1000) / rounds;
@@ -81,7 +99,8 @@ export async function run(ctx) {
     });
     ctx.report.add({
       scenario: `${scenario}, analytics of batches of ${size} events (its own Worker, batches one after the other)`,
-      metric: "events per second of time in D1 calls (the archive's R2 writes left out), now (one round trip for first deliveries); ceiling: before migration 0008",
+      metric:
+        "events per second of time in D1 calls (the archive's R2 writes left out), now (one round trip for first deliveries); ceiling: before migration 0008",
       value: perD1Second("analytics"),
       ceiling: perD1Second("before"),
       ratio: perD1Second("analytics") / perD1Second("before"),
@@ -89,7 +108,11 @@ export async function run(ctx) {
     const perEvent = `D1 rows written per event (indexes included, as D1 bills them; ${size} events per batch)`;
     const before = written("before");
     const now = written("analytics");
-    ctx.report.add({ scenario: perEvent, metric: "analytics before migration 0008: a row of analytics_events with its 3 index entries, the usage count", value: before });
+    ctx.report.add({
+      scenario: perEvent,
+      metric: "analytics before migration 0008: a row of analytics_events with its 3 index entries, the usage count",
+      value: before,
+    });
     ctx.report.add({
       scenario: perEvent,
       metric: "analytics now: a receipt, the hourly counts, the usage count (the event itself goes to R2)",
@@ -101,7 +124,11 @@ export async function run(ctx) {
     });
     const allNow = written("consumer");
     const allBefore = allNow - now + before;
-    ctx.report.add({ scenario: perEvent, metric: "an event on 1 leaderboard, the whole consumer, before migration 0008", value: allBefore });
+    ctx.report.add({
+      scenario: perEvent,
+      metric: "an event on 1 leaderboard, the whole consumer, before migration 0008",
+      value: allBefore,
+    });
     ctx.report.add({
       scenario: perEvent,
       metric: `an event on 1 leaderboard, the whole consumer, now (${(allNow * perSecond("consumer")).toFixed(0)} rows/s at the rate above)`,
@@ -125,7 +152,12 @@ export async function run(ctx) {
  */
 function reportStorage(ctx, persistTo, archive) {
   const scenario = "storage of event analytics";
-  ctx.report.add({ scenario, metric: `R2 bytes per archived event, gzip NDJSON (${archive.objects.toLocaleString("en-US")} objects)`, value: archive.bytes / archive.events, unit: "B" });
+  ctx.report.add({
+    scenario,
+    metric: `R2 bytes per archived event, gzip NDJSON (${archive.objects.toLocaleString("en-US")} objects)`,
+    value: archive.bytes / archive.events,
+    unit: "B",
+  });
   const file = d1DatabaseFile(persistTo);
   const tables = file && tableBytes(file, "");
   if (!tables) return ctx.report.note("D1 bytes per row not measured: no sqlite3 tool.");
@@ -137,8 +169,15 @@ function reportStorage(ctx, persistTo, archive) {
     if (!rows) continue;
     // The table's b-tree and those of its indexes (SQLite names an automatic one sqlite_autoindex_<table>_N).
     const pages = Object.entries(tables)
-      .filter(([name]) => name === table || name.startsWith(`${table}_`) || name.startsWith(`sqlite_autoindex_${table}_`))
+      .filter(
+        ([name]) => name === table || name.startsWith(`${table}_`) || name.startsWith(`sqlite_autoindex_${table}_`),
+      )
       .reduce((sum, [, t]) => sum + t.pages, 0);
-    ctx.report.add({ scenario, metric: `D1 bytes per row of ${table}: ${what}; pages of the table and its indexes (${rows.toLocaleString("en-US")} rows)`, value: pages / rows, unit: "B" });
+    ctx.report.add({
+      scenario,
+      metric: `D1 bytes per row of ${table}: ${what}; pages of the table and its indexes (${rows.toLocaleString("en-US")} rows)`,
+      value: pages / rows,
+      unit: "B",
+    });
   }
 }

@@ -13,7 +13,13 @@ import { cpuNote } from "../report.mjs";
 import { createApp, mapPool, mintTokens, missingFor, waitFor, withoutRateLimits } from "../api.mjs";
 import { countersOf, createChallengeApp, waitForUsage } from "../seed.mjs";
 import { reportStoragePerUser, userObjectFiles } from "../storage.mjs";
-import { addAgainstFloorRows, addObjectFloorRows, EVICTION_WAIT_MS, FLOOR_SCENARIO, IN_MEMORY_OBJECTS } from "../floor.mjs";
+import {
+  addAgainstFloorRows,
+  addObjectFloorRows,
+  EVICTION_WAIT_MS,
+  FLOOR_SCENARIO,
+  IN_MEMORY_OBJECTS,
+} from "../floor.mjs";
 
 /** The intake's share of the trivial route, as a multiple of the floor's share for the same operation. */
 const FLOOR_TARGET = 0.9;
@@ -45,7 +51,13 @@ async function eventApp(ctx) {
   if (withLeaderboard) {
     const board = await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
       token: ctx.adminToken,
-      body: { name: "Bench kills", event_name: EVENT, value_field: "amount", aggregation: "sum", sort_order_ascending: false },
+      body: {
+        name: "Bench kills",
+        event_name: EVENT,
+        value_field: "amount",
+        aggregation: "sum",
+        sort_order_ascending: false,
+      },
     });
     app.leaderboardId = board.body.leaderboard_id;
   }
@@ -89,7 +101,13 @@ async function tokensOf(ctx, app, users) {
  */
 async function sendFirstEvents(ctx, app, users, concurrency) {
   const phase = eventPhase(app, { key: "first-events", label: "first events", concurrency, userOf: (i) => users[i] });
-  const result = await runLoad(ctx.client, { concurrency, maxRequests: users.length, maxMs: Infinity, make: phase.make, onResult: phase.onResult });
+  const result = await runLoad(ctx.client, {
+    concurrency,
+    maxRequests: users.length,
+    maxMs: Infinity,
+    make: phase.make,
+    onResult: phase.onResult,
+  });
   if (result.ok !== users.length) throw new Error(`first events failed: ${JSON.stringify(result.failures)}`);
   await new Promise((resolve) => setTimeout(resolve, EVICTION_WAIT_MS));
 }
@@ -128,10 +146,25 @@ async function measureFirstTouch(ctx, app, tokens, floor) {
       requests: Math.floor((tokens.length - FIRST_TOUCH_CONCURRENCY) / 2),
     },
     // The floor as a request with an access token makes it: no D1 read (floor.mjs).
-    ...(floor ? [floor.nothing(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY), floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "send"), floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "outbox")] : []),
+    ...(floor
+      ? [
+          floor.nothing(FIRST_TOUCH_CONCURRENCY),
+          floor.freshForToken(FIRST_TOUCH_CONCURRENCY),
+          floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "send"),
+          floor.freshForToken(FIRST_TOUCH_CONCURRENCY, "outbox"),
+        ]
+      : []),
   ];
-  const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds: ctx.config.seconds, requests: ctx.config.events.requests });
-  await touchUsers(ctx, app, tokens.filter((_, i) => !touched.has(i)));
+  const results = await compareInRounds(ctx, phases, {
+    rounds: ctx.config.rounds,
+    seconds: ctx.config.seconds,
+    requests: ctx.config.events.requests,
+  });
+  await touchUsers(
+    ctx,
+    app,
+    tokens.filter((_, i) => !touched.has(i)),
+  );
   return results;
 }
 
@@ -144,7 +177,8 @@ export async function runDistinctUsers(ctx) {
   const users = Array.from({ length: events.users }, (_, i) => `user-${i}`);
   const board = app.leaderboardId ? " + 1 leaderboard" : "";
   const scenario = `event intake, ${events.users.toLocaleString("en-US")} users × ${app.challengeCount} active challenges (${app.listeningIds.length} count the event)${board}`;
-  if (!app.withChallenges) ctx.report.note(`Event intake ran without challenges: ${missingFor(ctx.features, "challenges")}.`);
+  if (!app.withChallenges)
+    ctx.report.note(`Event intake ran without challenges: ${missingFor(ctx.features, "challenges")}.`);
   const concurrency = events.concurrency;
 
   const floor = ctx.server.local ? await ctx.floor() : undefined;
@@ -173,12 +207,29 @@ export async function runDistinctUsers(ctx) {
       ceilingPhase(app.apiKey, concurrency),
       // Bounded by the users (its warm-up included), so that each event of the phase is its user's first.
       {
-        ...eventPhase(app, { key: "events", label: "event intake, first events", concurrency, userOf: (i) => firstTimers[i % half] }),
+        ...eventPhase(app, {
+          key: "events",
+          label: "event intake, first events",
+          concurrency,
+          userOf: (i) => firstTimers[i % half],
+        }),
         warmUpCount: concurrency,
         requests: Math.max(1, Math.min(events.requests, half - concurrency)),
       },
-      eventPhase(app, { key: "returning", label: "event intake, returning users", concurrency, userOf: (i) => returning[i % returning.length] }),
-      ...(floor ? [floor.trivial(concurrency), floor.evicted(concurrency), floor.evicted(concurrency, "send"), floor.evicted(concurrency, "outbox")] : []),
+      eventPhase(app, {
+        key: "returning",
+        label: "event intake, returning users",
+        concurrency,
+        userOf: (i) => returning[i % returning.length],
+      }),
+      ...(floor
+        ? [
+            floor.trivial(concurrency),
+            floor.evicted(concurrency),
+            floor.evicted(concurrency, "send"),
+            floor.evicted(concurrency, "outbox"),
+          ]
+        : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -194,7 +245,8 @@ export async function runDistinctUsers(ctx) {
     addObjectFloorRows(ctx, { ...against, key: "floor-evicted", what, scenario: firstScenario, figure: first });
     addAgainstFloorRows(ctx, { ...against, key: "floor-evicted", scenario: backScenario, figure: back });
   }
-  if (doBefore && app.withChallenges) reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
+  if (doBefore && app.withChallenges)
+    reportStoragePerUser(ctx, doBefore, app.challengeCount, `after ${app.accepted.toLocaleString("en-US")} events`);
 }
 
 /** Users whose objects stay in memory: the same load spread over few enough users that none is evicted. */
@@ -215,8 +267,20 @@ export async function runWarmUsers(ctx) {
     ctx,
     [
       ceilingPhase(app.apiKey, concurrency),
-      eventPhase(app, { key: "events", label: "event intake, warm users", concurrency, userOf: (i) => users[i % WARM_USERS] }),
-      ...(floor ? [floor.trivial(concurrency), floor.memory(concurrency), floor.memory(concurrency, "send"), floor.memory(concurrency, "outbox")] : []),
+      eventPhase(app, {
+        key: "events",
+        label: "event intake, warm users",
+        concurrency,
+        userOf: (i) => users[i % WARM_USERS],
+      }),
+      ...(floor
+        ? [
+            floor.trivial(concurrency),
+            floor.memory(concurrency),
+            floor.memory(concurrency, "send"),
+            floor.memory(concurrency, "outbox"),
+          ]
+        : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: events.requests },
   );
@@ -226,7 +290,17 @@ export async function runWarmUsers(ctx) {
   addThroughputRow(ctx, scenario, `, ${concurrency} concurrent`, result, ceiling);
   if (floor) {
     const what = `one read + one write in one of ${IN_MEMORY_OBJECTS} objects kept in memory`;
-    addObjectFloorRows(ctx, { results, key: "floor-memory", what, concurrency, scenario, figure: result, ceiling, floorName: "object kept in memory", target: FLOOR_TARGET });
+    addObjectFloorRows(ctx, {
+      results,
+      key: "floor-memory",
+      what,
+      concurrency,
+      scenario,
+      figure: result,
+      ceiling,
+      floorName: "object kept in memory",
+      target: FLOOR_TARGET,
+    });
   }
 }
 
@@ -246,7 +320,14 @@ export async function runHotUser(ctx) {
     [
       ceilingPhase(app.apiKey, concurrency),
       eventPhase(app, { key: "events", label: "event intake, hot user", concurrency, userOf: () => user }),
-      ...(floor ? [floor.trivial(concurrency), floor.hot(concurrency), floor.hot(concurrency, "send"), floor.hot(concurrency, "outbox")] : []),
+      ...(floor
+        ? [
+            floor.trivial(concurrency),
+            floor.hot(concurrency),
+            floor.hot(concurrency, "send"),
+            floor.hot(concurrency, "outbox"),
+          ]
+        : []),
     ],
     { rounds: ctx.config.rounds, seconds, requests: hotUser.requests },
   );
@@ -256,14 +337,30 @@ export async function runHotUser(ctx) {
   addThroughputRow(ctx, scenario, "", result, ceiling, HOT_USER_TARGET);
   if (floor) {
     const what = "one read + one write in one object, every request to the same one";
-    addObjectFloorRows(ctx, { results, key: "floor-hot", what, concurrency, scenario, figure: result, ceiling, floorName: "one object for every request", trivialTarget: HOT_USER_TARGET });
+    addObjectFloorRows(ctx, {
+      results,
+      key: "floor-hot",
+      what,
+      concurrency,
+      scenario,
+      figure: result,
+      ceiling,
+      floorName: "one object for every request",
+      trivialTarget: HOT_USER_TARGET,
+    });
   }
 }
 
 function addFirstTouchRows(ctx, app, results) {
   const { ceiling, touch } = results;
   const scenario = `first touch of a user: list request that unlocks and activates ${app.challengeCount} auto challenges`;
-  ctx.report.add({ scenario: `trivial route GET /api/v1/auth/check (access token, ${FIRST_TOUCH_CONCURRENCY} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
+  ctx.report.add({
+    scenario: `trivial route GET /api/v1/auth/check (access token, ${FIRST_TOUCH_CONCURRENCY} concurrent)`,
+    metric: "throughput (req/s)",
+    value: ceiling.rps,
+    p50: ceiling.p50,
+    p99: ceiling.p99,
+  });
   const ratio = touch.rps / ceiling.rps;
   ctx.report.add({
     scenario,
@@ -278,10 +375,19 @@ function addFirstTouchRows(ctx, app, results) {
   });
   reportFailures(ctx, scenario, touch);
   if (!results["floor-fresh-token"]) return;
-  const what = "one read + one write in an object never called before, as at a user's first touch, no D1 read (as with an access token)";
+  const what =
+    "one read + one write in an object never called before, as at a user's first touch, no D1 read (as with an access token)";
   addObjectFloorRows(ctx, {
-    results, key: "floor-fresh-token", what, concurrency: FIRST_TOUCH_CONCURRENCY, scenario, figure: touch, ceiling,
-    floorName: "new object", credential: "access-token", trivialTarget: FIRST_TOUCH_TARGET,
+    results,
+    key: "floor-fresh-token",
+    what,
+    concurrency: FIRST_TOUCH_CONCURRENCY,
+    scenario,
+    figure: touch,
+    ceiling,
+    floorName: "new object",
+    credential: "access-token",
+    trivialTarget: FIRST_TOUCH_TARGET,
   });
 }
 
@@ -302,7 +408,13 @@ function addThroughputRow(ctx, scenario, detail, result, ceiling, target) {
 }
 
 function addCeilingRow(ctx, label, ceiling) {
-  ctx.report.add({ scenario: `trivial route GET /api/v1/auth/check (${label})`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
+  ctx.report.add({
+    scenario: `trivial route GET /api/v1/auth/check (${label})`,
+    metric: "throughput (req/s)",
+    value: ceiling.rps,
+    p50: ceiling.p50,
+    p99: ceiling.p99,
+  });
 }
 
 function reportFailures(ctx, scenario, result) {
@@ -328,10 +440,24 @@ export async function verifyCounters(ctx) {
   const expectedEvents = app.accepted;
   if (!missingFor(ctx.features, "usage")) {
     const usage = await waitForUsage(ctx, app.appId, (u) => u.events >= expectedEvents, 60_000);
-    ctx.report.add({ scenario, metric: "events counted in usage = events accepted", value: usage.events, ceiling: expectedEvents, target: "exact", pass: usage.events === expectedEvents });
+    ctx.report.add({
+      scenario,
+      metric: "events counted in usage = events accepted",
+      value: usage.events,
+      ceiling: expectedEvents,
+      target: "exact",
+      pass: usage.events === expectedEvents,
+    });
     if (app.withChallenges) {
       const unlocks = users.length * app.challengeCount;
-      ctx.report.add({ scenario, metric: "unlocked challenges in usage = users × challenges", value: usage.unlocked_challenges, ceiling: unlocks, target: "exact", pass: usage.unlocked_challenges === unlocks });
+      ctx.report.add({
+        scenario,
+        metric: "unlocked challenges in usage = users × challenges",
+        value: usage.unlocked_challenges,
+        ceiling: unlocks,
+        target: "exact",
+        pass: usage.unlocked_challenges === unlocks,
+      });
     }
   }
   if (app.withChallenges) {
@@ -349,15 +475,26 @@ export async function verifyCounters(ctx) {
         }
       }
     });
-    ctx.report.add({ scenario, metric: "challenge counters exact (all users)", value: checked - wrong, ceiling: checked, target: "all exact", pass: wrong === 0 });
+    ctx.report.add({
+      scenario,
+      metric: "challenge counters exact (all users)",
+      value: checked - wrong,
+      ceiling: checked,
+      target: "all exact",
+      pass: wrong === 0,
+    });
     if (wrong) ctx.report.note(`Wrong challenge counters, e.g. ${samples.join("; ")}.`);
   }
   if (app.leaderboardId) {
     const scoreOf = (user) =>
-      ctx.client.json("GET", `/api/v1/leaderboards-members/user/${encodeURIComponent(user)}/${app.leaderboardId}`, { token: app.apiKey, expect: null });
+      ctx.client.json("GET", `/api/v1/leaderboards-members/user/${encodeURIComponent(user)}/${app.leaderboardId}`, {
+        token: app.apiKey,
+        expect: null,
+      });
     // Scores arrive through the background queue: wait until the busiest user's score is complete.
     const [busiest, most] = [...app.expected].reduce((a, b) => (b[1] > a[1] ? b : a), ["", -1]);
-    if (busiest) await waitFor(async () => ((await scoreOf(busiest)).body?.member?.score === most ? true : undefined), 60_000);
+    if (busiest)
+      await waitFor(async () => ((await scoreOf(busiest)).body?.member?.score === most ? true : undefined), 60_000);
     let wrong = 0;
     const samples = [];
     await mapPool(users, 32, async (user) => {
@@ -367,10 +504,18 @@ export async function verifyCounters(ctx) {
       const unranked = r.status === 404 || score === 0 || score === null || score === undefined;
       if (expected === 0 ? !unranked : score !== expected) {
         wrong++;
-        if (samples.length < 3) samples.push(`${user}: ${r.status} ${JSON.stringify(r.body).slice(0, 120)} ≠ ${expected}`);
+        if (samples.length < 3)
+          samples.push(`${user}: ${r.status} ${JSON.stringify(r.body).slice(0, 120)} ≠ ${expected}`);
       }
     });
-    ctx.report.add({ scenario, metric: "leaderboard scores exact (all users)", value: users.length - wrong, ceiling: users.length, target: "all exact", pass: wrong === 0 });
+    ctx.report.add({
+      scenario,
+      metric: "leaderboard scores exact (all users)",
+      value: users.length - wrong,
+      ceiling: users.length,
+      target: "all exact",
+      pass: wrong === 0,
+    });
     if (wrong) ctx.report.note(`Wrong leaderboard scores, e.g. ${samples.join("; ")}.`);
   }
 }

@@ -20,8 +20,20 @@ const PLAYERS = 100;
  * per-player window in the player's object (src/events/*, src/auth/trust.ts, src/rules/sliding-window.ts).
  */
 const CHECKS = new Set([
-  "appTrust", "refuseBanned", "banInForce", "forbiddenReason", "refuseWhenFull", "knownRefusal", "rememberRefusal",
-  "admitAppEvents", "appRefusal", "refundAppEvents", "reconcileAppEvents", "refusal", "takeEvent", "admit",
+  "appTrust",
+  "refuseBanned",
+  "banInForce",
+  "forbiddenReason",
+  "refuseWhenFull",
+  "knownRefusal",
+  "rememberRefusal",
+  "admitAppEvents",
+  "appRefusal",
+  "refundAppEvents",
+  "reconcileAppEvents",
+  "refusal",
+  "takeEvent",
+  "admit",
 ]);
 
 /** Recording an applied event among the player's last ones (src/events/recent-events.ts). */
@@ -30,7 +42,12 @@ const RECENT_EVENTS = new Set(["recordRecentEvent"]);
 const EVENT = "kill-enemy";
 const event = { event_name: EVENT, meta_data: { amount: 1 } };
 const single = (token) => ({ method: "POST", path: "/api/v1/events", token, body: event });
-const batch = (token) => ({ method: "POST", path: "/api/v1/events/batch", token, body: { events: Array.from({ length: BATCH }, () => event) } });
+const batch = (token) => ({
+  method: "POST",
+  path: "/api/v1/events/batch",
+  token,
+  body: { events: Array.from({ length: BATCH }, () => event) },
+});
 
 /** An app as the intake benchmark's: 20 auto challenges (5 count the event) and a leaderboard. */
 async function intakeApp(ctx, name) {
@@ -44,7 +61,11 @@ async function intakeApp(ctx, name) {
 
 async function fairPlayApp(ctx, name, rateLimits, { withChallenges = false } = {}) {
   const app = withChallenges ? await intakeApp(ctx, name) : await createApp(ctx.client, ctx.adminToken, name);
-  if (rateLimits) await ctx.client.json("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ctx.adminToken, body: { name, rate_limits: rateLimits } });
+  if (rateLimits)
+    await ctx.client.json("PUT", `/api/v1/admin/apps/${app.appId}`, {
+      token: ctx.adminToken,
+      body: { name, rate_limits: rateLimits },
+    });
   const [flooder] = await mintTokens(ctx.client, app.apiKey, ["flooder"]);
   return { ...app, flooder };
 }
@@ -57,7 +78,9 @@ const runtimeCpu = (result) => (result.serverCpuByRole?.[WORKER_RUNTIME] ?? NaN)
 /** Sends the flooder past its per-player limit (its first minute's worth, in batches). */
 async function exhaust(ctx, app, perMinute) {
   const { method, path, body } = batch(app.flooder);
-  await mapPool(Array.from({ length: Math.ceil(perMinute / BATCH) + 1 }), 2, () => ctx.client.request(method, path, { token: app.flooder, body }));
+  await mapPool(Array.from({ length: Math.ceil(perMinute / BATCH) + 1 }), 2, () =>
+    ctx.client.request(method, path, { token: app.flooder, body }),
+  );
 }
 
 export async function run(ctx) {
@@ -66,35 +89,63 @@ export async function run(ctx) {
   const seconds = ctx.config.seconds;
   const limited = await fairPlayApp(ctx, "Bench fair play, default limits", undefined, { withChallenges: true });
   const bare = await fairPlayApp(ctx, "Bench fair play, no challenges");
-  const perUser = (await ctx.client.json("GET", `/api/v1/admin/apps/${limited.appId}`, { token: ctx.adminToken })).body.rate_limits.per_user_per_minute;
+  const perUser = (await ctx.client.json("GET", `/api/v1/admin/apps/${limited.appId}`, { token: ctx.adminToken })).body
+    .rate_limits.per_user_per_minute;
   // The benchmark's own app may raise the limits: this one stands for an app without any.
-  const open = await fairPlayApp(ctx, "Bench fair play, no limits", { per_user_per_minute: 1_000_000_000, per_app_per_minute: 1_000_000_000 }, { withChallenges: true });
+  const open = await fairPlayApp(
+    ctx,
+    "Bench fair play, no limits",
+    { per_user_per_minute: 1_000_000_000, per_app_per_minute: 1_000_000_000 },
+    { withChallenges: true },
+  );
 
   // Accepted events, spread over players who stay far below their limit, under the profiler.
   const userIds = Array.from({ length: PLAYERS }, (_, i) => `player-${i}`);
   const players = await mintTokens(ctx.client, limited.apiKey, userIds);
   // First touch: their automatic challenges start, as in the intake benchmark.
-  await mapPool(players, CONCURRENCY, (token) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${limited.appId}`, { token }));
+  await mapPool(players, CONCURRENCY, (token) =>
+    ctx.client.json("GET", `/api/v1/challenges/personal/all/${limited.appId}`, { token }),
+  );
   const barePlayers = await mintTokens(ctx.client, bare.apiKey, userIds);
   const acceptedPhase = (tokens) => () =>
-    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 4000, maxMs: seconds * 1000, make: (i) => single(tokens[i % PLAYERS]) });
-  await runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 200, maxMs: 3000, make: (i) => single(players[i % PLAYERS]) });
+    runLoad(ctx.client, {
+      concurrency: CONCURRENCY,
+      maxRequests: 4000,
+      maxMs: seconds * 1000,
+      make: (i) => single(tokens[i % PLAYERS]),
+    });
+  await runLoad(ctx.client, {
+    concurrency: CONCURRENCY,
+    maxRequests: 200,
+    maxMs: 3000,
+    make: (i) => single(players[i % PLAYERS]),
+  });
   const accepted = await ctx.measured("fair play: accepted events", acceptedPhase(players), { profile: true });
   if (accepted.ok === 0) throw new Error(`no event accepted: ${JSON.stringify(accepted.failures)}`);
   const acceptedBare = await ctx.measured("fair play: accepted events, no challenges", acceptedPhase(barePlayers));
   const trivial = await ctx.measured("fair play: trivial route", () =>
-    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 8000, maxMs: seconds * 1000, make: () => ({ method: "GET", path: "/api/v1/auth/check", token: players[0] }) }));
+    runLoad(ctx.client, {
+      concurrency: CONCURRENCY,
+      maxRequests: 8000,
+      maxMs: seconds * 1000,
+      make: () => ({ method: "GET", path: "/api/v1/auth/check", token: players[0] }),
+    }),
+  );
   const perEvent = (names) => (accepted.profile ? accepted.profile.timeUnder(names) / accepted.ok : undefined);
   const checksMs = perEvent(CHECKS);
   const recentMs = perEvent(RECENT_EVENTS);
   /** The isolate's whole CPU per accepted event (the Worker and the player's object share it). */
   const isolateMs = accepted.profile ? accepted.profile.busyMs / accepted.ok : undefined;
-  const share = (ms) => (isolateMs ? `, ${((ms / isolateMs) * 100).toFixed(1)}% of the isolate's ${isolateMs.toFixed(2)} ms per event` : "");
+  const share = (ms) =>
+    isolateMs ? `, ${((ms / isolateMs) * 100).toFixed(1)}% of the isolate's ${isolateMs.toFixed(2)} ms per event` : "";
   const noProfile = "n/a (no profile of the Worker's isolate: a local server on Linux is needed)";
   const acceptedScenario = `(access token, ${CONCURRENCY} concurrent, ${PLAYERS} players, 20 active challenges + 1 leaderboard)`;
   ctx.report.add({
     scenario: `${SCENARIO}: rate-limit and ban checks of an accepted event ${acceptedScenario}`,
-    metric: checksMs === undefined ? noProfile : `CPU in the checks per accepted event (isolate profile; ${accepted.ok.toLocaleString("en-US")} events${share(checksMs)})`,
+    metric:
+      checksMs === undefined
+        ? noProfile
+        : `CPU in the checks per accepted event (isolate profile; ${accepted.ok.toLocaleString("en-US")} events${share(checksMs)})`,
     value: checksMs,
     unit: "ms",
     target: "≤ 0.1 ms",
@@ -102,7 +153,10 @@ export async function run(ctx) {
   });
   ctx.report.add({
     scenario: `${SCENARIO}: the player's recent events kept for the console ${acceptedScenario}`,
-    metric: recentMs === undefined ? noProfile : `CPU recording the event among the player's recent ones, per accepted event (isolate profile${share(recentMs)})`,
+    metric:
+      recentMs === undefined
+        ? noProfile
+        : `CPU recording the event among the player's recent ones, per accepted event (isolate profile${share(recentMs)})`,
     value: recentMs,
     unit: "ms",
   });
@@ -110,7 +164,13 @@ export async function run(ctx) {
   // Refused requests: a client past its limit goes on sending.
   await exhaust(ctx, limited, perUser);
   const refused = await ctx.measured("fair play: refused requests", () =>
-    runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: 8000, maxMs: seconds * 1000, make: () => single(limited.flooder) }));
+    runLoad(ctx.client, {
+      concurrency: CONCURRENCY,
+      maxRequests: 8000,
+      maxMs: seconds * 1000,
+      make: () => single(limited.flooder),
+    }),
+  );
   const refusedCount = refused.failures[429] ?? 0;
   const ratio = runtimeCpu(refused) / runtimeCpu(accepted);
   ctx.report.add({
@@ -137,12 +197,28 @@ export async function run(ctx) {
       "with the default limits or with limits lifted (no limits).",
   );
   addLatencyRow(ctx, "nobody floods", victimAlone);
-  for (const [shape, make] of [["single events", single], [`${BATCH}-event batches`, batch]]) {
+  for (const [shape, make] of [
+    ["single events", single],
+    [`${BATCH}-event batches`, batch],
+  ]) {
     await exhaust(ctx, limited, perUser);
-    addLatencyRow(ctx, `one client floods with ${shape}, default limits`, await victimLatency(ctx, limited, make, seconds), victimAlone);
+    addLatencyRow(
+      ctx,
+      `one client floods with ${shape}, default limits`,
+      await victimLatency(ctx, limited, make, seconds),
+      victimAlone,
+    );
   }
-  for (const [shape, make] of [["single events", single], [`${BATCH}-event batches`, batch]]) {
-    addLatencyRow(ctx, `one client floods with ${shape}, no limits`, await victimLatency(ctx, open, make, seconds), victimAlone);
+  for (const [shape, make] of [
+    ["single events", single],
+    [`${BATCH}-event batches`, batch],
+  ]) {
+    addLatencyRow(
+      ctx,
+      `one client floods with ${shape}, no limits`,
+      await victimLatency(ctx, open, make, seconds),
+      victimAlone,
+    );
   }
   ctx.report.note(
     `Fair play: ${perUser.toLocaleString("en-US")} events a minute per player by default. Past it, a flooding client's requests are refused by the isolate that ` +
@@ -152,14 +228,19 @@ export async function run(ctx) {
   );
 }
 
-/** A fresh player (so that no phase brings it near its own limit) sends one event at a time while the flooder (if any) sends at CONCURRENCY. */
+/**
+ * A fresh player (so that no phase brings it near its own limit) sends one event at a time while the flooder (if any)
+ * sends at CONCURRENCY.
+ */
 async function victimLatency(ctx, app, make, seconds) {
   const maxMs = seconds * 1000;
   const [victimToken] = await mintTokens(ctx.client, app.apiKey, [`victim-${++victims}`]);
   const flood = make
     ? runLoad(ctx.client, { concurrency: CONCURRENCY, maxRequests: Infinity, maxMs, make: () => make(app.flooder) })
     : Promise.resolve(null);
-  const victim = ctx.measured("fair play: another player", () => runLoad(ctx.client, { concurrency: 1, maxRequests: Infinity, maxMs, make: () => single(victimToken) }));
+  const victim = ctx.measured("fair play: another player", () =>
+    runLoad(ctx.client, { concurrency: 1, maxRequests: Infinity, maxMs, make: () => single(victimToken) }),
+  );
   const [flooded, measured] = await Promise.all([flood, victim]);
   return { victim: measured, flood: flooded };
 }

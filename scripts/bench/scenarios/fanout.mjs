@@ -39,10 +39,11 @@ export async function run(ctx) {
     users.push({ id, topic, count, latencies: [], sentAt: new Map() });
   }
   const subscribers = fork(SUBSCRIBERS_SCRIPT, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const reply = () => new Promise((resolve, reject) => {
-    subscribers.once("message", resolve);
-    subscribers.once("exit", (code) => reject(new Error(`the subscribers' process exited with ${code}`)));
-  });
+  const reply = () =>
+    new Promise((resolve, reject) => {
+      subscribers.once("message", resolve);
+      subscribers.once("exit", (code) => reject(new Error(`the subscribers' process exited with ${code}`)));
+    });
   try {
     const wsUrl = `${ctx.client.baseUrl.replace(/^http/, "ws")}/mqtt`;
     const ready = reply();
@@ -51,7 +52,10 @@ export async function run(ctx) {
 
     const send = async (user, n) => {
       user.sentAt.set(n, now());
-      const r = await ctx.client.request("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: user.id, event_name: EVENT, meta_data: { amount: 1 } } });
+      const r = await ctx.client.request("POST", "/api/v1/events", {
+        token: app.apiKey,
+        body: { user_id: user.id, event_name: EVENT, meta_data: { amount: 1 } },
+      });
       if (r.status !== 200) throw new Error(`event answered ${r.status}: ${r.text.slice(0, 200)}`);
       return r.ms;
     };
@@ -97,9 +101,18 @@ function report(ctx, users, stats, score) {
     });
     if (user.count === 0) continue;
     const { received, outOfOrder, lastAt } = stats[user.id];
-    const delivery = Object.entries(lastAt).filter(([n]) => user.sentAt.has(Number(n))).map(([n, at]) => at - user.sentAt.get(Number(n)));
+    const delivery = Object.entries(lastAt)
+      .filter(([n]) => user.sentAt.has(Number(n)))
+      .map(([n, at]) => at - user.sentAt.get(Number(n)));
     const d = summarize(delivery);
-    ctx.report.add({ scenario: `${SCENARIO}: ${user.count} subscribers`, metric: "event sent → its change at the last subscriber (ms)", value: d.p50, unit: "ms", p50: d.p50, p99: d.p99 });
+    ctx.report.add({
+      scenario: `${SCENARIO}: ${user.count} subscribers`,
+      metric: "event sent → its change at the last subscriber (ms)",
+      value: d.p50,
+      unit: "ms",
+      p50: d.p50,
+      p99: d.p99,
+    });
     const expected = user.count * score;
     ctx.report.add({
       scenario: `${SCENARIO}: ${user.count} subscribers`,
@@ -109,6 +122,7 @@ function report(ctx, users, stats, score) {
       target: "none lost",
       pass: received === expected && outOfOrder === 0,
     });
-    if (outOfOrder) ctx.report.note(`Fan-out: ${outOfOrder} messages to subscribers of ${user.id} arrived out of order.`);
+    if (outOfOrder)
+      ctx.report.note(`Fan-out: ${outOfOrder} messages to subscribers of ${user.id} arrived out of order.`);
   }
 }

@@ -20,7 +20,10 @@ const USERS = 50;
 const CONCURRENCY = 32;
 const amountOf = (i) => 1 + (i % 3);
 
-/** [key, challenges in the app, challenges counting the event, leaderboards on the event, every board followed over MQTT] */
+/**
+ * [key, challenges in the app, challenges counting the event, leaderboards on the event, every board followed over
+ * MQTT]
+ */
 const VARIANTS = [
   ["c20", 20, 5, 0],
   ["c200", 200, 5, 0],
@@ -41,9 +44,15 @@ const describe = ({ challenges, counting, boards, followed }) =>
 /** One MQTT client that follows every board of the variant: each board's changes are then ranked and published. */
 async function followBoards(ctx, app, boardIds) {
   const codec = await loadCodec();
-  const client = await BenchClient.open(`${ctx.client.baseUrl.replace(/^http/, "ws")}/mqtt`, codec, `growth-${app.appId}`);
+  const client = await BenchClient.open(
+    `${ctx.client.baseUrl.replace(/^http/, "ws")}/mqtt`,
+    codec,
+    `growth-${app.appId}`,
+  );
   for (const id of boardIds) {
-    const link = await ctx.client.json("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${id}`, { token: app.apiKey });
+    const link = await ctx.client.json("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${id}`, {
+      token: app.apiKey,
+    });
     await client.subscribe(link.body.topic);
   }
   return client;
@@ -57,7 +66,13 @@ async function variantApp(ctx, [key, challenges, counting, boards, followed = fa
   for (let b = 0; b < boards; b++) {
     const r = await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
       token: ctx.adminToken,
-      body: { name: `Growth ${b + 1}`, event_name: EVENT, value_field: "amount", aggregation: "sum", sort_order_ascending: false },
+      body: {
+        name: `Growth ${b + 1}`,
+        event_name: EVENT,
+        value_field: "amount",
+        aggregation: "sum",
+        sort_order_ascending: false,
+      },
     });
     boardIds.push(r.body.leaderboard_id);
   }
@@ -65,7 +80,9 @@ async function variantApp(ctx, [key, challenges, counting, boards, followed = fa
   const users = Array.from({ length: USERS }, (_, i) => `${key}-user-${i}`);
   const tokens = await mintTokens(ctx.client, app.apiKey, users);
   // First touch: the automatic challenges start.
-  await mapPool(tokens, 8, (token) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token }));
+  await mapPool(tokens, 8, (token) =>
+    ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token }),
+  );
   return { key, challenges, counting, boards, followed, follower, app, boardIds, users, tokens, expected: new Map() };
 }
 
@@ -88,13 +105,22 @@ async function measure(ctx, variants) {
       key: v.key,
       label: `growth: ${describe(v)}`,
       concurrency: CONCURRENCY,
-      make: (i) => ({ method: "POST", path: "/api/v1/events", token: v.app.apiKey, body: { user_id: v.users[i % USERS], event_name: EVENT, meta_data: { amount: amountOf(i) } } }),
-      onResult: (i, r) => r.status === 200 && v.expected.set(v.users[i % USERS], (v.expected.get(v.users[i % USERS]) ?? 0) + amountOf(i)),
+      make: (i) => ({
+        method: "POST",
+        path: "/api/v1/events",
+        token: v.app.apiKey,
+        body: { user_id: v.users[i % USERS], event_name: EVENT, meta_data: { amount: amountOf(i) } },
+      }),
+      onResult: (i, r) =>
+        r.status === 200 && v.expected.set(v.users[i % USERS], (v.expected.get(v.users[i % USERS]) ?? 0) + amountOf(i)),
       // A round of the other phases outlasts wrangler dev's eviction of idle objects (10 s): one
       // event per user wakes them again, and its queue work is done, before the round is measured.
       before: async () => {
         await mapPool(v.users, 8, async (user) => {
-          const r = await ctx.client.request("POST", "/api/v1/events", { token: v.app.apiKey, body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } } });
+          const r = await ctx.client.request("POST", "/api/v1/events", {
+            token: v.app.apiKey,
+            body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } },
+          });
           if (r.status === 200) v.expected.set(user, (v.expected.get(user) ?? 0) + 1);
         });
         await ctx.settle();
@@ -103,9 +129,19 @@ async function measure(ctx, variants) {
       after: () => ctx.settle(),
     })),
   ];
-  const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds: ctx.config.seconds, requests: ctx.config.events.requests });
+  const results = await compareInRounds(ctx, phases, {
+    rounds: ctx.config.rounds,
+    seconds: ctx.config.seconds,
+    requests: ctx.config.events.requests,
+  });
   const ceiling = results.ceiling;
-  ctx.report.add({ scenario: `trivial route GET /api/v1/auth/check (API key, ${CONCURRENCY} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
+  ctx.report.add({
+    scenario: `trivial route GET /api/v1/auth/check (API key, ${CONCURRENCY} concurrent)`,
+    metric: "throughput (req/s)",
+    value: ceiling.rps,
+    p50: ceiling.p50,
+    p99: ceiling.p99,
+  });
   const cpu = (key) => results[key].runtimeCpuMs;
   for (const v of variants) {
     const r = results[v.key];
@@ -118,7 +154,14 @@ async function measure(ctx, variants) {
       p50: r.p50,
       p99: r.p99,
     });
-    if (r.ok !== r.sent) ctx.report.add({ scenario: `${SCENARIO}: ${describe(v)}`, metric: `failed requests: ${JSON.stringify(r.failures)}`, value: r.sent - r.ok, target: "0", pass: false });
+    if (r.ok !== r.sent)
+      ctx.report.add({
+        scenario: `${SCENARIO}: ${describe(v)}`,
+        metric: `failed requests: ${JSON.stringify(r.failures)}`,
+        value: r.sent - r.ok,
+        target: "0",
+        pass: false,
+      });
   }
   if (cpu("c20") !== undefined) {
     const perChallenge = ((cpu("c1000-all") - cpu("c1000")) / (1000 - 5)) * 1000;
@@ -169,7 +212,10 @@ async function measure(ctx, variants) {
       unit: "µs",
     });
   } else {
-    ctx.report.missing(`${SCENARIO}: CPU per challenge and per leaderboard`, "needs the benchmark's own local server (CPU of its processes)");
+    ctx.report.missing(
+      `${SCENARIO}: CPU per challenge and per leaderboard`,
+      "needs the benchmark's own local server (CPU of its processes)",
+    );
   }
   await verify(ctx, variants);
 }
@@ -185,30 +231,53 @@ async function verify(ctx, variants) {
       const counters = await countersOf(ctx, v.app, v.tokens[u]);
       for (const id of v.app.listeningIds) {
         checked++;
-        if (counters.get(id) !== expected && ++wrong && samples.length < 3) samples.push(`${v.key} ${user}/${id}: ${counters.get(id)} ≠ ${expected}`);
+        if (counters.get(id) !== expected && ++wrong && samples.length < 3)
+          samples.push(`${v.key} ${user}/${id}: ${counters.get(id)} ≠ ${expected}`);
       }
     });
   }
-  ctx.report.add({ scenario: `${SCENARIO}, end of run`, metric: "challenge counters exact (every user of every app)", value: checked - wrong, ceiling: checked, target: "all exact", pass: wrong === 0 });
+  ctx.report.add({
+    scenario: `${SCENARIO}, end of run`,
+    metric: "challenge counters exact (every user of every app)",
+    value: checked - wrong,
+    ceiling: checked,
+    target: "all exact",
+    pass: wrong === 0,
+  });
   let scores = 0;
   let wrongScores = 0;
   for (const v of variants.filter((v) => v.boards > 0)) {
     const scoresOf = async (user) => {
-      const r = await ctx.client.json("GET", `/api/v1/leaderboards-members/user/${user}`, { token: v.app.apiKey, expect: null });
+      const r = await ctx.client.json("GET", `/api/v1/leaderboards-members/user/${user}`, {
+        token: v.app.apiKey,
+        expect: null,
+      });
       return new Map((r.body ?? []).map((entry) => [String(entry.leaderboard_id), entry.member?.score ?? 0]));
     };
     // Scores arrive through the background queue: wait until the last user's are complete.
     const last = v.users[v.users.length - 1];
-    await waitFor(async () => ([...(await scoresOf(last)).values()].every((s) => s === (v.expected.get(last) ?? 0)) ? true : undefined), 60_000);
+    await waitFor(
+      async () =>
+        [...(await scoresOf(last)).values()].every((s) => s === (v.expected.get(last) ?? 0)) ? true : undefined,
+      60_000,
+    );
     await mapPool(v.users, 8, async (user) => {
       const expected = v.expected.get(user) ?? 0;
       const byBoard = await scoresOf(user);
       for (const id of v.boardIds) {
         scores++;
-        if ((byBoard.get(String(id)) ?? 0) !== expected && ++wrongScores && samples.length < 6) samples.push(`${v.key} ${user} board ${id}: ${byBoard.get(String(id))} ≠ ${expected}`);
+        if ((byBoard.get(String(id)) ?? 0) !== expected && ++wrongScores && samples.length < 6)
+          samples.push(`${v.key} ${user} board ${id}: ${byBoard.get(String(id))} ≠ ${expected}`);
       }
     });
   }
-  ctx.report.add({ scenario: `${SCENARIO}, end of run`, metric: "leaderboard scores exact (every user on every board)", value: scores - wrongScores, ceiling: scores, target: "all exact", pass: wrongScores === 0 });
+  ctx.report.add({
+    scenario: `${SCENARIO}, end of run`,
+    metric: "leaderboard scores exact (every user on every board)",
+    value: scores - wrongScores,
+    ceiling: scores,
+    target: "all exact",
+    pass: wrongScores === 0,
+  });
   if (samples.length) ctx.report.note(`Event growth: wrong counters or scores, e.g. ${samples.join("; ")}.`);
 }

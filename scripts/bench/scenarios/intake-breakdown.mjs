@@ -20,32 +20,59 @@ export async function run(ctx) {
     ["no challenges", 0, 0, false],
     [`${events.challengesPerUser} challenges, none counts the event`, events.challengesPerUser, 0, false],
     [`${events.challengesPerUser} challenges, ${n} count the event`, events.challengesPerUser, n, false],
-    [`${events.challengesPerUser} challenges, ${n} count the event, + 1 leaderboard`, events.challengesPerUser, n, true],
+    [
+      `${events.challengesPerUser} challenges, ${n} count the event, + 1 leaderboard`,
+      events.challengesPerUser,
+      n,
+      true,
+    ],
   ];
   const users = Array.from({ length: USERS }, (_, i) => `bd-user-${i}`);
   const phases = [];
   for (const [label, challenges, listening, board] of variants) {
-    const app = await createChallengeApp(ctx, { name: `Breakdown: ${label}`, challenges, listeningTo: EVENT, listening });
+    const app = await createChallengeApp(ctx, {
+      name: `Breakdown: ${label}`,
+      challenges,
+      listeningTo: EVENT,
+      listening,
+    });
     if (board) {
       await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
         token: ctx.adminToken,
-        body: { name: "Breakdown", event_name: EVENT, value_field: "amount", aggregation: "sum", sort_order_ascending: false },
+        body: {
+          name: "Breakdown",
+          event_name: EVENT,
+          value_field: "amount",
+          aggregation: "sum",
+          sort_order_ascending: false,
+        },
       });
     }
     if (challenges > 0) {
       const tokens = await mintTokens(ctx.client, app.apiKey, users);
-      await mapPool(tokens, 16, (token) => ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token }));
+      await mapPool(tokens, 16, (token) =>
+        ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token }),
+      );
     }
     phases.push({
       key: label,
       label: `breakdown: ${label}`,
       concurrency: events.concurrency,
       apiKey: app.apiKey,
-      make: (i) => ({ method: "POST", path: "/api/v1/events", token: app.apiKey, body: { user_id: users[i % USERS], event_name: EVENT, meta_data: { amount: 1 } } }),
+      make: (i) => ({
+        method: "POST",
+        path: "/api/v1/events",
+        token: app.apiKey,
+        body: { user_id: users[i % USERS], event_name: EVENT, meta_data: { amount: 1 } },
+      }),
     });
   }
   phases.unshift(ceilingPhase(phases[0].apiKey, events.concurrency));
-  const results = await compareInRounds(ctx, phases, { rounds: Math.max(ctx.config.rounds, 4), seconds, requests: events.requests });
+  const results = await compareInRounds(ctx, phases, {
+    rounds: Math.max(ctx.config.rounds, 4),
+    seconds,
+    requests: events.requests,
+  });
   const ceiling = results.ceiling;
   for (const phase of phases) {
     const r = results[phase.key];

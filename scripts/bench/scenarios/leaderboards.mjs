@@ -26,7 +26,8 @@ const sizeLabel = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : 
 export async function run(ctx) {
   const why = missingFor(ctx.features, "leaderboards", "check");
   if (why) return ctx.report.missing(SCENARIO, why);
-  if (!ctx.server.local) return ctx.report.missing(SCENARIO, "seeding needs the benchmark's own local server: unset BENCH_URL");
+  if (!ctx.server.local)
+    return ctx.report.missing(SCENARIO, "seeding needs the benchmark's own local server: unset BENCH_URL");
   const { leaderboards: cfg } = ctx.config;
   if (cfg.sizes.some((n) => n >= MODULUS)) throw new Error(`board sizes must stay below ${MODULUS}`);
 
@@ -35,7 +36,13 @@ export async function run(ctx) {
   for (const size of cfg.sizes) {
     const r = await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
       token: ctx.adminToken,
-      body: { name: `Bench ${sizeLabel(size)}`, event_name: "achieve-score", value_field: "score", aggregation: "max", sort_order_ascending: false },
+      body: {
+        name: `Bench ${sizeLabel(size)}`,
+        event_name: "achieve-score",
+        value_field: "score",
+        aggregation: "max",
+        sort_order_ascending: false,
+      },
     });
     boards.push({ id: r.body.leaderboard_id, size });
   }
@@ -43,28 +50,45 @@ export async function run(ctx) {
 
   const t0 = Date.now();
   const seeded = await ctx.withServerStopped(() => seedBoards(ctx, boards));
-  ctx.log(`seeded ${boards.map((b) => sizeLabel(b.size)).join(" + ")} members in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  ctx.log(
+    `seeded ${boards.map((b) => sizeLabel(b.size)).join(" + ")} members in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
   reportStorage(ctx, seeded);
 
   const { concurrency, requests, seconds } = cfg;
   for (const board of boards) await checkAnswers(ctx, token, board, rankerOf(board.size));
   const reads = {
-    "rank of a member": (board) => (i) => `/api/v1/leaderboards-members/user/${PREFIX}${1 + ((i * 104_729) % board.size)}/${board.id}`,
+    "rank of a member": (board) => (i) =>
+      `/api/v1/leaderboards-members/user/${PREFIX}${1 + ((i * 104_729) % board.size)}/${board.id}`,
     "top page": (board) => () => `/api/v1/leaderboards/${board.id}?currentPage=1&pageSize=${PAGE_SIZE}`,
-    "middle page": (board) => () => `/api/v1/leaderboards/${board.id}?currentPage=${middlePage(board.size)}&pageSize=${PAGE_SIZE}`,
+    "middle page": (board) => () =>
+      `/api/v1/leaderboards/${board.id}?currentPage=${middlePage(board.size)}&pageSize=${PAGE_SIZE}`,
   };
   const phases = [{ ...ceilingPhase(token, concurrency), warmUpCount: 50 }];
   for (const [what, pathFor] of Object.entries(reads)) {
     for (const board of boards) {
       const pathOf = pathFor(board);
-      phases.push({ key: `${what}@${board.size}`, label: `${SCENARIO} ${sizeLabel(board.size)}, ${what}`, concurrency, warmUpCount: 50, make: (i) => ({ method: "GET", path: pathOf(i), token }) });
+      phases.push({
+        key: `${what}@${board.size}`,
+        label: `${SCENARIO} ${sizeLabel(board.size)}, ${what}`,
+        concurrency,
+        warmUpCount: 50,
+        make: (i) => ({ method: "GET", path: pathOf(i), token }),
+      });
     }
   }
   const floor = await ctx.floor();
   phases.push({ ...floor.nothing(concurrency), warmUpCount: 50 }, { ...floor.trivial(concurrency), warmUpCount: 50 });
   const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds, requests });
   const ceiling = results.ceiling;
-  ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "latency (ms)", value: ceiling.p50, unit: "ms", p50: ceiling.p50, p99: ceiling.p99 });
+  ctx.report.add({
+    scenario: `trivial route (access token, ${concurrency} concurrent)`,
+    metric: "latency (ms)",
+    value: ceiling.p50,
+    unit: "ms",
+    p50: ceiling.p50,
+    p99: ceiling.p99,
+  });
 
   const largest = Math.max(...cfg.sizes);
   for (const board of boards) {
@@ -86,7 +110,13 @@ export async function run(ctx) {
       });
     }
   }
-  addReadFloorRows(ctx, results, results[`rank of a member@${largest}`], `rank of a member at ${sizeLabel(largest)}`, TARGETS["rank of a member"]);
+  addReadFloorRows(
+    ctx,
+    results,
+    results[`rank of a member@${largest}`],
+    `rank of a member at ${sizeLabel(largest)}`,
+    TARGETS["rank of a member"],
+  );
   const smallest = Math.min(...cfg.sizes);
   if (smallest !== largest) {
     const [small, large] = [results[`rank of a member@${smallest}`].p50, results[`rank of a member@${largest}`].p50];
@@ -110,21 +140,30 @@ async function seedBoards(ctx, boards) {
   const d1Before = d1Files(ctx.server.persistTo);
   const spec = { boards, prefix: PREFIX, multiplier: MULTIPLIER, modulus: MODULUS };
   const script = path.join(projectRoot, "scripts", "bench", "seed-boards.mjs");
-  const { status, stdout, stderr } = spawnSync(process.execPath, ["--no-warnings", script, ctx.server.persistTo, JSON.stringify(spec)], {
-    cwd: projectRoot,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
+  const { status, stdout, stderr } = spawnSync(
+    process.execPath,
+    ["--no-warnings", script, ctx.server.persistTo, JSON.stringify(spec)],
+    {
+      cwd: projectRoot,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   const last = stdout.trim().split("\n").at(-1) ?? "";
-  if (status !== 0 || !last.startsWith("{")) throw new Error(`seeding the leaderboards failed (${status}):\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
+  if (status !== 0 || !last.startsWith("{"))
+    throw new Error(`seeding the leaderboards failed (${status}):\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
   return { d1Before, members: boards.reduce((n, b) => n + b.size, 0), ...JSON.parse(last) };
 }
 
 function reportStorage(ctx, seeded) {
   const scenario = "storage per leaderboard member (D1)";
   const { members } = seeded;
-  ctx.report.add({ scenario, metric: "rows per member (score row + rank-index rows)", value: (seeded.scoreRows + seeded.countRows) / members });
+  ctx.report.add({
+    scenario,
+    metric: "rows per member (score row + rank-index rows)",
+    value: (seeded.scoreRows + seeded.countRows) / members,
+  });
   const file = d1DatabaseFile(ctx.server.persistTo);
   const tables = file && tableBytes(file, "leaderboard");
   if (tables) {
@@ -138,7 +177,12 @@ function reportStorage(ctx, seeded) {
     });
   } else {
     const after = d1Files(ctx.server.persistTo);
-    ctx.report.add({ scenario, metric: "bytes per member, growth of the D1 files incl. WAL (no sqlite3 tool for dbstat)", value: (after.bytes - seeded.d1Before.bytes) / members, unit: "B" });
+    ctx.report.add({
+      scenario,
+      metric: "bytes per member, growth of the D1 files incl. WAL (no sqlite3 tool for dbstat)",
+      value: (after.bytes - seeded.d1Before.bytes) / members,
+      unit: "B",
+    });
   }
 }
 
@@ -166,15 +210,25 @@ async function checkAnswers(ctx, token, board, expectedRank) {
     const r = await ctx.client.json("GET", `/api/v1/leaderboards-members/user/${PREFIX}${i}/${board.id}`, { token });
     const member = r.body.member;
     if (member?.rank !== expectedRank(i) || member?.score !== (i * MULTIPLIER) % MODULUS) {
-      throw new Error(`board ${board.size}: member ${PREFIX}${i} answered ${JSON.stringify(member)}, expected rank ${expectedRank(i)}`);
+      throw new Error(
+        `board ${board.size}: member ${PREFIX}${i} answered ${JSON.stringify(member)}, expected rank ${expectedRank(i)}`,
+      );
     }
   }
   const page = middlePage(board.size);
-  const r = await ctx.client.json("GET", `/api/v1/leaderboards/${board.id}?currentPage=${page}&pageSize=${PAGE_SIZE}`, { token });
+  const r = await ctx.client.json("GET", `/api/v1/leaderboards/${board.id}?currentPage=${page}&pageSize=${PAGE_SIZE}`, {
+    token,
+  });
   const rows = r.body.grouped_by_users ?? [];
   const firstRank = (page - 1) * PAGE_SIZE + 1;
-  if (rows.length !== PAGE_SIZE || rows[0].rank !== firstRank || rows[0].rank !== expectedRank(Number(rows[0].member_id.slice(PREFIX.length)))) {
-    throw new Error(`board ${board.size}: page ${page} starts with ${JSON.stringify(rows[0])}, expected rank ${firstRank}`);
+  if (
+    rows.length !== PAGE_SIZE ||
+    rows[0].rank !== firstRank ||
+    rows[0].rank !== expectedRank(Number(rows[0].member_id.slice(PREFIX.length)))
+  ) {
+    throw new Error(
+      `board ${board.size}: page ${page} starts with ${JSON.stringify(rows[0])}, expected rank ${firstRank}`,
+    );
   }
 }
 
@@ -186,7 +240,14 @@ async function checkAnswers(ctx, token, board, expectedRank) {
 function addReadFloorRows(ctx, results, figure, what, target) {
   const { ceiling, "floor-nothing": nothing, "floor-trivial": oneRead } = results;
   const d1 = oneRead.p50 - nothing.p50;
-  ctx.report.add({ scenario: FLOOR_SCENARIO, metric: "route without I/O (latency, 1 concurrent)", value: nothing.p50, unit: "ms", p50: nothing.p50, p99: nothing.p99 });
+  ctx.report.add({
+    scenario: FLOOR_SCENARIO,
+    metric: "route without I/O (latency, 1 concurrent)",
+    value: nothing.p50,
+    unit: "ms",
+    p50: nothing.p50,
+    p99: nothing.p99,
+  });
   ctx.report.add({
     scenario: FLOOR_SCENARIO,
     metric: `one D1 read (latency, 1 concurrent): it adds ${d1.toFixed(2)} ms to a request`,

@@ -22,7 +22,13 @@ export async function run(ctx) {
   const lists = [];
   for (const size of sizes) {
     // Manual challenges: the list shows them all as `unlock`, the common case of a big category.
-    const app = await createChallengeApp(ctx, { name: `Bench listing ${size}`, challenges: size, listeningTo: "kill-enemy", listening: 0, auto: false });
+    const app = await createChallengeApp(ctx, {
+      name: `Bench listing ${size}`,
+      challenges: size,
+      listeningTo: "kill-enemy",
+      listening: 0,
+      auto: false,
+    });
     const tokens = await mintTokens(ctx.client, app.apiKey, users);
     const path = `/api/v1/challenges/personal/all/${app.appId}`;
     // First touch of every user, and a check that the whole category is listed.
@@ -30,7 +36,8 @@ export async function run(ctx) {
       const r = await ctx.client.json("GET", path, { token });
       return r.body.reduce((n, category) => n + (category.challenges?.length ?? 0), 0);
     });
-    if (counts.some((n) => n !== size)) throw new Error(`the list has ${counts.find((n) => n !== size)} challenges, not ${size}`);
+    if (counts.some((n) => n !== size))
+      throw new Error(`the list has ${counts.find((n) => n !== size)} challenges, not ${size}`);
     const bytes = Buffer.byteLength((await ctx.client.request("GET", path, { token: tokens[0] })).text);
     lists.push({ size, tokens, path, bytes });
   }
@@ -52,7 +59,13 @@ export async function run(ctx) {
   ];
   const results = await compareInRounds(ctx, phases, { rounds: ctx.config.rounds, seconds, requests });
   const ceiling = results.ceiling;
-  ctx.report.add({ scenario: `trivial route (access token, ${concurrency} concurrent)`, metric: "throughput (req/s)", value: ceiling.rps, p50: ceiling.p50, p99: ceiling.p99 });
+  ctx.report.add({
+    scenario: `trivial route (access token, ${concurrency} concurrent)`,
+    metric: "throughput (req/s)",
+    value: ceiling.rps,
+    p50: ceiling.p50,
+    p99: ceiling.p99,
+  });
   for (const list of lists) {
     const result = results[`list-${list.size}`];
     const ratio = result.rps / ceiling.rps;
@@ -71,7 +84,23 @@ export async function run(ctx) {
   if (!floor) return;
   const floorKey = `floor-text-${largest.bytes}`;
   const what = `one read in one of ${IN_MEMORY_OBJECTS} objects kept in memory, which answers ${Math.round(largest.bytes / 1024)} KB of JSON made once, as large as the list of ${largest.size.toLocaleString("en-US")}, no D1 read (as with an access token)`;
-  addFloorRows(ctx, results, floorKey, what, concurrency, "access-token", largest.size === listing.categorySize ? TARGET : undefined);
+  addFloorRows(
+    ctx,
+    results,
+    floorKey,
+    what,
+    concurrency,
+    "access-token",
+    largest.size === listing.categorySize ? TARGET : undefined,
+  );
   const figure = results[`list-${largest.size}`];
-  addAgainstFloorRow(ctx, { scenario: `${scenario} ${largest.size.toLocaleString("en-US")}`, figure, ceiling, results, floorKey, floorName: `${Math.round(largest.bytes / 1024)} KB answer from an object`, credential: "access-token" });
+  addAgainstFloorRow(ctx, {
+    scenario: `${scenario} ${largest.size.toLocaleString("en-US")}`,
+    figure,
+    ceiling,
+    results,
+    floorKey,
+    floorName: `${Math.round(largest.bytes / 1024)} KB answer from an object`,
+    credential: "access-token",
+  });
 }

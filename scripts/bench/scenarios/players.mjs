@@ -9,7 +9,12 @@ const TARGET_RATIO = 4;
 export async function run(ctx) {
   const players = ctx.config.players;
   const { floor, rows } = await measurePlayersRegistry({ players, samples: 20, log: ctx.log });
-  ctx.report.add({ scenario: "players", metric: "floor: one D1 round trip (SELECT 1)", p50: floor.p50, p99: floor.p99 });
+  ctx.report.add({
+    scenario: "players",
+    metric: "floor: one D1 round trip (SELECT 1)",
+    p50: floor.p50,
+    p99: floor.p99,
+  });
   for (const row of rows) {
     const ratio = row.p50 / floor.p50;
     ctx.report.add({

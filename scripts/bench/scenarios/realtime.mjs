@@ -14,7 +14,12 @@ export async function run(ctx) {
   const why = missingFor(ctx.features, "events", "challenges", "topics", "mqtt");
   if (why) return ctx.report.missing(SCENARIO, why);
   const { users: userCount, eventsPerUser } = ctx.config.realtime;
-  const app = await createChallengeApp(ctx, { name: "Bench realtime", challenges: 1, listeningTo: EVENT, listening: 1 });
+  const app = await createChallengeApp(ctx, {
+    name: "Bench realtime",
+    challenges: 1,
+    listeningTo: EVENT,
+    listening: 1,
+  });
   const challengeId = String(app.listeningIds[0]);
   const users = Array.from({ length: userCount }, (_, i) => `rt-user-${i}`);
   const tokens = await mintTokens(ctx.client, app.apiKey, users);
@@ -29,8 +34,14 @@ export async function run(ctx) {
     let unexpected = 0;
     await mapPool(users, 4, async (_user, u) => {
       await ctx.client.json("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token: tokens[u] });
-      const { topic } = (await ctx.client.json("GET", "/api/v1/auth/user-challenges-topic-link", { token: tokens[u] })).body;
-      const client = await mqtt.connectAsync(wsUrl, { protocolVersion: 4, clean: true, reconnectPeriod: 0, connectTimeout: 10_000 });
+      const { topic } = (await ctx.client.json("GET", "/api/v1/auth/user-challenges-topic-link", { token: tokens[u] }))
+        .body;
+      const client = await mqtt.connectAsync(wsUrl, {
+        protocolVersion: 4,
+        clean: true,
+        reconnectPeriod: 0,
+        connectTimeout: 10_000,
+      });
       clients.push(client);
       client.on("message", (_topic, payload) => {
         const at = process.hrtime.bigint();
@@ -51,7 +62,10 @@ export async function run(ctx) {
       users.map(async (user, u) => {
         for (let n = 1; n <= eventsPerUser; n++) {
           sentAt[u].set(n, process.hrtime.bigint());
-          const r = await ctx.client.request("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } } });
+          const r = await ctx.client.request("POST", "/api/v1/events", {
+            token: app.apiKey,
+            body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } },
+          });
           if (r.status !== 200) throw new Error(`event answered ${r.status}: ${r.text.slice(0, 200)}`);
           toResponse.push(r.ms);
           // A game sends events now and then, not back to back: a short pause between them.
@@ -67,7 +81,14 @@ export async function run(ctx) {
     const request = summarize(toResponse);
     const pushed = summarize(toSubscriber);
     const label = `${SCENARIO}, ${users.length} subscribed users, ${eventsPerUser} events each`;
-    ctx.report.add({ scenario: label, metric: "event request latency (ms)", value: request.p99, unit: "ms", p50: request.p50, p99: request.p99 });
+    ctx.report.add({
+      scenario: label,
+      metric: "event request latency (ms)",
+      value: request.p99,
+      unit: "ms",
+      p50: request.p50,
+      p99: request.p99,
+    });
     ctx.report.add({
       scenario: label,
       metric: "event sent → message received, p99 vs event request p99",
@@ -80,8 +101,16 @@ export async function run(ctx) {
       target: "≤ 2× event p99",
       pass: pushed.p99 / request.p99 <= 2,
     });
-    ctx.report.add({ scenario: label, metric: "messages received = events sent", value: toSubscriber.length, ceiling: sent, target: "none lost", pass: toSubscriber.length === sent && unexpected === 0 });
-    if (unexpected) ctx.report.note(`Realtime: ${unexpected} messages carried a score no event produced (duplicates?).`);
+    ctx.report.add({
+      scenario: label,
+      metric: "messages received = events sent",
+      value: toSubscriber.length,
+      ceiling: sent,
+      target: "none lost",
+      pass: toSubscriber.length === sent && unexpected === 0,
+    });
+    if (unexpected)
+      ctx.report.note(`Realtime: ${unexpected} messages carried a score no event produced (duplicates?).`);
   } finally {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => {})));
   }

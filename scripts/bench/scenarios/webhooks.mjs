@@ -10,7 +10,8 @@ const EVENT = "kill-enemy";
 const SECRET = "bench-webhook-secret";
 
 /** The user id inside the payload's user_token (a JWT), without verifying it. */
-const userOfToken = (token) => JSON.parse(Buffer.from(String(token).split(".")[1] ?? "", "base64url").toString("utf8")).sub;
+const userOfToken = (token) =>
+  JSON.parse(Buffer.from(String(token).split(".")[1] ?? "", "base64url").toString("utf8")).sub;
 
 function startReceiver(onCall) {
   const server = http.createServer((req, res) => {
@@ -44,7 +45,8 @@ export async function run(ctx) {
     let key;
     try {
       const payload = JSON.parse(body);
-      const score = payload.new_challenge?.user_challenge_current_score ?? payload.new_challenge?.challenge_current_score;
+      const score =
+        payload.new_challenge?.user_challenge_current_score ?? payload.new_challenge?.challenge_current_score;
       if (!(score >= 2)) return void warmUpCalls++;
       key = `${userOfToken(payload.user_token)}:${score}`;
     } catch {
@@ -58,13 +60,27 @@ export async function run(ctx) {
     if (start !== undefined) latencies.push(Number(at - start) / 1e6);
   });
   try {
-    const app = await createChallengeApp(ctx, { name: "Bench webhooks", challenges: 1, listeningTo: EVENT, listening: 1 });
+    const app = await createChallengeApp(ctx, {
+      name: "Bench webhooks",
+      challenges: 1,
+      listeningTo: EVENT,
+      listening: 1,
+    });
     await ctx.client.json("POST", `/api/v1/admin/apps/${app.appId}/webhooks`, {
       token: ctx.adminToken,
-      body: { webhook_type: "challenge-changed", url: `http://127.0.0.1:${receiver.address().port}/hook`, secret_key: SECRET },
+      body: {
+        webhook_type: "challenge-changed",
+        url: `http://127.0.0.1:${receiver.address().port}/hook`,
+        secret_key: SECRET,
+      },
     });
     // First touch (activation) of every user before the measured burst; its calls are not counted.
-    await mapPool(users, 8, (user) => ctx.client.json("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } } }));
+    await mapPool(users, 8, (user) =>
+      ctx.client.json("POST", "/api/v1/events", {
+        token: app.apiKey,
+        body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } },
+      }),
+    );
     for (let waited = 0; warmUpCalls < users.length && waited < 15_000; waited += 200) await sleep(200);
 
     // One event in flight per user, so that score n of a user is the nth event's doing.
@@ -73,7 +89,10 @@ export async function run(ctx) {
       users.map(async (user) => {
         for (let n = 2; n <= perUser + 1; n++) {
           sentAt.set(`${user}:${n}`, process.hrtime.bigint());
-          const r = await ctx.client.request("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } } });
+          const r = await ctx.client.request("POST", "/api/v1/events", {
+            token: app.apiKey,
+            body: { user_id: user, event_name: EVENT, meta_data: { amount: 1 } },
+          });
           if (r.status !== 200) throw new Error(`event answered ${r.status}: ${r.text.slice(0, 200)}`);
         }
       }),
@@ -97,9 +116,15 @@ export async function run(ctx) {
       p50: lat.p50,
       p99: lat.p99,
     });
-    ctx.report.add({ scenario: label, metric: `calls received = changes (${duplicates} duplicates)`, value: measured.size, ceiling: expected, target: "none lost", pass: measured.size === expected });
+    ctx.report.add({
+      scenario: label,
+      metric: `calls received = changes (${duplicates} duplicates)`,
+      value: measured.size,
+      ceiling: expected,
+      target: "none lost",
+      pass: measured.size === expected,
+    });
   } finally {
     receiver.close();
   }
 }
-

@@ -45,17 +45,26 @@ function bound(value: string, end: boolean): string {
 }
 
 /** `appId` null: the log of what is not one app's. Newest first. */
-export async function listAuditEntries(db: D1Database, appId: number | null, filter: Omit<AuditQuery, keyof Paging>, paging: Paging) {
+export async function listAuditEntries(
+  db: D1Database,
+  appId: number | null,
+  filter: Omit<AuditQuery, keyof Paging>,
+  paging: Paging,
+) {
   const where = [appId === null ? "app_id IS NULL" : "app_id = ?"];
   const args: unknown[] = appId === null ? [] : [appId];
   if (filter.resource) where.push("resource = ?"), args.push(filter.resource);
   if (filter.resource_id) where.push("resource_id = ?"), args.push(filter.resource_id);
-  if (filter.actor) where.push("(instr(lower(actor_name), lower(?)) > 0 OR actor_kind = ? OR actor_id = ?)"), args.push(filter.actor, filter.actor, filter.actor);
+  if (filter.actor)
+    where.push("(instr(lower(actor_name), lower(?)) > 0 OR actor_kind = ? OR actor_id = ?)"),
+      args.push(filter.actor, filter.actor, filter.actor);
   if (filter.from) where.push("at >= ?"), args.push(bound(filter.from, false));
   if (filter.to) where.push("at < ?"), args.push(bound(filter.to, true));
   const clause = where.join(" AND ");
   const [rows, total] = await db.batch<AuditRow | { n: number }>([
-    db.prepare(`SELECT * FROM audit_log WHERE ${clause} ORDER BY entry_id DESC LIMIT ? OFFSET ?`).bind(...args, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM audit_log WHERE ${clause} ORDER BY entry_id DESC LIMIT ? OFFSET ?`)
+      .bind(...args, paging.pageSize, pageOffset(paging)),
     db.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE ${clause}`).bind(...args),
   ]);
   return { rows: rows.results as AuditRow[], total: (total.results[0] as { n: number }).n };
@@ -92,10 +101,14 @@ export function auditRetentionDays(value: string | undefined): number {
 }
 
 /** The cron: removes entries older than the retention, oldest first (entry times are the wall clock's). */
-export async function pruneAuditLog(env: Pick<Env, "DB"> & { AUDIT_LOG_RETENTION_DAYS?: string }, wallNow: number): Promise<void> {
+export async function pruneAuditLog(
+  env: Pick<Env, "DB"> & { AUDIT_LOG_RETENTION_DAYS?: string },
+  wallNow: number,
+): Promise<void> {
   const before = new Date(wallNow - auditRetentionDays(env.AUDIT_LOG_RETENTION_DAYS) * 86_400_000).toISOString();
-  await env.DB
-    .prepare(`DELETE FROM audit_log WHERE entry_id IN (SELECT entry_id FROM audit_log WHERE at < ? ORDER BY at LIMIT ${PRUNE_BATCH})`)
+  await env.DB.prepare(
+    `DELETE FROM audit_log WHERE entry_id IN (SELECT entry_id FROM audit_log WHERE at < ? ORDER BY at LIMIT ${PRUNE_BATCH})`,
+  )
     .bind(before)
     .run();
 }

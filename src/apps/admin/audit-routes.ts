@@ -16,7 +16,12 @@ const description =
 export const auditAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "listAppAuditLog", method: "get", path: "/api/v1/admin/apps/{appId}/audit-log", tags, security, summary: "An app's audit log",
+      operationId: "listAppAuditLog",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/audit-log",
+      tags,
+      security,
+      summary: "An app's audit log",
       description: `${description} An app's entries outlive the app: they stay readable after it is deleted.`,
       request: { params: z.object({ appId: pathId("appId") }), query: AuditQuery },
       responses: { 200: jsonResponse(pageOf(AuditEntry), "A page of entries"), ...errorResponses },
@@ -31,7 +36,12 @@ export const auditAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listAuditLog", method: "get", path: "/api/v1/admin/audit-log", tags, security, summary: "The audit log of what is not one app's",
+      operationId: "listAuditLog",
+      method: "get",
+      path: "/api/v1/admin/audit-log",
+      tags,
+      security,
+      summary: "The audit log of what is not one app's",
       description: `${description} Here: apps created, renamed and deleted, and console users.`,
       request: { query: AuditQuery },
       responses: { 200: jsonResponse(pageOf(AuditEntry), "A page of entries"), ...errorResponses },

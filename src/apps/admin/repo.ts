@@ -25,7 +25,9 @@ const SETTINGS_COLUMNS = "backend_only_events, rate_limit_per_user_per_minute, r
 
 export async function createApp(db: D1Database, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
   const statement = db
-    .prepare(`INSERT INTO apps (name, default_language, ${SETTINGS_COLUMNS}, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+    .prepare(
+      `INSERT INTO apps (name, default_language, ${SETTINGS_COLUMNS}, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    )
     .bind(input.name, input.default_language, ...settings(input), nowIso, nowIso);
   return (await writeConfigRow<AppRow>(db, null, statement, appAudit(actor).created(input)))!;
 }
@@ -40,21 +42,36 @@ export async function listApps(
   const where = "(?1 = '' OR instr(lower(name), lower(?1)) > 0)";
   const search = options.search ?? "";
   const [rows, total] = await db.batch<AppRow | { n: number }>([
-    db.prepare(`SELECT * FROM apps WHERE ${where} ORDER BY ${order} LIMIT ?2 OFFSET ?3`).bind(search, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM apps WHERE ${where} ORDER BY ${order} LIMIT ?2 OFFSET ?3`)
+      .bind(search, paging.pageSize, pageOffset(paging)),
     db.prepare(`SELECT COUNT(*) AS n FROM apps WHERE ${where}`).bind(search),
   ]);
   return { rows: rows.results as AppRow[], total: (total.results[0] as { n: number }).n };
 }
 
-/** The default language and the fair-play settings are read through the catalog cache, so this is a configuration write. */
-export async function updateApp(db: D1Database, app: AppRow, input: AppInput, nowIso: string, actor: Actor): Promise<AppRow> {
+/**
+ * The default language and the fair-play settings are read through the catalog cache, so this is a configuration write.
+ */
+export async function updateApp(
+  db: D1Database,
+  app: AppRow,
+  input: AppInput,
+  nowIso: string,
+  actor: Actor,
+): Promise<AppRow> {
   const statement = db
     .prepare(
       `UPDATE apps SET name = ?, default_language = ?, backend_only_events = ?, rate_limit_per_user_per_minute = ?,
          rate_limit_per_app_per_minute = ?, updated_at = ? WHERE app_id = ? RETURNING *`,
     )
     .bind(input.name, input.default_language, ...settings(input), nowIso, app.app_id);
-  return (await writeConfigRow<AppRow>(db, app.app_id, statement, appAudit(actor).updated(app.app_id, presentApp(app), input)))!;
+  return (await writeConfigRow<AppRow>(
+    db,
+    app.app_id,
+    statement,
+    appAudit(actor).updated(app.app_id, presentApp(app), input),
+  ))!;
 }
 
 /**
@@ -71,5 +88,10 @@ export const updateSettingsStatement = (db: D1Database, appId: number, input: Ap
 
 /** Foreign keys cascade to everything the app owns in D1; its audit entries stay (they have no foreign key). */
 export async function deleteApp(db: D1Database, app: AppRow, actor: Actor): Promise<void> {
-  await writeConfig(db, app.app_id, [db.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id)], [appAudit(actor).deleted(app.app_id, presentApp(app))]);
+  await writeConfig(
+    db,
+    app.app_id,
+    [db.prepare("DELETE FROM apps WHERE app_id = ?").bind(app.app_id)],
+    [appAudit(actor).deleted(app.app_id, presentApp(app))],
+  );
 }

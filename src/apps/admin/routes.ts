@@ -15,8 +15,15 @@ const security = bearerSecurity.admin;
 export const appsAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createApp", method: "post", path: "/api/v1/admin/apps", tags, security, summary: "Create an app",
-      request: jsonBody(AppInput, "The app", { app: { summary: "A game with English texts", value: { name: "Space Raiders", default_language: "en" } } }),
+      operationId: "createApp",
+      method: "post",
+      path: "/api/v1/admin/apps",
+      tags,
+      security,
+      summary: "Create an app",
+      request: jsonBody(AppInput, "The app", {
+        app: { summary: "A game with English texts", value: { name: "Space Raiders", default_language: "en" } },
+      }),
       responses: { 201: jsonResponse(App, "The new app"), ...errorResponses },
     }),
     async (c) => {
@@ -26,7 +33,12 @@ export const appsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listApps", method: "get", path: "/api/v1/admin/apps", tags, security, summary: "List apps",
+      operationId: "listApps",
+      method: "get",
+      path: "/api/v1/admin/apps",
+      tags,
+      security,
+      summary: "List apps",
       request: { query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(App), "A page of apps"), ...errorResponses },
     }),
@@ -38,7 +50,12 @@ export const appsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getApp", method: "get", path: "/api/v1/admin/apps/{appId}", tags, security, summary: "Get an app",
+      operationId: "getApp",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}",
+      tags,
+      security,
+      summary: "Get an app",
       request: { params: AppIdParams },
       responses: { 200: jsonResponse(App, "The app"), ...errorResponses },
     }),
@@ -46,7 +63,12 @@ export const appsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceApp", method: "put", path: "/api/v1/admin/apps/{appId}", tags, security, summary: "Replace an app's settings",
+      operationId: "replaceApp",
+      method: "put",
+      path: "/api/v1/admin/apps/{appId}",
+      tags,
+      security,
+      summary: "Replace an app's settings",
       request: { params: AppIdParams, ...jsonBody(AppInput) },
       responses: { 200: jsonResponse(App, "The updated app"), ...errorResponses },
     }),
@@ -58,7 +80,11 @@ export const appsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "deleteApp", method: "delete", path: "/api/v1/admin/apps/{appId}", tags, security,
+      operationId: "deleteApp",
+      method: "delete",
+      path: "/api/v1/admin/apps/{appId}",
+      tags,
+      security,
       summary: "Delete an app with its keys and configuration",
       request: { params: AppIdParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },

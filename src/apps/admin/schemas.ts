@@ -4,15 +4,27 @@ import { LanguageCode } from "../../shared/schemas";
 import { DEFAULT_RATE_LIMITS } from "../settings";
 
 const PerMinute = (what: string, fallback: number) =>
-  z.number().int().min(1).max(1_000_000_000).optional().openapi({
-    description: `${what}; left out: the service's default, ${fallback.toLocaleString("en-US")}. Past it, event intake answers 429.`,
-    example: fallback,
-  });
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000_000)
+    .optional()
+    .openapi({
+      description: `${what}; left out: the service's default, ${fallback.toLocaleString("en-US")}. Past it, event intake answers 429.`,
+      example: fallback,
+    });
 
 export const RateLimitsInput = z
   .object({
-    per_user_per_minute: PerMinute("Events one player may send in any 60 seconds (a batch of 500 counts 500; exact)", DEFAULT_RATE_LIMITS.perUserPerMinute),
-    per_app_per_minute: PerMinute("Events the whole app may send in a minute (approximate: see docs/fair-play.md)", DEFAULT_RATE_LIMITS.perAppPerMinute),
+    per_user_per_minute: PerMinute(
+      "Events one player may send in any 60 seconds (a batch of 500 counts 500; exact)",
+      DEFAULT_RATE_LIMITS.perUserPerMinute,
+    ),
+    per_app_per_minute: PerMinute(
+      "Events the whole app may send in a minute (approximate: see docs/fair-play.md)",
+      DEFAULT_RATE_LIMITS.perAppPerMinute,
+    ),
   })
   .openapi("RateLimitsInput");
 
@@ -25,7 +37,8 @@ export const AppInput = z
       .max(200)
       .default([])
       .openapi({
-        description: "Event names only the studio's backend (an API key) may send: an access token's event of one of these names answers 403.",
+        description:
+          "Event names only the studio's backend (an API key) may send: an access token's event of one of these names answers 403.",
         example: ["purchase-completed"],
       }),
     rate_limits: RateLimitsInput.default({}),

@@ -28,9 +28,11 @@ export function auditValues(before: unknown, after: unknown): { before: Json; af
 }
 
 function redact(value: Json, counterpart: Json | undefined): Json {
-  if (Array.isArray(value)) return value.map((item, i) => redact(item, Array.isArray(counterpart) ? counterpart[i] : undefined));
+  if (Array.isArray(value))
+    return value.map((item, i) => redact(item, Array.isArray(counterpart) ? counterpart[i] : undefined));
   if (value === null || typeof value !== "object") return value;
-  const other = counterpart !== null && typeof counterpart === "object" && !Array.isArray(counterpart) ? counterpart : null;
+  const other =
+    counterpart !== null && typeof counterpart === "object" && !Array.isArray(counterpart) ? counterpart : null;
   return Object.fromEntries(
     Object.entries(value).map(([key, field]) => {
       if (!SECRET_FIELD.test(key) || field === null) return [key, redact(field, other?.[key])];

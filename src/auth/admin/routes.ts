@@ -16,7 +16,12 @@ const security = bearerSecurity.admin;
 export const apiKeysAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createApiKey", method: "post", path: "/api/v1/admin/apps/{appId}/api-keys", tags, security, summary: "Create an API key",
+      operationId: "createApiKey",
+      method: "post",
+      path: "/api/v1/admin/apps/{appId}/api-keys",
+      tags,
+      security,
+      summary: "Create an API key",
       request: { params: AppParams, ...jsonBody(ApiKeyInput) },
       responses: { 201: jsonResponse(CreatedApiKey, "The new key, shown once"), ...errorResponses },
     }),
@@ -28,7 +33,12 @@ export const apiKeysAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listApiKeys", method: "get", path: "/api/v1/admin/apps/{appId}/api-keys", tags, security, summary: "List API keys (without the keys)",
+      operationId: "listApiKeys",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/api-keys",
+      tags,
+      security,
+      summary: "List API keys (without the keys)",
       request: { params: AppParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(ApiKey), "A page of keys"), ...errorResponses },
     }),
@@ -41,7 +51,12 @@ export const apiKeysAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getApiKey", method: "get", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security, summary: "Get an API key's metadata",
+      operationId: "getApiKey",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}",
+      tags,
+      security,
+      summary: "Get an API key's metadata",
       request: { params: KeyParams },
       responses: { 200: jsonResponse(ApiKey, "The key's metadata"), ...errorResponses },
     }),
@@ -53,7 +68,12 @@ export const apiKeysAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "updateApiKey", method: "put", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security, summary: "Rename an API key, or change whether revoking it ends its tokens",
+      operationId: "updateApiKey",
+      method: "put",
+      path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}",
+      tags,
+      security,
+      summary: "Rename an API key, or change whether revoking it ends its tokens",
       request: { params: KeyParams, ...jsonBody(ApiKeyInput) },
       responses: { 200: jsonResponse(ApiKey, "The updated metadata"), ...errorResponses },
     }),
@@ -66,9 +86,14 @@ export const apiKeysAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "revokeApiKey", method: "delete", path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}", tags, security,
+      operationId: "revokeApiKey",
+      method: "delete",
+      path: "/api/v1/admin/apps/{appId}/api-keys/{keyId}",
+      tags,
+      security,
       summary: "Revoke an API key; the next request with it is refused",
-      description: "With end_tokens_on_revoke (the default) the access tokens it minted are refused from then on too (401).",
+      description:
+        "With end_tokens_on_revoke (the default) the access tokens it minted are refused from then on too (401).",
       request: { params: KeyParams },
       responses: { 200: jsonResponse(ApiKey, "The revoked key's metadata"), ...errorResponses },
     }),

@@ -89,17 +89,49 @@ export const presentLevelAdmin = (row: LevelRow, challenges: CatalogChallenge[])
 // ---- battle passes
 
 const PASS_COLUMNS = [
-  "battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer",
-  "battle_pass_priority", "package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l",
-  "image_xl", "start_date", "end_date", "read_more_link", "is_unlocked_incrementally", "is_active",
-  "can_purchase_with_money", "can_purchase_with_coins", "backend_only_unlock",
+  "battle_pass_name",
+  "battle_pass_description",
+  "battle_pass_short_description",
+  "battle_pass_disclaimer",
+  "battle_pass_priority",
+  "package_sku_ios",
+  "package_sku_android",
+  "image_xs",
+  "image_s",
+  "image_m",
+  "image_l",
+  "image_xl",
+  "start_date",
+  "end_date",
+  "read_more_link",
+  "is_unlocked_incrementally",
+  "is_active",
+  "can_purchase_with_money",
+  "can_purchase_with_coins",
+  "backend_only_unlock",
 ] as const;
 
 const passValues = (p: BattlePassInput) => [
-  json(p.battle_pass_name), json(p.battle_pass_description), json(p.battle_pass_short_description), json(p.battle_pass_disclaimer),
-  p.battle_pass_priority, p.package_sku_ios, p.package_sku_android, p.image_xs, p.image_s, p.image_m, p.image_l,
-  p.image_xl, isoText(p.start_date), isoText(p.end_date), p.read_more_link, bool(p.is_unlocked_incrementally), bool(p.is_active),
-  bool(p.can_purchase_with_money), bool(p.can_purchase_with_coins), bool(p.backend_only_unlock),
+  json(p.battle_pass_name),
+  json(p.battle_pass_description),
+  json(p.battle_pass_short_description),
+  json(p.battle_pass_disclaimer),
+  p.battle_pass_priority,
+  p.package_sku_ios,
+  p.package_sku_android,
+  p.image_xs,
+  p.image_s,
+  p.image_m,
+  p.image_l,
+  p.image_xl,
+  isoText(p.start_date),
+  isoText(p.end_date),
+  p.read_more_link,
+  bool(p.is_unlocked_incrementally),
+  bool(p.is_active),
+  bool(p.can_purchase_with_money),
+  bool(p.can_purchase_with_coins),
+  bool(p.backend_only_unlock),
 ];
 
 /** The columns a battle pass's settings write, by name. */
@@ -110,10 +142,16 @@ export const passColumns = (input: BattlePassInput) => named(PASS_COLUMNS, passV
  * in the level; the input's own keys are checked by LevelInput): the failing index names its table.
  * A challenge clash then comes from a key derived from a new id, or from keys traded in one write.
  */
-const levelKeyClash = (input: LevelInput) => (message: string): FieldProblem =>
-  message.includes("battle_pass_challenges")
-    ? { field: "challenges", problem: "two challenges of this level would have the same key: choose other keys (to trade keys, save twice)" }
-    : keyClash("level", input.key, "this battle pass");
+const levelKeyClash =
+  (input: LevelInput) =>
+  (message: string): FieldProblem =>
+    message.includes("battle_pass_challenges")
+      ? {
+          field: "challenges",
+          problem:
+            "two challenges of this level would have the same key: choose other keys (to trade keys, save twice)",
+        }
+      : keyClash("level", input.key, "this battle pass");
 
 /** The pass's id, by key: for statements of a batch that also creates it. */
 export const passByKey = (appId: number, key: string): IdRef => ({
@@ -121,10 +159,17 @@ export const passByKey = (appId: number, key: string): IdRef => ({
   args: [appId, key],
 });
 
-export function insertPassStatement(db: D1Database, appId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
+export function insertPassStatement(
+  db: D1Database,
+  appId: number,
+  input: BattlePassInput,
+  nowIso: string,
+): D1PreparedStatement {
   const columns = ["app_id", "chosen_key", ...PASS_COLUMNS, "created_at", "updated_at"];
   return db
-    .prepare(`INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`)
+    .prepare(
+      `INSERT INTO battle_passes (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`,
+    )
     .bind(appId, input.key ?? null, ...passValues(input), nowIso, nowIso);
 }
 
@@ -132,7 +177,12 @@ export function insertPassStatement(db: D1Database, appId: number, input: Battle
  * Replaces a pass's settings; a key left out keeps the current one. A pass whose end moves into
  * the future may end again later, so it is made eligible for another battlepass-expired.
  */
-export function updatePassStatement(db: D1Database, battlePassId: number, input: BattlePassInput, nowIso: string): D1PreparedStatement {
+export function updatePassStatement(
+  db: D1Database,
+  battlePassId: number,
+  input: BattlePassInput,
+  nowIso: string,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE battle_passes SET chosen_key = COALESCE(?, chosen_key), ${PASS_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?,
@@ -150,21 +200,43 @@ export function deletePassStatement(db: D1Database, battlePassId: number): D1Pre
 const passAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "battle-pass");
 const levelAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "battle-pass-level");
 
-export async function insertPass(db: D1Database, appId: number, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
+export async function insertPass(
+  db: D1Database,
+  appId: number,
+  input: BattlePassInput,
+  nowIso: string,
+  actor: Actor,
+): Promise<PassRow> {
   const statement = insertPassStatement(db, appId, input, nowIso);
   const audit = passAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () =>
+    writeConfigRow<PassRow>(db, appId, statement, audit),
+  ))!;
 }
 
-export async function updatePass(db: D1Database, pass: PassRow, input: BattlePassInput, nowIso: string, actor: Actor): Promise<PassRow> {
+export async function updatePass(
+  db: D1Database,
+  pass: PassRow,
+  input: BattlePassInput,
+  nowIso: string,
+  actor: Actor,
+): Promise<PassRow> {
   const statement = updatePassStatement(db, pass.battle_pass_id, input, nowIso);
   const audit = passAudit(actor, pass.app_id).updated(pass.battle_pass_id, presentPassAdmin(pass), input);
-  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () => writeConfigRow<PassRow>(db, pass.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("battle pass", input.key), () =>
+    writeConfigRow<PassRow>(db, pass.app_id, statement, audit),
+  ))!;
 }
 
 export async function requirePass(db: D1Database, appId: number, battlePassId: string): Promise<PassRow> {
   const id = parseId(battlePassId);
-  const row = id === null ? null : await db.prepare("SELECT * FROM battle_passes WHERE battle_pass_id = ? AND app_id = ?").bind(id, appId).first<PassRow>();
+  const row =
+    id === null
+      ? null
+      : await db
+          .prepare("SELECT * FROM battle_passes WHERE battle_pass_id = ? AND app_id = ?")
+          .bind(id, appId)
+          .first<PassRow>();
   if (!row) throw notFound(`Battle pass ${battlePassId} not found`);
   return row;
 }
@@ -173,7 +245,9 @@ export async function requirePass(db: D1Database, appId: number, battlePassId: s
 export async function listPasses(db: D1Database, appId: number, paging: Paging, search = "") {
   const where = "app_id = ?1 AND (?2 = '' OR instr(lower(battle_pass_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<unknown>([
-    db.prepare(`SELECT * FROM battle_passes WHERE ${where} ORDER BY ${PASS_ORDER} LIMIT ?3 OFFSET ?4`).bind(appId, search, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM battle_passes WHERE ${where} ORDER BY ${PASS_ORDER} LIMIT ?3 OFFSET ?4`)
+      .bind(appId, search, paging.pageSize, pageOffset(paging)),
     db.prepare(`SELECT COUNT(*) AS n FROM battle_passes WHERE ${where}`).bind(appId, search),
   ]);
   return { rows: rows.results as PassRow[], total: (total.results[0] as { n: number }).n };
@@ -207,17 +281,36 @@ export const levelColumns = (input: LevelSettings) => named(LEVEL_COLUMNS, level
 export type LevelChallengeSettings = Omit<LevelInput["challenges"][number], "challenge_id">;
 
 const CHALLENGE_COLUMNS = [
-  "position", "challenge_name", "challenge_goal", "challenge_goal_condition", "challenge_xp", "challenge_icon",
-  "challenge_icon_hd", "event_name", "value_field", "filters", "counter_scope",
+  "position",
+  "challenge_name",
+  "challenge_goal",
+  "challenge_goal_condition",
+  "challenge_xp",
+  "challenge_icon",
+  "challenge_icon_hd",
+  "event_name",
+  "value_field",
+  "filters",
+  "counter_scope",
 ] as const;
 
 const challengeValues = (c: LevelChallengeSettings, position: number) => [
-  position, json(c.challenge_name), c.challenge_goal, c.challenge_goal_condition, c.challenge_xp, c.challenge_icon,
-  c.challenge_icon_hd, c.event_name, c.value_field, json(c.filters), c.counter_scope,
+  position,
+  json(c.challenge_name),
+  c.challenge_goal,
+  c.challenge_goal_condition,
+  c.challenge_xp,
+  c.challenge_icon,
+  c.challenge_icon_hd,
+  c.event_name,
+  c.value_field,
+  json(c.filters),
+  c.counter_scope,
 ];
 
 /** The columns a level challenge writes at `position`, by name. */
-export const levelChallengeColumns = (c: LevelChallengeSettings, position: number) => named(CHALLENGE_COLUMNS, challengeValues(c, position));
+export const levelChallengeColumns = (c: LevelChallengeSettings, position: number) =>
+  named(CHALLENGE_COLUMNS, challengeValues(c, position));
 
 /** The level's id, by its key in the pass `pass` names: for statements of a batch that also creates it. */
 export const levelByKey = (pass: IdRef, key: string): IdRef => ({
@@ -226,7 +319,13 @@ export const levelByKey = (pass: IdRef, key: string): IdRef => ({
 });
 
 /** Inserts a challenge of the level `level` names. */
-export function insertLevelChallengeStatement(db: D1Database, appId: number, level: IdRef, c: LevelChallengeSettings, position: number): D1PreparedStatement {
+export function insertLevelChallengeStatement(
+  db: D1Database,
+  appId: number,
+  level: IdRef,
+  c: LevelChallengeSettings,
+  position: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO battle_pass_challenges (app_id, level_id, chosen_key, ${CHALLENGE_COLUMNS.join(", ")})
@@ -236,9 +335,16 @@ export function insertLevelChallengeStatement(db: D1Database, appId: number, lev
 }
 
 /** Replaces a level challenge in place: users keep their progress in it. A key left out keeps the current one. */
-export function updateLevelChallengeStatement(db: D1Database, challengeId: number, c: LevelChallengeSettings, position: number): D1PreparedStatement {
+export function updateLevelChallengeStatement(
+  db: D1Database,
+  challengeId: number,
+  c: LevelChallengeSettings,
+  position: number,
+): D1PreparedStatement {
   return db
-    .prepare(`UPDATE battle_pass_challenges SET chosen_key = COALESCE(?, chosen_key), ${CHALLENGE_COLUMNS.map((col) => `${col} = ?`).join(", ")} WHERE challenge_id = ?`)
+    .prepare(
+      `UPDATE battle_pass_challenges SET chosen_key = COALESCE(?, chosen_key), ${CHALLENGE_COLUMNS.map((col) => `${col} = ?`).join(", ")} WHERE challenge_id = ?`,
+    )
     .bind(c.key ?? null, ...challengeValues(c, position), challengeId);
 }
 
@@ -260,7 +366,16 @@ export function insertLevelStatement(
        VALUES (?, ${pass.sql}, ?, COALESCE(?, (SELECT COALESCE(MAX(level_priority) + 1, 0) FROM battle_pass_levels WHERE battle_pass_id = ${pass.sql})),
          ${LEVEL_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING level_id`,
     )
-    .bind(appId, ...pass.args, input.key ?? null, input.level_priority ?? null, ...pass.args, ...levelValues(input), nowIso, nowIso);
+    .bind(
+      appId,
+      ...pass.args,
+      input.key ?? null,
+      input.level_priority ?? null,
+      ...pass.args,
+      ...levelValues(input),
+      nowIso,
+      nowIso,
+    );
 }
 
 /** Replaces a level's settings; a priority or key left out keeps the current one. */
@@ -283,17 +398,30 @@ export function deleteLevelStatement(db: D1Database, levelId: number): D1Prepare
   return db.prepare("DELETE FROM battle_pass_levels WHERE level_id = ?").bind(levelId);
 }
 
-export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInput, nowIso: string, actor: Actor): Promise<number> {
+export async function insertLevel(
+  db: D1Database,
+  pass: PassRow,
+  input: LevelInput,
+  nowIso: string,
+  actor: Actor,
+): Promise<number> {
   if (input.challenges.some((c) => c.challenge_id !== undefined)) {
-    throw badRequest("A new level has no challenges yet: leave challenge_id out", [{ field: "challenges", problem: "challenge_id on create" }]);
+    throw badRequest("A new level has no challenges yet: leave challenge_id out", [
+      { field: "challenges", problem: "challenge_id on create" },
+    ]);
   }
   // One transaction: the batch is serialized, so the newest level id is the one just inserted.
   const newLevel: IdRef = { sql: "(SELECT MAX(level_id) FROM battle_pass_levels)", args: [] };
   const results = await conflictOnDuplicate(levelKeyClash(input), () =>
-    writeConfig(db, pass.app_id, [
-      insertLevelStatement(db, pass.app_id, boundId(pass.battle_pass_id), input, nowIso),
-      ...input.challenges.map((c, i) => insertLevelChallengeStatement(db, pass.app_id, newLevel, c, i)),
-    ], [levelAudit(actor, pass.app_id).created({ battle_pass_id: String(pass.battle_pass_id), ...input }, newLevel)]),
+    writeConfig(
+      db,
+      pass.app_id,
+      [
+        insertLevelStatement(db, pass.app_id, boundId(pass.battle_pass_id), input, nowIso),
+        ...input.challenges.map((c, i) => insertLevelChallengeStatement(db, pass.app_id, newLevel, c, i)),
+      ],
+      [levelAudit(actor, pass.app_id).created({ battle_pass_id: String(pass.battle_pass_id), ...input }, newLevel)],
+    ),
   );
   return (results[0].results[0] as { level_id: number }).level_id;
 }
@@ -302,34 +430,53 @@ export async function insertLevel(db: D1Database, pass: PassRow, input: LevelInp
  * Replaces a level. Challenges named by challenge_id are updated in place (users keep their
  * progress in them), new ones are added, and those left out are deleted.
  */
-export async function updateLevel(db: D1Database, level: LevelRow, existing: CatalogChallenge[], input: LevelInput, nowIso: string, actor: Actor) {
+export async function updateLevel(
+  db: D1Database,
+  level: LevelRow,
+  existing: CatalogChallenge[],
+  input: LevelInput,
+  nowIso: string,
+  actor: Actor,
+) {
   const known = new Set(existing.map((c) => c.challengeId));
   const unknown = input.challenges.findIndex((c) => c.challenge_id !== undefined && !known.has(c.challenge_id));
   if (unknown >= 0) {
-    throw badRequest(`Challenge ${input.challenges[unknown].challenge_id} is not a challenge of level ${level.level_id}`, [
-      { field: `challenges.${unknown}.challenge_id`, problem: "not a challenge of this level" },
-    ]);
+    throw badRequest(
+      `Challenge ${input.challenges[unknown].challenge_id} is not a challenge of level ${level.level_id}`,
+      [{ field: `challenges.${unknown}.challenge_id`, problem: "not a challenge of this level" }],
+    );
   }
   const kept = new Set(input.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined));
   const removed = [...known].filter((id) => !kept.has(id));
   await conflictOnDuplicate(levelKeyClash(input), () =>
-    writeConfig(db, level.app_id, [
-      updateLevelStatement(db, level.level_id, input, nowIso),
-      ...removed.map((id) => deleteLevelChallengeStatement(db, Number(id))),
-      ...input.challenges.map((c, i) =>
-        c.challenge_id === undefined
-          ? insertLevelChallengeStatement(db, level.app_id, boundId(level.level_id), c, i)
-          : updateLevelChallengeStatement(db, Number(c.challenge_id), c, i),
-      ),
-    ], [levelAudit(actor, level.app_id).updated(level.level_id, presentLevelAdmin(level, existing), input)]),
+    writeConfig(
+      db,
+      level.app_id,
+      [
+        updateLevelStatement(db, level.level_id, input, nowIso),
+        ...removed.map((id) => deleteLevelChallengeStatement(db, Number(id))),
+        ...input.challenges.map((c, i) =>
+          c.challenge_id === undefined
+            ? insertLevelChallengeStatement(db, level.app_id, boundId(level.level_id), c, i)
+            : updateLevelChallengeStatement(db, Number(c.challenge_id), c, i),
+        ),
+      ],
+      [levelAudit(actor, level.app_id).updated(level.level_id, presentLevelAdmin(level, existing), input)],
+    ),
   );
 }
 
-export async function requireLevel(db: D1Database, pass: PassRow, levelId: string): Promise<{ row: LevelRow; challenges: CatalogChallenge[] }> {
+export async function requireLevel(
+  db: D1Database,
+  pass: PassRow,
+  levelId: string,
+): Promise<{ row: LevelRow; challenges: CatalogChallenge[] }> {
   const id = parseId(levelId);
   if (id !== null) {
     const [level, challenges] = await db.batch<unknown>([
-      db.prepare("SELECT * FROM battle_pass_levels WHERE level_id = ? AND battle_pass_id = ?").bind(id, pass.battle_pass_id),
+      db
+        .prepare("SELECT * FROM battle_pass_levels WHERE level_id = ? AND battle_pass_id = ?")
+        .bind(id, pass.battle_pass_id),
       db.prepare("SELECT * FROM battle_pass_challenges WHERE level_id = ? ORDER BY position").bind(id),
     ]);
     const row = level.results[0] as LevelRow | undefined;
@@ -341,8 +488,12 @@ export async function requireLevel(db: D1Database, pass: PassRow, levelId: strin
 export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) {
   const page = `SELECT level_id FROM battle_pass_levels WHERE battle_pass_id = ? ORDER BY ${LEVEL_ORDER} LIMIT ? OFFSET ?`;
   const [levels, challenges, total] = await db.batch<unknown>([
-    db.prepare(`SELECT * FROM battle_pass_levels WHERE level_id IN (${page}) ORDER BY ${LEVEL_ORDER}`).bind(pass.battle_pass_id, paging.pageSize, pageOffset(paging)),
-    db.prepare(`SELECT * FROM battle_pass_challenges WHERE level_id IN (${page}) ORDER BY level_id, position`).bind(pass.battle_pass_id, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM battle_pass_levels WHERE level_id IN (${page}) ORDER BY ${LEVEL_ORDER}`)
+      .bind(pass.battle_pass_id, paging.pageSize, pageOffset(paging)),
+    db
+      .prepare(`SELECT * FROM battle_pass_challenges WHERE level_id IN (${page}) ORDER BY level_id, position`)
+      .bind(pass.battle_pass_id, paging.pageSize, pageOffset(paging)),
     db.prepare("SELECT COUNT(*) AS n FROM battle_pass_levels WHERE battle_pass_id = ?").bind(pass.battle_pass_id),
   ]);
   const byLevel = groupChallenges(challenges.results as ChallengeRow[]);
@@ -352,8 +503,15 @@ export async function listLevels(db: D1Database, pass: PassRow, paging: Paging) 
   };
 }
 
-export async function deleteLevel(db: D1Database, level: { row: LevelRow; challenges: CatalogChallenge[] }, actor: Actor): Promise<void> {
-  const audit = levelAudit(actor, level.row.app_id).deleted(level.row.level_id, presentLevelAdmin(level.row, level.challenges));
+export async function deleteLevel(
+  db: D1Database,
+  level: { row: LevelRow; challenges: CatalogChallenge[] },
+  actor: Actor,
+): Promise<void> {
+  const audit = levelAudit(actor, level.row.app_id).deleted(
+    level.row.level_id,
+    presentLevelAdmin(level.row, level.challenges),
+  );
   await writeConfig(db, level.row.app_id, [deleteLevelStatement(db, level.row.level_id)], [audit]);
 }
 
@@ -370,11 +528,19 @@ export async function levelIdsInOrder(db: D1Database, pass: PassRow): Promise<st
  * Puts the pass's levels in the order of `levelIds`, which must name each of its levels once:
  * their level_priority becomes 0, 1, 2, ... in one batch. Users keep their progress.
  */
-export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: string[], nowIso: string, actor: Actor): Promise<void> {
+export async function setLevelOrder(
+  db: D1Database,
+  pass: PassRow,
+  levelIds: string[],
+  nowIso: string,
+  actor: Actor,
+): Promise<void> {
   const current = await levelIdsInOrder(db, pass);
   const known = new Set(current);
   const problem =
-    levelIds.length !== current.length || new Set(levelIds).size !== levelIds.length || levelIds.some((id) => !known.has(id))
+    levelIds.length !== current.length ||
+    new Set(levelIds).size !== levelIds.length ||
+    levelIds.some((id) => !known.has(id))
       ? `must name each of the pass's ${current.length} levels once`
       : null;
   if (problem) throw badRequest(`Invalid body: level_ids ${problem}`, [{ field: "level_ids", problem }]);
@@ -382,8 +548,17 @@ export async function setLevelOrder(db: D1Database, pass: PassRow, levelIds: str
     db,
     pass.app_id,
     levelIds.map((id, position) =>
-      db.prepare("UPDATE battle_pass_levels SET level_priority = ?, updated_at = ? WHERE level_id = ?").bind(position, nowIso, Number(id)),
+      db
+        .prepare("UPDATE battle_pass_levels SET level_priority = ?, updated_at = ? WHERE level_id = ?")
+        .bind(position, nowIso, Number(id)),
     ),
-    [passAudit(actor, pass.app_id).updated(pass.battle_pass_id, { level_ids: current }, { level_ids: levelIds }, "reorder-levels")],
+    [
+      passAudit(actor, pass.app_id).updated(
+        pass.battle_pass_id,
+        { level_ids: current },
+        { level_ids: levelIds },
+        "reorder-levels",
+      ),
+    ],
   );
 }

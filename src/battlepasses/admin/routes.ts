@@ -2,7 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId, keyConflictResponse } from "../../shared/openapi";
+import {
+  bearerSecurity,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  pathId,
+  keyConflictResponse,
+} from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { checkRewardWebhookUrl } from "./reward-url";
 import {
@@ -40,9 +47,18 @@ async function levelOf(db: D1Database, params: z.infer<typeof LevelParams>) {
 export const battlePassesAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createBattlePass", method: "post", path: passes, tags, security, summary: "Create a battle pass",
+      operationId: "createBattlePass",
+      method: "post",
+      path: passes,
+      tags,
+      security,
+      summary: "Create a battle pass",
       request: { params: z.object({ appId: pathId("appId") }), ...jsonBody(BattlePassInput) },
-      responses: { 201: jsonResponse(BattlePassAdmin, "The new battle pass"), ...errorResponses, ...keyConflictResponse },
+      responses: {
+        201: jsonResponse(BattlePassAdmin, "The new battle pass"),
+        ...errorResponses,
+        ...keyConflictResponse,
+      },
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
@@ -52,7 +68,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listBattlePasses", method: "get", path: passes, tags, security, summary: "List battle passes",
+      operationId: "listBattlePasses",
+      method: "get",
+      path: passes,
+      tags,
+      security,
+      summary: "List battle passes",
       request: { params: z.object({ appId: pathId("appId") }), query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(BattlePassAdmin), "A page of battle passes"), ...errorResponses },
     }),
@@ -65,7 +86,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "adminGetBattlePass", method: "get", path: `${passes}/{battlePassId}`, tags, security, summary: "Get a battle pass",
+      operationId: "adminGetBattlePass",
+      method: "get",
+      path: `${passes}/{battlePassId}`,
+      tags,
+      security,
+      summary: "Get a battle pass",
       request: { params: PassParams },
       responses: { 200: jsonResponse(BattlePassAdmin, "The battle pass"), ...errorResponses },
     }),
@@ -77,10 +103,20 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceBattlePass", method: "put", path: `${passes}/{battlePassId}`, tags, security, summary: "Replace a battle pass",
-      description: "Users keep their progress. Moving end_date into the future lets the pass expire (and notify) again.",
+      operationId: "replaceBattlePass",
+      method: "put",
+      path: `${passes}/{battlePassId}`,
+      tags,
+      security,
+      summary: "Replace a battle pass",
+      description:
+        "Users keep their progress. Moving end_date into the future lets the pass expire (and notify) again.",
       request: { params: PassParams, ...jsonBody(BattlePassInput) },
-      responses: { 200: jsonResponse(BattlePassAdmin, "The updated battle pass"), ...errorResponses, ...keyConflictResponse },
+      responses: {
+        200: jsonResponse(BattlePassAdmin, "The updated battle pass"),
+        ...errorResponses,
+        ...keyConflictResponse,
+      },
     }),
     async (c) => {
       const params = c.req.valid("param");
@@ -92,7 +128,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "deleteBattlePass", method: "delete", path: `${passes}/{battlePassId}`, tags, security, summary: "Delete a battle pass with its levels",
+      operationId: "deleteBattlePass",
+      method: "delete",
+      path: `${passes}/{battlePassId}`,
+      tags,
+      security,
+      summary: "Delete a battle pass with its levels",
       request: { params: PassParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
@@ -106,7 +147,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "createBattlePassLevel", method: "post", path: levels, tags, security, summary: "Add a level with its challenges",
+      operationId: "createBattlePassLevel",
+      method: "post",
+      path: levels,
+      tags,
+      security,
+      summary: "Add a level with its challenges",
       request: { params: PassParams, ...jsonBody(LevelInput) },
       responses: { 201: jsonResponse(LevelAdmin, "The new level"), ...errorResponses, ...keyConflictResponse },
     }),
@@ -123,7 +169,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listBattlePassLevels", method: "get", path: levels, tags, security, summary: "List the levels of a battle pass, in position order",
+      operationId: "listBattlePassLevels",
+      method: "get",
+      path: levels,
+      tags,
+      security,
+      summary: "List the levels of a battle pass, in position order",
       request: { params: PassParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(LevelAdmin), "A page of levels"), ...errorResponses },
     }),
@@ -137,7 +188,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getBattlePassLevel", method: "get", path: `${levels}/{levelId}`, tags, security, summary: "Get a level",
+      operationId: "getBattlePassLevel",
+      method: "get",
+      path: `${levels}/{levelId}`,
+      tags,
+      security,
+      summary: "Get a level",
       request: { params: LevelParams },
       responses: { 200: jsonResponse(LevelAdmin, "The level"), ...errorResponses },
     }),
@@ -148,7 +204,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceBattlePassLevel", method: "put", path: `${levels}/{levelId}`, tags, security, summary: "Replace a level",
+      operationId: "replaceBattlePassLevel",
+      method: "put",
+      path: `${levels}/{levelId}`,
+      tags,
+      security,
+      summary: "Replace a level",
       description:
         "Challenges that carry the challenge_id of an existing challenge of the level are updated in place and users keep their progress in them; the others are new; existing challenges left out are deleted.",
       request: { params: LevelParams, ...jsonBody(LevelInput) },
@@ -165,7 +226,12 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "deleteBattlePassLevel", method: "delete", path: `${levels}/{levelId}`, tags, security, summary: "Delete a level with its challenges",
+      operationId: "deleteBattlePassLevel",
+      method: "delete",
+      path: `${levels}/{levelId}`,
+      tags,
+      security,
+      summary: "Delete a level with its challenges",
       request: { params: LevelParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
@@ -177,8 +243,14 @@ export const battlePassesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "reorderBattlePassLevels", method: "put", path: `${passes}/{battlePassId}/level-order`, tags, security, summary: "Reorder the levels of a battle pass",
-      description: "level_ids names every level of the pass once, in the new order; their level_priority becomes 0, 1, 2, ... Users keep their progress.",
+      operationId: "reorderBattlePassLevels",
+      method: "put",
+      path: `${passes}/{battlePassId}/level-order`,
+      tags,
+      security,
+      summary: "Reorder the levels of a battle pass",
+      description:
+        "level_ids names every level of the pass once, in the new order; their level_priority becomes 0, 1, 2, ... Users keep their progress.",
       request: { params: PassParams, ...jsonBody(LevelOrder) },
       responses: { 200: jsonResponse(LevelOrder, "The levels in their new order"), ...errorResponses },
     }),

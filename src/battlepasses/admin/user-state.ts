@@ -5,12 +5,21 @@ import { presentLevels, presentPassForUser } from "../core/present";
 import { BattlePassForUser, BattlePassLevel } from "../schemas";
 
 /** The battle-pass part of the admin's read-only view of one user (GET /api/v1/admin/apps/{appId}/users/{userId}). */
-export const UserBattlePassState = z
-  .array(BattlePassForUser.extend({ levels: z.array(BattlePassLevel) }))
-  .openapi({ description: "The battle passes the user unlocked (including ended ones), with their levels, in the app's default language" });
+export const UserBattlePassState = z.array(BattlePassForUser.extend({ levels: z.array(BattlePassLevel) })).openapi({
+  description:
+    "The battle passes the user unlocked (including ended ones), with their levels, in the app's default language",
+});
 
-export async function userBattlePassState(env: Env, appId: string, userId: string, now: number): Promise<z.infer<typeof UserBattlePassState>> {
-  const [catalog, progress] = await Promise.all([battlePassCatalog(env.DB, appId), userObject(env, appId, userId).battlePassProgress()]);
+export async function userBattlePassState(
+  env: Env,
+  appId: string,
+  userId: string,
+  now: number,
+): Promise<z.infer<typeof UserBattlePassState>> {
+  const [catalog, progress] = await Promise.all([
+    battlePassCatalog(env.DB, appId),
+    userObject(env, appId, userId).battlePassProgress(),
+  ]);
   const presentation = { language: undefined, defaultLanguage: catalog.defaultLanguage, now };
   return catalog.passes
     .filter((pass) => progress[pass.battlePassId])

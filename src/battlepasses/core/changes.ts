@@ -48,7 +48,9 @@ export function challengeChanges(
   }));
 }
 
-/** battlepass-level-reward-claimed; the level's own reward URL, when set, receives it instead of the app's endpoints. */
+/**
+ * battlepass-level-reward-claimed; the level's own reward URL, when set, receives it instead of the app's endpoints.
+ */
 export function rewardClaimedChange(pass: CatalogPass, userId: string, levelId: string): Change {
   const index = pass.levels.findIndex((l) => l.levelId === levelId);
   const level = pass.levels[index];
@@ -95,7 +97,11 @@ export function expiredChange(pass: PassStateSource): Change {
   return {
     appId: pass.appId,
     webhookType: "battlepass-expired",
-    payload: { webhook_type: "battlepass-expired", old_battle_pass: state(pass.enabled), new_battle_pass: state(false) },
+    payload: {
+      webhook_type: "battlepass-expired",
+      old_battle_pass: state(pass.enabled),
+      new_battle_pass: state(false),
+    },
     topic: null,
     userId: null,
   };

@@ -103,7 +103,8 @@ export const isTracking = (def: PassDef, at: number) => def.enabled && def.start
 export const hasEnded = (def: PassDef, at: number) => at >= def.endMs;
 
 /** When a challenge was completed, or null. */
-const completedAtOf = (progress: PassProgress | null, challengeId: string) => progress?.challenges[challengeId]?.completedAt ?? null;
+const completedAtOf = (progress: PassProgress | null, challengeId: string) =>
+  progress?.challenges[challengeId]?.completedAt ?? null;
 
 /** A level with no challenges is never completed: there is nothing to complete it. */
 function levelCompletedAt(level: LevelDef, progress: PassProgress | null): number | null {
@@ -173,25 +174,49 @@ export interface Purchase {
 }
 
 /** Unlocking again changes nothing and is not an error; a pass that ended cannot be bought any more. */
-export function unlockPass(def: PassDef, progress: PassProgress | null, purchase: Purchase, now: number): Outcome<PassProgress> {
+export function unlockPass(
+  def: PassDef,
+  progress: PassProgress | null,
+  purchase: Purchase,
+  now: number,
+): Outcome<PassProgress> {
   if (progress) return ok(progress);
   if (!def.enabled) return refuse(`Battle pass ${def.battlePassId} is not active`);
   if (hasEnded(def, now)) return refuse(`Battle pass ${def.battlePassId} has ended`);
-  return ok({ unlockedAt: now, purchasePrice: purchase.price, purchaseCurrency: purchase.currency, levels: {}, challenges: {} });
+  return ok({
+    unlockedAt: now,
+    purchasePrice: purchase.price,
+    purchaseCurrency: purchase.currency,
+    levels: {},
+    challenges: {},
+  });
 }
 
-export function activateLevel(def: PassDef, progress: PassProgress | null, levelId: string, now: number): Outcome<PassProgress> {
+export function activateLevel(
+  def: PassDef,
+  progress: PassProgress | null,
+  levelId: string,
+  now: number,
+): Outcome<PassProgress> {
   const index = def.levels.findIndex((l) => l.levelId === levelId);
   if (index < 0) throw new Error(`level ${levelId} is not in pass ${def.battlePassId}`);
   if (!progress) return refuse(`Battle pass ${def.battlePassId} is not unlocked`);
   if (activationTimes(def, progress)[index] !== null) return ok(progress);
-  if (def.incremental) return refuse("The levels of this battle pass are activated one after the other: complete the previous level first");
+  if (def.incremental)
+    return refuse(
+      "The levels of this battle pass are activated one after the other: complete the previous level first",
+    );
   if (hasEnded(def, now)) return refuse(`Battle pass ${def.battlePassId} has ended`);
   const current = progress.levels[levelId] ?? { activatedAt: null, claimedAt: null };
   return ok({ ...progress, levels: { ...progress.levels, [levelId]: { ...current, activatedAt: now } } });
 }
 
-export function claimLevel(def: PassDef, progress: PassProgress | null, levelId: string, now: number): Outcome<PassProgress> {
+export function claimLevel(
+  def: PassDef,
+  progress: PassProgress | null,
+  levelId: string,
+  now: number,
+): Outcome<PassProgress> {
   const level = def.levels.find((l) => l.levelId === levelId);
   if (!level) throw new Error(`level ${levelId} is not in pass ${def.battlePassId}`);
   if (!progress || levelCompletedAt(level, progress) === null) return refuse(`Level ${levelId} is not completed`);
@@ -205,7 +230,12 @@ export function claimLevel(def: PassDef, progress: PassProgress | null, levelId:
  * before the event count: a level that this event's completion activates starts with the next one.
  * Answers the same object when nothing changed.
  */
-export function applyEvent(def: PassDef, progress: PassProgress | null, event: CounterEvent, at: number): PassProgress | null {
+export function applyEvent(
+  def: PassDef,
+  progress: PassProgress | null,
+  event: CounterEvent,
+  at: number,
+): PassProgress | null {
   if (!progress || !isTracking(def, at)) return progress;
   const activated = activationTimes(def, progress);
   let challenges: Record<string, ChallengeProgress> | null = null;
@@ -255,16 +285,30 @@ export interface LevelChallengeCorrection {
  * have: its level completes with its last challenge, and in an incremental pass the next level
  * activates. Any other state is refused, saying why.
  */
-export function correctLevelChallenge(def: PassDef, progress: PassProgress | null, correction: LevelChallengeCorrection, now: number): Outcome<PassProgress> {
+export function correctLevelChallenge(
+  def: PassDef,
+  progress: PassProgress | null,
+  correction: LevelChallengeCorrection,
+  now: number,
+): Outcome<PassProgress> {
   const index = def.levels.findIndex((l) => l.challenges.some((c) => c.challengeId === correction.challengeId));
   if (index < 0) throw new Error(`challenge ${correction.challengeId} is not in pass ${def.battlePassId}`);
   if (!progress) return refuse(`Battle pass ${def.battlePassId} is not unlocked by this player: unlock it first`);
   const level = def.levels[index];
   const challenge = level.challenges.find((c) => c.challengeId === correction.challengeId)!;
-  const type = viewLevels(def, progress, now)[index].challenges.find((c) => c.challengeId === correction.challengeId)!.type;
+  const type = viewLevels(def, progress, now)[index].challenges.find(
+    (c) => c.challengeId === correction.challengeId,
+  )!.type;
   if (type !== "in-progress") {
-    const why = type === "unlock" ? (activationTimes(def, progress)[index] === null ? "its level is not activated" : "the pass is not running") : `it is ${type}`;
-    return refuse(`Challenge ${correction.challengeId} of level ${level.levelId} cannot be ${correction.complete ? "completed" : "given a counter"}: ${why}; only an in-progress challenge can`);
+    const why =
+      type === "unlock"
+        ? activationTimes(def, progress)[index] === null
+          ? "its level is not activated"
+          : "the pass is not running"
+        : `it is ${type}`;
+    return refuse(
+      `Challenge ${correction.challengeId} of level ${level.levelId} cannot be ${correction.complete ? "completed" : "given a counter"}: ${why}; only an in-progress challenge can`,
+    );
   }
   const score = correction.complete ? challenge.goal : correction.counter!;
   const current = progress.challenges[challenge.challengeId] ?? { counter: INITIAL_COUNTER, completedAt: null };

@@ -39,7 +39,8 @@ function deletedDoc(step: Step, now: number): unknown {
   }
 }
 
-const fieldsOf = (step: Step, side: "before" | "after") => Object.fromEntries(step.fields.map((f) => [f.field, f[side]]));
+const fieldsOf = (step: Step, side: "before" | "after") =>
+  Object.fromEntries(step.fields.map((f) => [f.field, f[side]]));
 
 export function planAuditEntries(plan: CatalogPlan, actor: Actor, appId: number, now: number): AuditEntry[] {
   return plan.steps.map((step) => {

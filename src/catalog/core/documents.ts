@@ -1,6 +1,13 @@
 import { settingsColumns } from "../../apps/admin/repo";
 import { backendOnlyEventsOf, type AppSettingsColumns } from "../../apps/settings";
-import { levelChallengeColumns, levelColumns, passColumns, presentChallengeAdmin, presentLevelAdmin, presentPassAdmin } from "../../battlepasses/admin/repo";
+import {
+  levelChallengeColumns,
+  levelColumns,
+  passColumns,
+  presentChallengeAdmin,
+  presentLevelAdmin,
+  presentPassAdmin,
+} from "../../battlepasses/admin/repo";
 import { BattlePassFields, LevelChallengeInput, LevelFields } from "../../battlepasses/admin/schemas";
 import { toCatalogChallenge, type LevelRow, type PassRow } from "../../battlepasses/catalog";
 import { categoryColumns, challengeColumns } from "../../challenges/admin/repo";
@@ -50,7 +57,9 @@ function pick(source: Record<string, unknown>, fields: string[]): Record<string,
 }
 
 /** Where the CLI looks for a webhook's secret: WEBHOOK_SECRET_ and the key in capitals. */
-export const secretVariable = (key: string): SecretRef => ({ env: `WEBHOOK_SECRET_${key.toUpperCase().replaceAll("-", "_")}` });
+export const secretVariable = (key: string): SecretRef => ({
+  env: `WEBHOOK_SECRET_${key.toUpperCase().replaceAll("-", "_")}`,
+});
 
 /** A rate limit the app never set is left out: it stays the service's default wherever the document goes. */
 export function settingsDoc(row: AppSettingsColumns): CatalogSettings {
@@ -63,20 +72,31 @@ export function settingsDoc(row: AppSettingsColumns): CatalogSettings {
 export const categoryDoc = (row: CategoryRow, challenges: CatalogChallenge[]) =>
   ({ ...pick(presentCategoryRow(row), CATEGORY_FIELDS), challenges }) as CatalogCategory;
 
-export const challengeDoc = (row: ChallengeRow) => ({ key: row.key, ...pick(presentChallengeRow(row), CHALLENGE_FIELDS) }) as CatalogChallenge;
+export const challengeDoc = (row: ChallengeRow) =>
+  ({ key: row.key, ...pick(presentChallengeRow(row), CHALLENGE_FIELDS) }) as CatalogChallenge;
 
 export const levelChallengeDoc = (row: LevelChallengeRow) =>
-  ({ key: row.key, ...pick(presentChallengeAdmin(toCatalogChallenge(row)), LEVEL_CHALLENGE_FIELDS) }) as CatalogLevelChallenge;
+  ({
+    key: row.key,
+    ...pick(presentChallengeAdmin(toCatalogChallenge(row)), LEVEL_CHALLENGE_FIELDS),
+  }) as CatalogLevelChallenge;
 
-/** A reward_type_name that is the default for the level's reward type (which may be none the input takes) is left out. */
+/**
+ * A reward_type_name that is the default for the level's reward type (which may be none the input takes) is left out.
+ */
 export function levelDoc(row: LevelRow, challenges: CatalogLevelChallenge[]): CatalogLevel {
   const doc: Record<string, unknown> = { key: row.key, ...pick(presentLevelAdmin(row, []), LEVEL_FIELDS), challenges };
-  const byDefault = levelColumns({ ...row, level_reward_type: row.level_reward_type as CatalogLevel["level_reward_type"], reward_type_name: undefined });
+  const byDefault = levelColumns({
+    ...row,
+    level_reward_type: row.level_reward_type as CatalogLevel["level_reward_type"],
+    reward_type_name: undefined,
+  });
   if (doc.reward_type_name === byDefault.reward_type_name) delete doc.reward_type_name;
   return doc as CatalogLevel;
 }
 
-export const passDoc = (row: PassRow, levels: CatalogLevel[]) => ({ key: row.key, ...pick(presentPassAdmin(row), PASS_FIELDS), levels }) as CatalogBattlePass;
+export const passDoc = (row: PassRow, levels: CatalogLevel[]) =>
+  ({ key: row.key, ...pick(presentPassAdmin(row), PASS_FIELDS), levels }) as CatalogBattlePass;
 
 /** A board without a reset schedule stores no reset time or zone: the document leaves them out. */
 export function boardDoc(row: LeaderboardRow, now: number): CatalogLeaderboard {
@@ -108,11 +128,15 @@ export function exportDocument(s: CatalogSnapshot, now: number): CatalogDocument
   return {
     version: CATALOG_FORMAT_VERSION,
     settings: settingsDoc(s.settings),
-    categories: s.categories.map((row) => categoryDoc(row, (challengesBy.get(row.category_id) ?? []).map(challengeDoc))),
+    categories: s.categories.map((row) =>
+      categoryDoc(row, (challengesBy.get(row.category_id) ?? []).map(challengeDoc)),
+    ),
     battle_passes: s.passes.map((pass) =>
       passDoc(
         pass,
-        (levelsBy.get(pass.battle_pass_id) ?? []).map((level) => levelDoc(level, (levelChallengesBy.get(level.level_id) ?? []).map(levelChallengeDoc))),
+        (levelsBy.get(pass.battle_pass_id) ?? []).map((level) =>
+          levelDoc(level, (levelChallengesBy.get(level.level_id) ?? []).map(levelChallengeDoc)),
+        ),
       ),
     ),
     leaderboards: s.leaderboards.map((row) => boardDoc(row, now)),
@@ -130,11 +154,24 @@ export const canonicalCategory = (doc: CatalogCategory): CatalogCategory =>
   categoryDoc({ category_id: 0, app_id: 0, ...TIMES, ...categoryColumns(doc) } as CategoryRow, doc.challenges);
 
 export const canonicalChallenge = (doc: CatalogChallenge): CatalogChallenge =>
-  challengeDoc({ challenge_id: 0, app_id: 0, category_id: 0, key: doc.key, ...TIMES, ...challengeColumns(doc) } as ChallengeRow);
+  challengeDoc({
+    challenge_id: 0,
+    app_id: 0,
+    category_id: 0,
+    key: doc.key,
+    ...TIMES,
+    ...challengeColumns(doc),
+  } as ChallengeRow);
 
 /** `position`: its place in the level. */
 export const canonicalLevelChallenge = (doc: CatalogLevelChallenge, position: number): CatalogLevelChallenge =>
-  levelChallengeDoc({ challenge_id: 0, app_id: 0, level_id: 0, key: doc.key, ...levelChallengeColumns(doc, position) } as LevelChallengeRow);
+  levelChallengeDoc({
+    challenge_id: 0,
+    app_id: 0,
+    level_id: 0,
+    key: doc.key,
+    ...levelChallengeColumns(doc, position),
+  } as LevelChallengeRow);
 
 /** `current`: the level's row when it exists, whose priority a document without one keeps. */
 export const canonicalLevel = (doc: CatalogLevel, current: LevelRow | undefined): CatalogLevel =>
@@ -152,10 +189,23 @@ export const canonicalLevel = (doc: CatalogLevel, current: LevelRow | undefined)
   );
 
 export const canonicalPass = (doc: CatalogBattlePass): CatalogBattlePass =>
-  passDoc({ battle_pass_id: 0, app_id: 0, key: doc.key, expired_at: null, ...TIMES, ...passColumns(doc) } as PassRow, doc.levels);
+  passDoc(
+    { battle_pass_id: 0, app_id: 0, key: doc.key, expired_at: null, ...TIMES, ...passColumns(doc) } as PassRow,
+    doc.levels,
+  );
 
 export const canonicalBoard = (doc: CatalogLeaderboard, now: number): CatalogLeaderboard =>
-  boardDoc({ leaderboard_id: 0, app_id: 0, key: doc.key, season_origin: now, ...TIMES, ...boardColumns(doc) } as LeaderboardRow, now);
+  boardDoc(
+    {
+      leaderboard_id: 0,
+      app_id: 0,
+      key: doc.key,
+      season_origin: now,
+      ...TIMES,
+      ...boardColumns(doc),
+    } as LeaderboardRow,
+    now,
+  );
 
 /** The secret is compared on its own (plan.ts): it never appears in a document the service writes. */
 export const canonicalWebhook = (doc: CatalogWebhook): CatalogWebhook => ({

@@ -45,7 +45,15 @@ import type { CatalogSnapshot, LevelChallengeRow } from "./snapshot";
  * blocked: applying it needs `force`.
  */
 
-export type CatalogObject = "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
+export type CatalogObject =
+  | "app_settings"
+  | "category"
+  | "challenge"
+  | "battle_pass"
+  | "level"
+  | "level_challenge"
+  | "leaderboard"
+  | "webhook";
 export type Action = "create" | "update" | "delete";
 
 export interface FieldChange {
@@ -69,7 +77,14 @@ export type Step = StepBase &
     | { object: "challenge"; doc?: CatalogChallenge; categorySlug?: string; row?: ChallengeRow }
     | { object: "battle_pass"; doc?: CatalogBattlePass; row?: PassRow }
     | { object: "level"; doc?: CatalogLevel; passKey?: string; row?: LevelRow }
-    | { object: "level_challenge"; doc?: CatalogLevelChallenge; passKey?: string; levelKey?: string; position?: number; row?: LevelChallengeRow }
+    | {
+        object: "level_challenge";
+        doc?: CatalogLevelChallenge;
+        passKey?: string;
+        levelKey?: string;
+        position?: number;
+        row?: LevelChallengeRow;
+      }
     | { object: "leaderboard"; doc?: CatalogLeaderboard; row?: LeaderboardRow }
     | { object: "webhook"; doc?: CatalogWebhook; row?: EndpointRow; secret?: string | null }
   );
@@ -115,13 +130,28 @@ function changedFields(before: object, after: object, nested: string[] = []): Fi
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((f) => !nested.includes(f));
-  return fields.filter((f) => !sameValue(b[f], a[f])).map((field) => ({ field, before: b[field] ?? null, after: a[field] ?? null }));
+  return fields
+    .filter((f) => !sameValue(b[f], a[f]))
+    .map((field) => ({ field, before: b[field] ?? null, after: a[field] ?? null }));
 }
 
-/** The fields that say what a challenge's counter counts: changing them under running counters changes what those mean. */
-const COUNTER_FIELDS = ["event_name", "value_field", "filters", "challenge_goal", "challenge_goal_condition", "counter_scope"];
+/**
+ * The fields that say what a challenge's counter counts: changing them under running counters changes what those mean.
+ */
+const COUNTER_FIELDS = [
+  "event_name",
+  "value_field",
+  "filters",
+  "challenge_goal",
+  "challenge_goal_condition",
+  "counter_scope",
+];
 
-const HELD_WORDS: Record<HeldState, string> = { unlocked: "unlocked", "in-progress": "in progress", unclaimed: "completed and unclaimed" };
+const HELD_WORDS: Record<HeldState, string> = {
+  unlocked: "unlocked",
+  "in-progress": "in progress",
+  unclaimed: "completed and unclaimed",
+};
 
 function describeHolders(held: Partial<Record<HeldState, number>>): string {
   return (Object.entries(held) as [HeldState, number][])
@@ -154,7 +184,13 @@ class Planner {
   ) {}
 
   /** Records an object the document has: created, updated (fields that differ), or nothing when equal. */
-  private upsert(step: StepOf, current: object | null, desired: object, nested: string[] = [], extra: FieldChange[] = []): Step | null {
+  private upsert(
+    step: StepOf,
+    current: object | null,
+    desired: object,
+    nested: string[] = [],
+    extra: FieldChange[] = [],
+  ): Step | null {
     const fields = current === null ? [] : [...changedFields(current, desired, nested), ...extra];
     if (current !== null && fields.length === 0) return null;
     const planned = { ...step, action: current === null ? "create" : "update", fields } as Step;
@@ -181,7 +217,12 @@ class Planner {
    * them leaves the app's alone, even with prune (they are not an object the document could leave out).
    */
   settings(wanted: CatalogSettings | undefined): void {
-    if (wanted) this.upsert({ object: "app_settings", ref: "settings", doc: wanted }, settingsDoc(this.s.settings), canonicalSettings(wanted));
+    if (wanted)
+      this.upsert(
+        { object: "app_settings", ref: "settings", doc: wanted },
+        settingsDoc(this.s.settings),
+        canonicalSettings(wanted),
+      );
   }
 
   /** Categories with their challenges; challenge keys are unique in the app, whatever their category. */
@@ -195,13 +236,27 @@ class Planner {
     for (const category of wanted) {
       const row = categories.get(category.category_slug);
       const ref = `categories/${category.category_slug}`;
-      this.upsert({ object: "category", ref, doc: category, row }, row ? categoryDoc(row, []) : null, canonicalCategory(category), ["challenges"]);
+      this.upsert(
+        { object: "category", ref, doc: category, row },
+        row ? categoryDoc(row, []) : null,
+        canonicalCategory(category),
+        ["challenges"],
+      );
       for (const challenge of category.challenges) {
         const current = challenges.get(challenge.key);
         const slug = current ? slugOf.get(current.category_id) : undefined;
-        const move = current && slug !== category.category_slug ? [{ field: "category", before: slug, after: category.category_slug }] : [];
+        const move =
+          current && slug !== category.category_slug
+            ? [{ field: "category", before: slug, after: category.category_slug }]
+            : [];
         const step = this.upsert(
-          { object: "challenge", ref: `challenges/${challenge.key}`, doc: challenge, categorySlug: category.category_slug, row: current },
+          {
+            object: "challenge",
+            ref: `challenges/${challenge.key}`,
+            doc: challenge,
+            categorySlug: category.category_slug,
+            row: current,
+          },
           current ? challengeDoc(current) : null,
           canonicalChallenge(challenge),
           [],
@@ -210,7 +265,11 @@ class Planner {
         const inProgress = current ? (s.holders.challenges.get(current.challenge_id)?.["in-progress"] ?? 0) : 0;
         const counting = countingChanges(step);
         if (inProgress > 0 && counting.length > 0) {
-          this.block("challenge", step!.ref, `${usersWord(inProgress, "user has", "users have")} it in progress: changing ${counting.join(", ")} would change what their counters mean`);
+          this.block(
+            "challenge",
+            step!.ref,
+            `${usersWord(inProgress, "user has", "users have")} it in progress: changing ${counting.join(", ")} would change what their counters mean`,
+          );
         }
       }
     }
@@ -226,7 +285,9 @@ class Planner {
     }
     // Pruned, a category's challenges are all deleted or moved to categories of the document.
     const wantedSlugs = new Set(wanted.map((c) => c.category_slug));
-    for (const row of s.categories) if (!wantedSlugs.has(row.category_slug)) this.leftOut({ object: "category", ref: `categories/${row.category_slug}`, row });
+    for (const row of s.categories)
+      if (!wantedSlugs.has(row.category_slug))
+        this.leftOut({ object: "category", ref: `categories/${row.category_slug}`, row });
 
     // A category holds at most 1000 challenges, counting those of the app the document leaves in it.
     wanted.forEach((category, i) => {
@@ -245,7 +306,12 @@ class Planner {
   private blockIfHeld(pass: PassRow | undefined, object: CatalogObject, ref: string, what: string): void {
     if (!pass || Date.parse(pass.end_date) <= this.options.now) return;
     const users = this.s.holders.passes.get(pass.battle_pass_id) ?? 0;
-    if (users > 0) this.block(object, ref, `${usersWord(users, "user has", "users have")} unlocked battle pass ${pass.key}, which runs until ${pass.end_date}: ${what}`);
+    if (users > 0)
+      this.block(
+        object,
+        ref,
+        `${usersWord(users, "user has", "users have")} unlocked battle pass ${pass.key}, which runs until ${pass.end_date}: ${what}`,
+      );
   }
 
   private levelsOf = (passId: number) => this.s.levels.filter((l) => l.battle_pass_id === passId);
@@ -254,11 +320,15 @@ class Planner {
   /** A level the document leaves out, and with prune its challenges before it. */
   private levelLeftOut(pass: PassRow, level: LevelRow): void {
     const ref = `battle_passes/${pass.key}/levels/${level.key}`;
-    for (const c of this.options.prune ? this.challengesOf(level.level_id) : []) this.leftOut({ object: "level_challenge", ref: `${ref}/challenges/${c.key}`, row: c });
-    if (this.leftOut({ object: "level", ref, row: level })) this.blockIfHeld(pass, "level", ref, "deleting the level would drop their progress in it");
+    for (const c of this.options.prune ? this.challengesOf(level.level_id) : [])
+      this.leftOut({ object: "level_challenge", ref: `${ref}/challenges/${c.key}`, row: c });
+    if (this.leftOut({ object: "level", ref, row: level }))
+      this.blockIfHeld(pass, "level", ref, "deleting the level would drop their progress in it");
   }
 
-  /** Battle passes with their levels and level challenges: levels are keyed in their pass, challenges in their level. */
+  /**
+   * Battle passes with their levels and level challenges: levels are keyed in their pass, challenges in their level.
+   */
   battlePasses(wanted: CatalogBattlePass[]): void {
     const passes = indexBy(this.s.passes, (p) => p.key);
     const wantedKeys = new Set(wanted.map((p) => p.key));
@@ -266,32 +336,58 @@ class Planner {
       if (wantedKeys.has(row.key)) continue;
       const ref = `battle_passes/${row.key}`;
       for (const level of this.options.prune ? this.levelsOf(row.battle_pass_id) : []) {
-        for (const c of this.challengesOf(level.level_id)) this.leftOut({ object: "level_challenge", ref: `${ref}/levels/${level.key}/challenges/${c.key}`, row: c });
+        for (const c of this.challengesOf(level.level_id))
+          this.leftOut({ object: "level_challenge", ref: `${ref}/levels/${level.key}/challenges/${c.key}`, row: c });
         this.leftOut({ object: "level", ref: `${ref}/levels/${level.key}`, row: level });
       }
-      if (this.leftOut({ object: "battle_pass", ref, row })) this.blockIfHeld(row, "battle_pass", ref, "deleting it would drop their progress");
+      if (this.leftOut({ object: "battle_pass", ref, row }))
+        this.blockIfHeld(row, "battle_pass", ref, "deleting it would drop their progress");
     }
 
     wanted.forEach((pass, passIndex) => {
       const row = passes.get(pass.key);
-      this.upsert({ object: "battle_pass", ref: `battle_passes/${pass.key}`, doc: pass, row }, row ? passDoc(row, []) : null, canonicalPass(pass), ["levels"]);
+      this.upsert(
+        { object: "battle_pass", ref: `battle_passes/${pass.key}`, doc: pass, row },
+        row ? passDoc(row, []) : null,
+        canonicalPass(pass),
+        ["levels"],
+      );
       const levels = row ? indexBy(this.levelsOf(row.battle_pass_id), (l) => l.key) : new Map<string, LevelRow>();
       const wantedLevels = new Set(pass.levels.map((l) => l.key));
       for (const level of levels.values()) if (!wantedLevels.has(level.key)) this.levelLeftOut(row!, level);
-      pass.levels.forEach((level, levelIndex) => this.level(pass, row, level, levels.get(level.key), `battle_passes.${passIndex}.levels.${levelIndex}`));
+      pass.levels.forEach((level, levelIndex) =>
+        this.level(pass, row, level, levels.get(level.key), `battle_passes.${passIndex}.levels.${levelIndex}`),
+      );
     });
   }
 
-  private level(pass: CatalogBattlePass, passRow: PassRow | undefined, level: CatalogLevel, row: LevelRow | undefined, path: string): void {
+  private level(
+    pass: CatalogBattlePass,
+    passRow: PassRow | undefined,
+    level: CatalogLevel,
+    row: LevelRow | undefined,
+    path: string,
+  ): void {
     const ref = `battle_passes/${pass.key}/levels/${level.key}`;
-    this.upsert({ object: "level", ref, doc: level, passKey: pass.key, row }, row ? levelDoc(row, []) : null, canonicalLevel(level, row), ["challenges"]);
+    this.upsert(
+      { object: "level", ref, doc: level, passKey: pass.key, row },
+      row ? levelDoc(row, []) : null,
+      canonicalLevel(level, row),
+      ["challenges"],
+    );
     const current = row ? indexBy(this.challengesOf(row.level_id), (c) => c.key) : new Map<string, LevelChallengeRow>();
     const wanted = new Set(level.challenges.map((c) => c.key));
     let staying = 0;
     for (const c of current.values()) {
       if (wanted.has(c.key)) continue;
       const challengeRef = `${ref}/challenges/${c.key}`;
-      if (this.leftOut({ object: "level_challenge", ref: challengeRef, row: c })) this.blockIfHeld(passRow, "level_challenge", challengeRef, "deleting the challenge would drop their progress in it");
+      if (this.leftOut({ object: "level_challenge", ref: challengeRef, row: c }))
+        this.blockIfHeld(
+          passRow,
+          "level_challenge",
+          challengeRef,
+          "deleting the challenge would drop their progress in it",
+        );
       else staying++;
     }
     if (staying + level.challenges.length > MAX_CHALLENGES_PER_LEVEL) {
@@ -303,16 +399,33 @@ class Planner {
     level.challenges.forEach((challenge, position) => {
       const challengeRow = current.get(challenge.key);
       const challengeRef = `${ref}/challenges/${challenge.key}`;
-      const moved = challengeRow && challengeRow.position !== position ? [{ field: "position", before: challengeRow.position, after: position }] : [];
+      const moved =
+        challengeRow && challengeRow.position !== position
+          ? [{ field: "position", before: challengeRow.position, after: position }]
+          : [];
       const step = this.upsert(
-        { object: "level_challenge", ref: challengeRef, doc: challenge, passKey: pass.key, levelKey: level.key, position, row: challengeRow },
+        {
+          object: "level_challenge",
+          ref: challengeRef,
+          doc: challenge,
+          passKey: pass.key,
+          levelKey: level.key,
+          position,
+          row: challengeRow,
+        },
         challengeRow ? levelChallengeDoc(challengeRow) : null,
         canonicalLevelChallenge(challenge, position),
         [],
         moved,
       );
       const counting = countingChanges(step);
-      if (counting.length > 0) this.blockIfHeld(passRow, "level_challenge", challengeRef, `changing ${counting.join(", ")} would change what their counters mean`);
+      if (counting.length > 0)
+        this.blockIfHeld(
+          passRow,
+          "level_challenge",
+          challengeRef,
+          `changing ${counting.join(", ")} would change what their counters mean`,
+        );
     });
   }
 
@@ -322,9 +435,14 @@ class Planner {
     for (const board of wanted) {
       const row = boards.get(board.key);
       const now = this.options.now;
-      this.upsert({ object: "leaderboard", ref: `leaderboards/${board.key}`, doc: board, row }, row ? boardDoc(row, now) : null, canonicalBoard(board, now));
+      this.upsert(
+        { object: "leaderboard", ref: `leaderboards/${board.key}`, doc: board, row },
+        row ? boardDoc(row, now) : null,
+        canonicalBoard(board, now),
+      );
     }
-    for (const row of this.s.leaderboards) if (!wantedKeys.has(row.key)) this.leftOut({ object: "leaderboard", ref: `leaderboards/${row.key}`, row });
+    for (const row of this.s.leaderboards)
+      if (!wantedKeys.has(row.key)) this.leftOut({ object: "leaderboard", ref: `leaderboards/${row.key}`, row });
   }
 
   /** A secret in clear replaces the current one; a reference or none keeps it (a new endpoint gets a generated one). */
@@ -334,21 +452,38 @@ class Planner {
     for (const hook of wanted) {
       const row = hooks.get(hook.key);
       const secret = typeof hook.secret_key === "string" ? hook.secret_key : null;
-      const newSecret = row && secret !== null && secret !== row.secret_key ? [{ field: "secret_key", before: "(secret)", after: "(new secret)" }] : [];
-      this.upsert({ object: "webhook", ref: `webhooks/${hook.key}`, doc: hook, row, secret }, row ? webhookDoc(row) : null, canonicalWebhook(hook), [], newSecret);
+      const newSecret =
+        row && secret !== null && secret !== row.secret_key
+          ? [{ field: "secret_key", before: "(secret)", after: "(new secret)" }]
+          : [];
+      this.upsert(
+        { object: "webhook", ref: `webhooks/${hook.key}`, doc: hook, row, secret },
+        row ? webhookDoc(row) : null,
+        canonicalWebhook(hook),
+        [],
+        newSecret,
+      );
     }
-    for (const row of this.s.webhooks) if (!wantedKeys.has(row.key)) this.leftOut({ object: "webhook", ref: `webhooks/${row.key}`, row });
+    for (const row of this.s.webhooks)
+      if (!wantedKeys.has(row.key)) this.leftOut({ object: "webhook", ref: `webhooks/${row.key}`, row });
   }
 }
 
 /** The counter-defining fields an update changes. */
-const countingChanges = (step: Step | null) => step?.fields.filter((f) => COUNTER_FIELDS.includes(f.field)).map((f) => f.field) ?? [];
+const countingChanges = (step: Step | null) =>
+  step?.fields.filter((f) => COUNTER_FIELDS.includes(f.field)).map((f) => f.field) ?? [];
 
 /** The plan as the API answers it: what changes, without rows or documents. */
 export function presentPlan(plan: CatalogPlan) {
   const count = (action: Action) => plan.steps.filter((s) => s.action === action).length;
   return {
-    summary: { create: count("create"), update: count("update"), delete: count("delete"), unmanaged: plan.unmanaged.length, blocked: plan.blocked.length },
+    summary: {
+      create: count("create"),
+      update: count("update"),
+      delete: count("delete"),
+      unmanaged: plan.unmanaged.length,
+      blocked: plan.blocked.length,
+    },
     changes: plan.steps.map(({ action, object, ref, fields }) => ({ action, object, ref, fields })),
     unmanaged: plan.unmanaged,
     blocked: plan.blocked,

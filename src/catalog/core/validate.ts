@@ -21,22 +21,42 @@ export function documentProblems(doc: CatalogDocument, allowLoopbackWebhooks: bo
     if (problem) problems.push({ field, problem });
   };
 
-  unique(doc.categories.map((c, i) => ({ key: c.category_slug, field: `categories.${i}.category_slug` })), "the document's categories");
   unique(
-    doc.categories.flatMap((c, i) => c.challenges.map((ch, j) => ({ key: ch.key, field: `categories.${i}.challenges.${j}.key` }))),
+    doc.categories.map((c, i) => ({ key: c.category_slug, field: `categories.${i}.category_slug` })),
+    "the document's categories",
+  );
+  unique(
+    doc.categories.flatMap((c, i) =>
+      c.challenges.map((ch, j) => ({ key: ch.key, field: `categories.${i}.challenges.${j}.key` })),
+    ),
     "the document's challenges",
   );
-  unique(doc.battle_passes.map((p, i) => ({ key: p.key, field: `battle_passes.${i}.key` })), "the document's battle passes");
+  unique(
+    doc.battle_passes.map((p, i) => ({ key: p.key, field: `battle_passes.${i}.key` })),
+    "the document's battle passes",
+  );
   doc.battle_passes.forEach((pass, i) => {
-    unique(pass.levels.map((l, j) => ({ key: l.key, field: `battle_passes.${i}.levels.${j}.key` })), `battle pass ${pass.key}`);
+    unique(
+      pass.levels.map((l, j) => ({ key: l.key, field: `battle_passes.${i}.levels.${j}.key` })),
+      `battle pass ${pass.key}`,
+    );
     pass.levels.forEach((level, j) => {
       const at = `battle_passes.${i}.levels.${j}`;
-      unique(level.challenges.map((c, k) => ({ key: c.key, field: `${at}.challenges.${k}.key` })), `level ${level.key}`);
+      unique(
+        level.challenges.map((c, k) => ({ key: c.key, field: `${at}.challenges.${k}.key` })),
+        `level ${level.key}`,
+      );
       url(level.reward_webhook_url, `${at}.reward_webhook_url`);
     });
   });
-  unique(doc.leaderboards.map((b, i) => ({ key: b.key, field: `leaderboards.${i}.key` })), "the document's leaderboards");
-  unique(doc.webhooks.map((w, i) => ({ key: w.key, field: `webhooks.${i}.key` })), "the document's webhooks");
+  unique(
+    doc.leaderboards.map((b, i) => ({ key: b.key, field: `leaderboards.${i}.key` })),
+    "the document's leaderboards",
+  );
+  unique(
+    doc.webhooks.map((w, i) => ({ key: w.key, field: `webhooks.${i}.key` })),
+    "the document's webhooks",
+  );
   doc.webhooks.forEach((hook, i) => {
     url(hook.url, `webhooks.${i}.url`);
     const problem = typeof hook.secret_key === "string" ? secretProblem(hook.secret_key) : null;

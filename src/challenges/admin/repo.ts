@@ -18,7 +18,13 @@ const categoryAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "ch
 const challengeAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "challenge");
 const json = (v: unknown) => JSON.stringify(v);
 
-const CATEGORY_COLUMNS = ["category_slug", "category_name", "category_position", "is_daily_category", "daily_challenge_count"] as const;
+const CATEGORY_COLUMNS = [
+  "category_slug",
+  "category_name",
+  "category_position",
+  "is_daily_category",
+  "daily_challenge_count",
+] as const;
 
 const categoryValues = (input: CategoryInput) => [
   input.category_slug,
@@ -31,7 +37,10 @@ const categoryValues = (input: CategoryInput) => [
 /** The columns a category's input writes, by name. */
 export const categoryColumns = (input: CategoryInput) => named(CATEGORY_COLUMNS, categoryValues(input));
 
-const slugTaken = (slug: string): FieldProblem => ({ field: "category_slug", problem: `Category slug '${slug}' is already used in this app` });
+const slugTaken = (slug: string): FieldProblem => ({
+  field: "category_slug",
+  problem: `Category slug '${slug}' is already used in this app`,
+});
 
 /** The category's id, by slug: for statements of a batch that also creates it. */
 export const categoryBySlug = (appId: number, slug: string): IdRef => ({
@@ -39,7 +48,12 @@ export const categoryBySlug = (appId: number, slug: string): IdRef => ({
   args: [appId, slug],
 });
 
-export function insertCategoryStatement(db: D1Database, appId: number, input: CategoryInput, now: string): D1PreparedStatement {
+export function insertCategoryStatement(
+  db: D1Database,
+  appId: number,
+  input: CategoryInput,
+  now: string,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO challenge_categories (app_id, ${CATEGORY_COLUMNS.join(", ")}, created_at, updated_at)
@@ -48,7 +62,12 @@ export function insertCategoryStatement(db: D1Database, appId: number, input: Ca
     .bind(appId, ...categoryValues(input), now, now);
 }
 
-export function updateCategoryStatement(db: D1Database, categoryId: number, input: CategoryInput, now: string): D1PreparedStatement {
+export function updateCategoryStatement(
+  db: D1Database,
+  categoryId: number,
+  input: CategoryInput,
+  now: string,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE challenge_categories SET ${CATEGORY_COLUMNS.map((c) => `${c} = ?`).join(", ")}, updated_at = ?
@@ -66,16 +85,26 @@ export function deleteCategoryStatement(db: D1Database, categoryId: number): D1P
     .bind(categoryId, categoryId);
 }
 
-export async function createCategory(db: D1Database, appId: number, input: CategoryInput, now: string, actor: Actor): Promise<CategoryRow> {
+export async function createCategory(
+  db: D1Database,
+  appId: number,
+  input: CategoryInput,
+  now: string,
+  actor: Actor,
+): Promise<CategoryRow> {
   const statement = insertCategoryStatement(db, appId, input, now);
   const audit = categoryAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () =>
+    writeConfigRow<CategoryRow>(db, appId, statement, audit),
+  ))!;
 }
 
 export async function listCategories(db: D1Database, appId: number, paging: Paging) {
   const [rows, total] = await db.batch<unknown>([
     db
-      .prepare("SELECT * FROM challenge_categories WHERE app_id = ? ORDER BY category_position, category_id LIMIT ? OFFSET ?")
+      .prepare(
+        "SELECT * FROM challenge_categories WHERE app_id = ? ORDER BY category_position, category_id LIMIT ? OFFSET ?",
+      )
       .bind(appId, paging.pageSize, pageOffset(paging)),
     db.prepare("SELECT COUNT(*) AS n FROM challenge_categories WHERE app_id = ?").bind(appId),
   ]);
@@ -87,15 +116,26 @@ export async function requireCategory(db: D1Database, appId: number, categoryId:
   const row =
     id === null
       ? null
-      : await db.prepare("SELECT * FROM challenge_categories WHERE app_id = ? AND category_id = ?").bind(appId, id).first<CategoryRow>();
+      : await db
+          .prepare("SELECT * FROM challenge_categories WHERE app_id = ? AND category_id = ?")
+          .bind(appId, id)
+          .first<CategoryRow>();
   if (!row) throw notFound(`Challenge category ${categoryId} not found`);
   return row;
 }
 
-export async function replaceCategory(db: D1Database, row: CategoryRow, input: CategoryInput, now: string, actor: Actor): Promise<CategoryRow> {
+export async function replaceCategory(
+  db: D1Database,
+  row: CategoryRow,
+  input: CategoryInput,
+  now: string,
+  actor: Actor,
+): Promise<CategoryRow> {
   const statement = updateCategoryStatement(db, row.category_id, input, now);
   const audit = categoryAudit(actor, row.app_id).updated(row.category_id, presentCategoryRow(row), input);
-  return (await conflictOnDuplicate(slugTaken(input.category_slug), () => writeConfigRow<CategoryRow>(db, row.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(slugTaken(input.category_slug), () =>
+    writeConfigRow<CategoryRow>(db, row.app_id, statement, audit),
+  ))!;
 }
 
 /** Refused while the category holds challenges (deleteCategoryStatement). */
@@ -118,18 +158,40 @@ export async function challengeCountsByCategory(db: D1Database, appId: number): 
 }
 
 async function countInCategory(db: D1Database, categoryId: number): Promise<number> {
-  const row = await db.prepare("SELECT COUNT(*) AS n FROM challenges WHERE category_id = ?").bind(categoryId).first<{ n: number }>();
+  const row = await db
+    .prepare("SELECT COUNT(*) AS n FROM challenges WHERE category_id = ?")
+    .bind(categoryId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 const categoryFull = (categoryId: number) =>
-  conflict(`Challenge category ${categoryId} already holds ${MAX_CHALLENGES_PER_CATEGORY} challenges, the most a category may hold`);
+  conflict(
+    `Challenge category ${categoryId} already holds ${MAX_CHALLENGES_PER_CATEGORY} challenges, the most a category may hold`,
+  );
 
 const CHALLENGE_COLUMNS = [
-  "challenge_name", "challenge_description", "challenge_goal", "challenge_goal_condition",
-  "challenge_duration_time", "live_date", "challenge_price", "challenge_reward", "challenge_reward_type", "challenge_xp",
-  "challenge_icon", "challenge_icon_hd", "repeatable", "is_auto_activated", "period_range", "period_range_reset_at_time",
-  "period_range_time_zone", "event_name", "value_field", "filters", "counter_scope",
+  "challenge_name",
+  "challenge_description",
+  "challenge_goal",
+  "challenge_goal_condition",
+  "challenge_duration_time",
+  "live_date",
+  "challenge_price",
+  "challenge_reward",
+  "challenge_reward_type",
+  "challenge_xp",
+  "challenge_icon",
+  "challenge_icon_hd",
+  "repeatable",
+  "is_auto_activated",
+  "period_range",
+  "period_range_reset_at_time",
+  "period_range_time_zone",
+  "event_name",
+  "value_field",
+  "filters",
+  "counter_scope",
 ] as const;
 
 /** What a challenge's row holds besides its category, its key and its times. */
@@ -205,7 +267,16 @@ export function updateChallengeStatement(
        WHERE challenge_id = ? AND (category_id = ${category.sql} OR (SELECT COUNT(*) FROM challenges WHERE category_id = ${category.sql}) < ?)
        RETURNING *`,
     )
-    .bind(...category.args, input.key ?? null, ...challengeValues(input), now, challengeId, ...category.args, ...category.args, limit);
+    .bind(
+      ...category.args,
+      input.key ?? null,
+      ...challengeValues(input),
+      now,
+      challengeId,
+      ...category.args,
+      ...category.args,
+      limit,
+    );
 }
 
 /** Users' progress in it is no longer offered; its holder counts go with it (foreign key). */
@@ -227,22 +298,41 @@ async function requireInputCategory(db: D1Database, appId: number, categoryId: s
   return row.category_id;
 }
 
-export async function createChallenge(db: D1Database, appId: number, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
+export async function createChallenge(
+  db: D1Database,
+  appId: number,
+  input: ChallengeInput,
+  now: string,
+  actor: Actor,
+): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, appId, input.category_id);
   const audit = challengeAudit(actor, appId).created(input);
   const row = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
-    writeConfigRow<ChallengeRow>(db, appId, insertChallengeStatement(db, appId, boundId(categoryId), input, now), audit),
+    writeConfigRow<ChallengeRow>(
+      db,
+      appId,
+      insertChallengeStatement(db, appId, boundId(categoryId), input, now),
+      audit,
+    ),
   );
   if (!row) throw categoryFull(categoryId);
   return row;
 }
 
 /** A page by id; `search` (the console's) matches a part of the name, in any language, or of the event name. */
-export async function listChallenges(db: D1Database, appId: number, paging: Paging, categoryId: number | null, search = "") {
+export async function listChallenges(
+  db: D1Database,
+  appId: number,
+  paging: Paging,
+  categoryId: number | null,
+  search = "",
+) {
   const conditions = ["app_id = ?"];
   const binds: unknown[] = [appId];
   if (categoryId !== null) conditions.push("category_id = ?"), binds.push(categoryId);
-  if (search) conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)"), binds.push(search, search);
+  if (search)
+    conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)"),
+      binds.push(search, search);
   const where = conditions.join(" AND ");
   const [rows, total] = await db.batch<unknown>([
     db
@@ -256,17 +346,33 @@ export async function listChallenges(db: D1Database, appId: number, paging: Pagi
 export async function requireChallenge(db: D1Database, appId: number, challengeId: string): Promise<ChallengeRow> {
   const id = parseId(challengeId);
   const row =
-    id === null ? null : await db.prepare("SELECT * FROM challenges WHERE app_id = ? AND challenge_id = ?").bind(appId, id).first<ChallengeRow>();
+    id === null
+      ? null
+      : await db
+          .prepare("SELECT * FROM challenges WHERE app_id = ? AND challenge_id = ?")
+          .bind(appId, id)
+          .first<ChallengeRow>();
   if (!row) throw notFound(`Challenge ${challengeId} not found`);
   return row;
 }
 
 /** Moving a challenge to another category counts against that category's limit. */
-export async function replaceChallenge(db: D1Database, row: ChallengeRow, input: ChallengeInput, now: string, actor: Actor): Promise<ChallengeRow> {
+export async function replaceChallenge(
+  db: D1Database,
+  row: ChallengeRow,
+  input: ChallengeInput,
+  now: string,
+  actor: Actor,
+): Promise<ChallengeRow> {
   const categoryId = await requireInputCategory(db, row.app_id, input.category_id);
   const audit = challengeAudit(actor, row.app_id).updated(row.challenge_id, presentChallengeRow(row), input);
   const updated = await conflictOnDuplicate(keyClash("challenge", input.key), () =>
-    writeConfigRow<ChallengeRow>(db, row.app_id, updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now), audit),
+    writeConfigRow<ChallengeRow>(
+      db,
+      row.app_id,
+      updateChallengeStatement(db, row.challenge_id, boundId(categoryId), input, now),
+      audit,
+    ),
   );
   if (!updated) throw categoryFull(categoryId);
   return updated;

@@ -38,7 +38,12 @@ const appNumber = async (db: D1Database, appId: string) => (await requireApp(db,
 export const challengesAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createChallengeCategory", method: "post", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "Create a challenge category",
+      operationId: "createChallengeCategory",
+      method: "post",
+      path: `${base}/challenge-categories`,
+      tags: categoryTags,
+      security,
+      summary: "Create a challenge category",
       request: { params: AppParams, ...jsonBody(CategoryInput) },
       responses: { 201: jsonResponse(CategoryAdmin, "The new category"), ...errorResponses, ...conflictResponse },
     }),
@@ -50,7 +55,12 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listChallengeCategories", method: "get", path: `${base}/challenge-categories`, tags: categoryTags, security, summary: "List challenge categories by position",
+      operationId: "listChallengeCategories",
+      method: "get",
+      path: `${base}/challenge-categories`,
+      tags: categoryTags,
+      security,
+      summary: "List challenge categories by position",
       request: { params: AppParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(CategoryAdmin), "A page of categories"), ...errorResponses },
     }),
@@ -63,7 +73,12 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getChallengeCategory", method: "get", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Get a challenge category",
+      operationId: "getChallengeCategory",
+      method: "get",
+      path: `${base}/challenge-categories/{categoryId}`,
+      tags: categoryTags,
+      security,
+      summary: "Get a challenge category",
       request: { params: CategoryParams },
       responses: { 200: jsonResponse(CategoryAdmin, "The category"), ...errorResponses },
     }),
@@ -75,32 +90,55 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceChallengeCategory", method: "put", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security, summary: "Replace a challenge category",
+      operationId: "replaceChallengeCategory",
+      method: "put",
+      path: `${base}/challenge-categories/{categoryId}`,
+      tags: categoryTags,
+      security,
+      summary: "Replace a challenge category",
       request: { params: CategoryParams, ...jsonBody(CategoryInput) },
       responses: { 200: jsonResponse(CategoryAdmin, "The updated category"), ...errorResponses, ...conflictResponse },
     }),
     async (c) => {
       const { appId, categoryId } = c.req.valid("param");
       const row = await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId);
-      return c.json(presentCategoryRow(await replaceCategory(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c))), 200);
+      return c.json(
+        presentCategoryRow(
+          await replaceCategory(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c)),
+        ),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "deleteChallengeCategory", method: "delete", path: `${base}/challenge-categories/{categoryId}`, tags: categoryTags, security,
+      operationId: "deleteChallengeCategory",
+      method: "delete",
+      path: `${base}/challenge-categories/{categoryId}`,
+      tags: categoryTags,
+      security,
       summary: "Delete an empty challenge category",
       request: { params: CategoryParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses, ...conflictResponse },
     }),
     async (c) => {
       const { appId, categoryId } = c.req.valid("param");
-      await deleteCategory(c.env.DB, await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId), requestActor(c));
+      await deleteCategory(
+        c.env.DB,
+        await requireCategory(c.env.DB, await appNumber(c.env.DB, appId), categoryId),
+        requestActor(c),
+      );
       return c.body(null, 204);
     },
   )
   .openapi(
     createRoute({
-      operationId: "createChallenge", method: "post", path: `${base}/challenges`, tags: challengeTags, security, summary: "Create a challenge (at most 1000 per category)",
+      operationId: "createChallenge",
+      method: "post",
+      path: `${base}/challenges`,
+      tags: challengeTags,
+      security,
+      summary: "Create a challenge (at most 1000 per category)",
       request: { params: AppParams, ...jsonBody(ChallengeInput) },
       responses: { 201: jsonResponse(ChallengeAdmin, "The new challenge"), ...errorResponses, ...conflictResponse },
     }),
@@ -112,7 +150,12 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listChallenges", method: "get", path: `${base}/challenges`, tags: challengeTags, security, summary: "List challenges by id",
+      operationId: "listChallenges",
+      method: "get",
+      path: `${base}/challenges`,
+      tags: challengeTags,
+      security,
+      summary: "List challenges by id",
       request: { params: AppParams, query: ChallengeListQuery },
       responses: { 200: jsonResponse(pageOf(ChallengeAdmin), "A page of challenges"), ...errorResponses },
     }),
@@ -127,7 +170,12 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getChallenge", method: "get", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Get a challenge",
+      operationId: "getChallenge",
+      method: "get",
+      path: `${base}/challenges/{challengeId}`,
+      tags: challengeTags,
+      security,
+      summary: "Get a challenge",
       request: { params: ChallengeParams },
       responses: { 200: jsonResponse(ChallengeAdmin, "The challenge"), ...errorResponses },
     }),
@@ -139,25 +187,44 @@ export const challengesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceChallenge", method: "put", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Replace a challenge",
+      operationId: "replaceChallenge",
+      method: "put",
+      path: `${base}/challenges/{challengeId}`,
+      tags: challengeTags,
+      security,
+      summary: "Replace a challenge",
       request: { params: ChallengeParams, ...jsonBody(ChallengeInput) },
       responses: { 200: jsonResponse(ChallengeAdmin, "The updated challenge"), ...errorResponses, ...conflictResponse },
     }),
     async (c) => {
       const { appId, challengeId } = c.req.valid("param");
       const row = await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId);
-      return c.json(presentChallengeRow(await replaceChallenge(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c))), 200);
+      return c.json(
+        presentChallengeRow(
+          await replaceChallenge(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c)),
+        ),
+        200,
+      );
     },
   )
   .openapi(
     createRoute({
-      operationId: "deleteChallenge", method: "delete", path: `${base}/challenges/{challengeId}`, tags: challengeTags, security, summary: "Delete a challenge",
+      operationId: "deleteChallenge",
+      method: "delete",
+      path: `${base}/challenges/{challengeId}`,
+      tags: challengeTags,
+      security,
+      summary: "Delete a challenge",
       request: { params: ChallengeParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
       const { appId, challengeId } = c.req.valid("param");
-      await deleteChallenge(c.env.DB, await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId), requestActor(c));
+      await deleteChallenge(
+        c.env.DB,
+        await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId),
+        requestActor(c),
+      );
       return c.body(null, 204);
     },
   );

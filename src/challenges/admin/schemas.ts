@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
-import { ConfigKey, DigitsId, Localized, LocalizedName as Name, LocalizedText as LongText, Text } from "../../shared/schemas";
+import {
+  ConfigKey,
+  DigitsId,
+  Localized,
+  LocalizedName as Name,
+  LocalizedText as LongText,
+  Text,
+} from "../../shared/schemas";
 
 /** Zod schemas of the admin API for categories and challenges. */
 
@@ -45,54 +52,57 @@ export const CategoryAdmin = z
   .openapi("ChallengeCategoryAdmin");
 
 /** The fields of a challenge, without the rule across them (catalog documents reuse them: see challengeRule). */
-export const ChallengeFields = z
-  .object({
-    category_id: DigitsId.openapi({ example: "1" }),
-    challenge_name: LocalizedName,
-    challenge_description: LocalizedText.nullable().default(null),
-    challenge_goal: z.number().int().min(0, "must not be negative").max(Number.MAX_SAFE_INTEGER).openapi({ example: 10 }),
-    challenge_goal_condition: z.union([z.literal(0), z.literal(1)]).default(0).openapi({
-      description: "0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal",
+export const ChallengeFields = z.object({
+  category_id: DigitsId.openapi({ example: "1" }),
+  challenge_name: LocalizedName,
+  challenge_description: LocalizedText.nullable().default(null),
+  challenge_goal: z.number().int().min(0, "must not be negative").max(Number.MAX_SAFE_INTEGER).openapi({ example: 10 }),
+  challenge_goal_condition: z
+    .union([z.literal(0), z.literal(1)])
+    .default(0)
+    .openapi({
+      description:
+        "0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal",
     }),
-    challenge_duration_time: z
-      .number()
-      .int()
-      .max(Number.MAX_SAFE_INTEGER / 1000)
-      .refine((v) => v === -1 || v > 0, "must be -1 (no time-out) or a positive number of seconds")
-      .default(-1),
-    live_date: z.iso
-      .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" })
-      .nullable()
-      .default(null)
-      .openapi({ description: "Offered from this instant; null: at once" }),
-    challenge_price: Int.default(0),
-    challenge_reward: Text(),
-    challenge_reward_type: Text(),
-    challenge_xp: Int.default(0),
-    challenge_icon: Text(2000),
-    challenge_icon_hd: Text(2000),
-    repeatable: z.boolean().default(false),
-    is_auto_activated: z.boolean().default(false),
-    period_range: z.enum(PERIOD_RANGES).default("never").openapi({
-      description: "Reset of an automatic challenge: d daily, w weekly on Monday, m monthly on the 1st, never",
-    }),
-    period_range_reset_at_time: z
-      .string()
-      .refine((v) => parseWallClock(v) !== null, "must be a time HH:MM:SS (24 h)")
-      .default("00:00:00"),
-    period_range_time_zone: z
-      .string()
-      .refine(isValidTimeZone, "must be an IANA time zone such as Europe/Berlin")
-      .default("UTC"),
-    event_name: EventName.openapi({ example: "kill-enemy" }),
-    value_field: z.string().min(1).max(100).nullable().default(null).openapi({
-      description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
-    }),
-    filters: z.array(CounterFilterInput).max(20).default([]),
-    counter_scope: z.enum(["session", "total"]).default("session").openapi({
-      description: "session (spec): a new session_id resets the counter; total: sessions do not reset it",
-    }),
-  });
+  challenge_duration_time: z
+    .number()
+    .int()
+    .max(Number.MAX_SAFE_INTEGER / 1000)
+    .refine((v) => v === -1 || v > 0, "must be -1 (no time-out) or a positive number of seconds")
+    .default(-1),
+  live_date: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" })
+    .nullable()
+    .default(null)
+    .openapi({ description: "Offered from this instant; null: at once" }),
+  challenge_price: Int.default(0),
+  challenge_reward: Text(),
+  challenge_reward_type: Text(),
+  challenge_xp: Int.default(0),
+  challenge_icon: Text(2000),
+  challenge_icon_hd: Text(2000),
+  repeatable: z.boolean().default(false),
+  is_auto_activated: z.boolean().default(false),
+  period_range: z.enum(PERIOD_RANGES).default("never").openapi({
+    description: "Reset of an automatic challenge: d daily, w weekly on Monday, m monthly on the 1st, never",
+  }),
+  period_range_reset_at_time: z
+    .string()
+    .refine((v) => parseWallClock(v) !== null, "must be a time HH:MM:SS (24 h)")
+    .default("00:00:00"),
+  period_range_time_zone: z
+    .string()
+    .refine(isValidTimeZone, "must be an IANA time zone such as Europe/Berlin")
+    .default("UTC"),
+  event_name: EventName.openapi({ example: "kill-enemy" }),
+  value_field: z.string().min(1).max(100).nullable().default(null).openapi({
+    description: "The meta data field the counter adds; null: `amount` when the event has one, else 1 per event",
+  }),
+  filters: z.array(CounterFilterInput).max(20).default([]),
+  counter_scope: z.enum(["session", "total"]).default("session").openapi({
+    description: "session (spec): a new session_id resets the counter; total: sessions do not reset it",
+  }),
+});
 
 /** The rule across a challenge's fields. */
 export function challengeRule(
@@ -103,13 +113,17 @@ export function challengeRule(
     ctx.addIssue({
       code: "custom",
       path: ["period_range"],
-      message: "periodic resets apply to automatic, repeatable challenges: set is_auto_activated and repeatable, or period_range never",
+      message:
+        "periodic resets apply to automatic, repeatable challenges: set is_auto_activated and repeatable, or period_range never",
     });
   }
 }
 
 export const ChallengeInput = ChallengeFields.extend({
-  key: ConfigKey.optional().openapi({ description: "Stable key of the challenge in this app (catalog documents); default challenge-<id>. Left out on PUT: unchanged" }),
+  key: ConfigKey.optional().openapi({
+    description:
+      "Stable key of the challenge in this app (catalog documents); default challenge-<id>. Left out on PUT: unchanged",
+  }),
 })
   .superRefine(challengeRule)
   .openapi("ChallengeInput");

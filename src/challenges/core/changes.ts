@@ -17,12 +17,19 @@ export interface ChangeContext {
  * reads (sdk-clients.md, "Webhooks as SCILL's own receiver reads them").
  */
 function payloadChallenge(def: ChallengeDef, snapshot: Snapshot, userId: string, lang: Language) {
-  return { ...presentChallenge(def, snapshot, lang), user_id: userId, session_id: snapshot.instance?.lastSessionId ?? null };
+  return {
+    ...presentChallenge(def, snapshot, lang),
+    user_id: userId,
+    session_id: snapshot.instance?.lastSessionId ?? null,
+  };
 }
 
 /** Where a user's challenge changes go: what decides whether anybody receives them. */
 export const challengeChangeTarget = (ctx: Pick<ChangeContext, "appId" | "userId">) =>
-  ({ webhookType: "challenge-changed", topic: { kind: "user-challenges", appId: ctx.appId, userId: ctx.userId } }) satisfies Pick<Change, "webhookType" | "topic">;
+  ({
+    webhookType: "challenge-changed",
+    topic: { kind: "user-challenges", appId: ctx.appId, userId: ctx.userId },
+  }) satisfies Pick<Change, "webhookType" | "topic">;
 
 /** The spec's challenge-changed payload for one transition, in the app's default language. */
 export function challengeChange(ctx: ChangeContext, transition: Transition): Change {

@@ -6,7 +6,11 @@ import type { StoredType } from "./lifecycle";
  * +1/-1 that each user's object reports with its state changes (migrations/0010_catalog_keys.sql).
  * A catalog change that would break those states is refused while anybody holds them.
  */
-const HELD: Partial<Record<StoredType, HeldState>> = { unlocked: "unlocked", "in-progress": "in-progress", unclaimed: "unclaimed" };
+const HELD: Partial<Record<StoredType, HeldState>> = {
+  unlocked: "unlocked",
+  "in-progress": "in-progress",
+  unclaimed: "unclaimed",
+};
 
 /** The +1/-1 of one touch (a list, an action, an event, an alarm), summed per challenge and state. */
 export class HolderTally {

@@ -96,7 +96,8 @@ function wrongState(def: ChallengeDef, instance: Instance | null, action: string
  * Whether `refresh` can change anything: nothing happens by itself to a challenge the user never
  * started unless it starts automatically. Lets a list of 1,000 manual challenges skip 1,000 calls.
  */
-export const mayRefresh = (def: ChallengeDef, instance: Instance | null): boolean => instance !== null || def.autoActivated;
+export const mayRefresh = (def: ChallengeDef, instance: Instance | null): boolean =>
+  instance !== null || def.autoActivated;
 
 /**
  * Everything that happens by itself, applied lazily on each touch: the time-out (a `lost`
@@ -109,7 +110,11 @@ export function refresh(def: ChallengeDef, instance: Instance | null, ctx: Touch
   let unlocks = 0;
 
   if (current?.type === "in-progress" && current.expiresAt !== null && current.expiresAt <= ctx.now) {
-    transitions.push({ challengeId: def.challengeId, before: snapshotOf(current), after: { type: "lost", instance: current } });
+    transitions.push({
+      challengeId: def.challengeId,
+      before: snapshotOf(current),
+      after: { type: "lost", instance: current },
+    });
     current = afterEnd(def, current);
   }
 
@@ -126,7 +131,11 @@ export function refresh(def: ChallengeDef, instance: Instance | null, ctx: Touch
   if (startable && current === null) {
     current = started(def, ctx, null);
     unlocks++;
-    transitions.push({ challengeId: def.challengeId, before: resetFrom ?? snapshotOf(null), after: snapshotOf(current) });
+    transitions.push({
+      challengeId: def.challengeId,
+      before: resetFrom ?? snapshotOf(null),
+      after: snapshotOf(current),
+    });
   } else if (startable && current?.type === "unlocked") {
     // Unlocked by hand before the challenge was made automatic: the spec's "unlock / unlocked" row.
     const before = current;
@@ -172,7 +181,9 @@ export function cancel(def: ChallengeDef, instance: Instance | null): Outcome {
   if (instance?.type !== "in-progress") wrongState(def, instance, "cancelled", "in-progress");
   return {
     next: afterEnd(def, instance),
-    transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: { type: "cancelled", instance } }],
+    transitions: [
+      { challengeId: def.challengeId, before: snapshotOf(instance), after: { type: "cancelled", instance } },
+    ],
     unlocks: 0,
   };
 }
@@ -202,7 +213,11 @@ export function countEvent(def: ChallengeDef, instance: Instance | null, event: 
       ? { ...counted, type: "finished", isClaimed: true, expiresAt: null }
       : { ...counted, type: "unclaimed", expiresAt: null };
     const next = def.autoActivated && def.repeatable && !isPeriodic(def) ? null : done;
-    return { next, transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: snapshotOf(done) }], unlocks: 0 };
+    return {
+      next,
+      transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: snapshotOf(done) }],
+      unlocks: 0,
+    };
   }
   if (counted.score === instance.score) return { next: counted, transitions: [], unlocks: 0 };
   return changed(def, instance, counted);
@@ -221,7 +236,11 @@ function completed(def: ChallengeDef, instance: Instance, score: number): Outcom
     ? { ...counted, type: "finished", isClaimed: true, expiresAt: null }
     : { ...counted, type: "unclaimed", expiresAt: null };
   const next = def.autoActivated && def.repeatable && !isPeriodic(def) ? null : done;
-  return { next, transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: snapshotOf(done) }], unlocks: 0 };
+  return {
+    next,
+    transitions: [{ challengeId: def.challengeId, before: snapshotOf(instance), after: snapshotOf(done) }],
+    unlocks: 0,
+  };
 }
 
 /** in-progress → its counter set to `score` (0..goal); reaching the goal completes it. */
@@ -238,7 +257,10 @@ export function complete(def: ChallengeDef, instance: Instance | null): Outcome 
   return completed(def, instance, def.goal);
 }
 
-/** Any state but `unlocked` → unlocked, the counter at zero (a challenge never unlocked is unlocked; a gone one is offered again). */
+/**
+ * Any state but `unlocked` → unlocked, the counter at zero (a challenge never unlocked is unlocked; a gone one is
+ * offered again).
+ */
 export function putBack(def: ChallengeDef, instance: Instance | null, ctx: TouchContext): Outcome {
   if (instance?.type === "unlocked") {
     throw new ChallengeStateError(`Challenge ${def.challengeId} is already in state unlocked`);

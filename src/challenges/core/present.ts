@@ -7,7 +7,15 @@ import type { CategoryDef, ChallengeDef } from "./model";
  * The Challenge and ChallengeCategory objects of the spec. `user_challenge_status` is a number in
  * SCILL's payloads whose meaning is not published; it is the position of `type` in this list.
  */
-const STATUS_CODES: NotificationType[] = ["unlock", "unlocked", "in-progress", "unclaimed", "finished", "lost", "cancelled"];
+const STATUS_CODES: NotificationType[] = [
+  "unlock",
+  "unlocked",
+  "in-progress",
+  "unclaimed",
+  "finished",
+  "lost",
+  "cancelled",
+];
 
 export interface Language {
   language?: string;
@@ -55,7 +63,9 @@ export function shortChallenge(view: ChallengeView) {
   return rest;
 }
 
-/** `index`: the category's index in the categories array the user gets (spec: "Position index in the categories array"). */
+/**
+ * `index`: the category's index in the categories array the user gets (spec: "Position index in the categories array").
+ */
 export function presentCategory(category: CategoryDef, index: number, challenges: ChallengeView[], lang: Language) {
   return {
     is_daily_category: category.isDaily,

@@ -35,13 +35,21 @@ export const presentConsoleUser = (row: ConsoleUserRow, activeSessions = 0) => (
 });
 
 const emailTaken = (email: string) =>
-  new ApiError(409, `A console user with the email ${email} already exists`, [{ field: "email", problem: "is already a console user" }]);
+  new ApiError(409, `A console user with the email ${email} already exists`, [
+    { field: "email", problem: "is already a console user" },
+  ]);
 const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 
 /** Console users are in the log of what is not one app's; their passwords are redacted by the log. */
 const userAudit = (actor: Actor) => auditOf(actor, null, "console-user");
 
-export async function insertConsoleUser(db: D1Database, input: ConsoleUserInput, passwordHash: string, nowIso: string, actor: Actor): Promise<ConsoleUserRow> {
+export async function insertConsoleUser(
+  db: D1Database,
+  input: ConsoleUserInput,
+  passwordHash: string,
+  nowIso: string,
+  actor: Actor,
+): Promise<ConsoleUserRow> {
   try {
     const statement = db
       .prepare(
@@ -64,7 +72,9 @@ export async function listConsoleUsers(db: D1Database, paging: Paging, search: s
   const where = "(?2 = '' OR instr(lower(u.email), lower(?2)) > 0 OR instr(lower(u.display_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<unknown>([
     db
-      .prepare(`SELECT u.*, ${ACTIVE_SESSIONS} AS active_sessions FROM console_users u WHERE ${where} ORDER BY u.email LIMIT ?3 OFFSET ?4`)
+      .prepare(
+        `SELECT u.*, ${ACTIVE_SESSIONS} AS active_sessions FROM console_users u WHERE ${where} ORDER BY u.email LIMIT ?3 OFFSET ?4`,
+      )
       .bind(now, search, paging.pageSize, pageOffset(paging)),
     // ?1 is unused here but bound, so that both statements share one WHERE clause.
     db.prepare(`SELECT COUNT(*) AS n FROM console_users u WHERE ${where}`).bind(now, search),
@@ -74,7 +84,10 @@ export async function listConsoleUsers(db: D1Database, paging: Paging, search: s
 
 export async function requireConsoleUser(db: D1Database, consoleUserId: string): Promise<ConsoleUserRow> {
   const id = parseId(consoleUserId);
-  const row = id === null ? null : await db.prepare("SELECT * FROM console_users WHERE console_user_id = ?").bind(id).first<ConsoleUserRow>();
+  const row =
+    id === null
+      ? null
+      : await db.prepare("SELECT * FROM console_users WHERE console_user_id = ?").bind(id).first<ConsoleUserRow>();
   if (!row) throw notFound(`Console user ${consoleUserId} not found`);
   return row;
 }
@@ -92,21 +105,32 @@ export async function countActiveSessions(db: D1Database, consoleUserId: number,
  * revokes the user's sessions in the same batch: nobody keeps rights they just lost.
  */
 export async function updateConsoleUser(
-  db: D1Database, row: ConsoleUserRow, input: ConsoleUserUpdate, passwordHash: string | null, now: number, nowIso: string, actor: Actor,
+  db: D1Database,
+  row: ConsoleUserRow,
+  input: ConsoleUserUpdate,
+  passwordHash: string | null,
+  now: number,
+  nowIso: string,
+  actor: Actor,
 ): Promise<ConsoleUserRow> {
   const signOut = passwordHash !== null || input.role !== row.role;
   const audit = userAudit(actor).updated(row.console_user_id, presentConsoleUser(row), input);
   try {
-    const [updated] = await writeConfig(db, [], [
-      db
-        .prepare(
-          `UPDATE console_users SET email = ?, display_name = ?, role = ?, password_hash = COALESCE(?, password_hash),
+    const [updated] = await writeConfig(
+      db,
+      [],
+      [
+        db
+          .prepare(
+            `UPDATE console_users SET email = ?, display_name = ?, role = ?, password_hash = COALESCE(?, password_hash),
              failed_sign_ins = CASE WHEN ? IS NULL THEN failed_sign_ins ELSE 0 END, updated_at = ?
            WHERE console_user_id = ? RETURNING *`,
-        )
-        .bind(input.email, input.display_name, input.role, passwordHash, passwordHash, nowIso, row.console_user_id),
-      ...(signOut ? [revokeUserSessionsStatement(db, row.console_user_id, now)] : []),
-    ], [audit]);
+          )
+          .bind(input.email, input.display_name, input.role, passwordHash, passwordHash, nowIso, row.console_user_id),
+        ...(signOut ? [revokeUserSessionsStatement(db, row.console_user_id, now)] : []),
+      ],
+      [audit],
+    );
     return updated.results[0] as ConsoleUserRow;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(input.email);

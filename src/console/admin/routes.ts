@@ -3,7 +3,13 @@ import { createRouter } from "../../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { revokeUserSessions } from "../auth/sessions";
-import { countActiveSessions, deleteConsoleUser, listConsoleUsers, presentConsoleUser, requireConsoleUser } from "./repo";
+import {
+  countActiveSessions,
+  deleteConsoleUser,
+  listConsoleUsers,
+  presentConsoleUser,
+  requireConsoleUser,
+} from "./repo";
 import { ConsoleUser, ConsoleUserInput, ConsoleUserUpdate } from "./schemas";
 import { createConsoleUser, replaceConsoleUser } from "./service";
 import { requestActor } from "../../apps/actor";
@@ -24,7 +30,12 @@ const ListQuery = PagingQuery.extend({
 export const consoleUsersAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createConsoleUser", method: "post", path: users, tags, security, summary: "Create a console user",
+      operationId: "createConsoleUser",
+      method: "post",
+      path: users,
+      tags,
+      security,
+      summary: "Create a console user",
       request: jsonBody(ConsoleUserInput),
       responses: { 201: jsonResponse(ConsoleUser, "The new console user"), ...errorResponses, ...conflictResponse },
     }),
@@ -32,7 +43,12 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listConsoleUsers", method: "get", path: users, tags, security, summary: "List console users by email",
+      operationId: "listConsoleUsers",
+      method: "get",
+      path: users,
+      tags,
+      security,
+      summary: "List console users by email",
       request: { query: ListQuery },
       responses: { 200: jsonResponse(pageOf(ConsoleUser), "A page of console users"), ...errorResponses },
     }),
@@ -44,7 +60,12 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getConsoleUser", method: "get", path: `${users}/{consoleUserId}`, tags, security, summary: "Get a console user",
+      operationId: "getConsoleUser",
+      method: "get",
+      path: `${users}/{consoleUserId}`,
+      tags,
+      security,
+      summary: "Get a console user",
       request: { params: UserParams },
       responses: { 200: jsonResponse(ConsoleUser, "The console user"), ...errorResponses },
     }),
@@ -55,7 +76,11 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceConsoleUser", method: "put", path: `${users}/{consoleUserId}`, tags, security,
+      operationId: "replaceConsoleUser",
+      method: "put",
+      path: `${users}/{consoleUserId}`,
+      tags,
+      security,
       summary: "Replace a console user; a new role or password signs them out everywhere",
       request: { params: UserParams, ...jsonBody(ConsoleUserUpdate) },
       responses: { 200: jsonResponse(ConsoleUser, "The updated console user"), ...errorResponses, ...conflictResponse },
@@ -67,7 +92,12 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "deleteConsoleUser", method: "delete", path: `${users}/{consoleUserId}/sessions`, tags, security, summary: "Sign a console user out everywhere",
+      operationId: "deleteConsoleUser",
+      method: "delete",
+      path: `${users}/{consoleUserId}/sessions`,
+      tags,
+      security,
+      summary: "Sign a console user out everywhere",
       request: { params: UserParams },
       responses: { 204: { description: "Every session of the user revoked" }, ...errorResponses },
     }),
@@ -79,12 +109,21 @@ export const consoleUsersAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "signOutConsoleUser", method: "delete", path: `${users}/{consoleUserId}`, tags, security, summary: "Delete a console user and their sessions",
+      operationId: "signOutConsoleUser",
+      method: "delete",
+      path: `${users}/{consoleUserId}`,
+      tags,
+      security,
+      summary: "Delete a console user and their sessions",
       request: { params: UserParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      await deleteConsoleUser(c.env.DB, await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId), requestActor(c));
+      await deleteConsoleUser(
+        c.env.DB,
+        await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId),
+        requestActor(c),
+      );
       return c.body(null, 204);
     },
   );

@@ -20,7 +20,8 @@ const Password = z
   .openapi({ description: "Stored only as a PBKDF2-SHA256 hash" });
 
 const Role = z.enum(CONSOLE_ROLES).openapi({
-  description: "owner: everything, including apps, API keys and console users; editor: an app's configuration and players; viewer: read only",
+  description:
+    "owner: everything, including apps, API keys and console users; editor: an app's configuration and players; viewer: read only",
 });
 
 export const ConsoleUserInput = z
@@ -29,7 +30,9 @@ export const ConsoleUserInput = z
 export type ConsoleUserInput = z.infer<typeof ConsoleUserInput>;
 
 /** A replacement: without a password the current one stays. A new role or password signs the user out everywhere. */
-export const ConsoleUserUpdate = ConsoleUserInput.extend({ password: Password.optional() }).openapi("ConsoleUserUpdate");
+export const ConsoleUserUpdate = ConsoleUserInput.extend({ password: Password.optional() }).openapi(
+  "ConsoleUserUpdate",
+);
 export type ConsoleUserUpdate = z.infer<typeof ConsoleUserUpdate>;
 
 export const ConsoleUser = z

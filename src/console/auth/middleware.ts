@@ -39,7 +39,10 @@ export const verifyCsrf = createMiddleware<ConsoleEnv>(async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next();
   const sent = c.req.header("X-CSRF-Token") ?? (await readForm(c))._csrf;
   if (isCrossSite(c) || !sent || !timingSafeEqual(sent, c.get("session").csrfToken)) {
-    throw new ApiError(403, "This form is out of date or did not come from the console. Reload the page and try again.");
+    throw new ApiError(
+      403,
+      "This form is out of date or did not come from the console. Reload the page and try again.",
+    );
   }
   await next();
 });

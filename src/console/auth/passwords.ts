@@ -30,7 +30,14 @@ export async function hashPassword(password: string, iterations = PBKDF2_ITERATI
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, iterationsText, saltText, hashText] = stored.split("$");
   const iterations = Number(iterationsText);
-  if (scheme !== SCHEME || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS || !saltText || !hashText) {
+  if (
+    scheme !== SCHEME ||
+    !Number.isInteger(iterations) ||
+    iterations < 1 ||
+    iterations > PBKDF2_ITERATIONS ||
+    !saltText ||
+    !hashText
+  ) {
     return false;
   }
   const derived = await derive(password, fromBase64(saltText), iterations);

@@ -33,14 +33,20 @@ interface SessionJoinRow {
 
 export const ADMIN_TOKEN_LABEL = "Admin token";
 
-export async function createSession(db: D1Database, consoleUserId: number | null, now: number): Promise<{ token: string; expiresAt: number }> {
+export async function createSession(
+  db: D1Database,
+  consoleUserId: number | null,
+  now: number,
+): Promise<{ token: string; expiresAt: number }> {
   const token = randomToken(32);
   const expiresAt = now + SESSION_LIFETIME_MS;
   // Expired rows are few and cheap to drop here, so no cron job is needed for them.
   await db.batch([
     db.prepare("DELETE FROM console_sessions WHERE expires_at <= ?").bind(now),
     db
-      .prepare("INSERT INTO console_sessions (session_hash, console_user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO console_sessions (session_hash, console_user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      )
       .bind(await sha256Hex(token), consoleUserId, randomToken(32), now, expiresAt),
   ]);
   return { token, expiresAt };
@@ -70,11 +76,16 @@ export async function findSession(db: D1Database, token: string, now: number): P
 }
 
 export async function revokeSession(db: D1Database, sessionHash: string, now: number): Promise<void> {
-  await db.prepare("UPDATE console_sessions SET revoked_at = ? WHERE session_hash = ? AND revoked_at IS NULL").bind(now, sessionHash).run();
+  await db
+    .prepare("UPDATE console_sessions SET revoked_at = ? WHERE session_hash = ? AND revoked_at IS NULL")
+    .bind(now, sessionHash)
+    .run();
 }
 
 export const revokeUserSessionsStatement = (db: D1Database, consoleUserId: number, now: number) =>
-  db.prepare("UPDATE console_sessions SET revoked_at = ? WHERE console_user_id = ? AND revoked_at IS NULL").bind(now, consoleUserId);
+  db
+    .prepare("UPDATE console_sessions SET revoked_at = ? WHERE console_user_id = ? AND revoked_at IS NULL")
+    .bind(now, consoleUserId);
 
 export async function revokeUserSessions(db: D1Database, consoleUserId: number, now: number): Promise<void> {
   await revokeUserSessionsStatement(db, consoleUserId, now).run();

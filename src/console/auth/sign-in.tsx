@@ -2,7 +2,17 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { randomToken, timingSafeEqual } from "../../shared/crypto";
-import { COOKIE_OPTIONS, consoleRouter, readForm, redirectWithNotice, safeNext, SESSION_COOKIE, takeNotice, type ConsoleEnv, type Notice } from "../http";
+import {
+  COOKIE_OPTIONS,
+  consoleRouter,
+  readForm,
+  redirectWithNotice,
+  safeNext,
+  SESSION_COOKIE,
+  takeNotice,
+  type ConsoleEnv,
+  type Notice,
+} from "../http";
 import { Document } from "../ui/layout";
 import { afterFailure, FAILED_SIGN_IN_DELAY_MS, lockedFor } from "../core/sign-in-lock";
 import { failureRecord, findConsoleUserByEmail, saveFailureRecord } from "../admin/repo";
@@ -48,7 +58,15 @@ async function signInPage(c: Context<ConsoleEnv>, view: SignInView, status: Cont
           <input type="hidden" name="next" value={view.next} />
           <div class="field">
             <label for="email">Email</label>
-            <input id="email" name="email" type="email" autocomplete="username" value={view.email ?? ""} required autofocus />
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autocomplete="username"
+              value={view.email ?? ""}
+              required
+              autofocus
+            />
           </div>
           <div class="field">
             <label for="password">Password</label>
@@ -128,7 +146,8 @@ export const signInRoutes = consoleRouter()
       await wait(FAILED_SIGN_IN_DELAY_MS);
       return signInPage(c, { next, email, error: "Wrong email or password." }, 401);
     }
-    if (user.failed_sign_ins > 0) await saveFailureRecord(c.env.DB, user.console_user_id, { failedSignIns: 0, lastFailedAt: null });
+    if (user.failed_sign_ins > 0)
+      await saveFailureRecord(c.env.DB, user.console_user_id, { failedSignIns: 0, lastFailedAt: null });
     return startSession(c, user.console_user_id, next);
   })
   .post("/console/sign-in/admin-token", async (c) => {

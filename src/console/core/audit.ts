@@ -44,7 +44,12 @@ export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
 }
 
 /** A value in one line: text as it is, anything else as JSON, an absent one as a dash. */
-export const shownValue = (value: unknown): string => (value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value));
+export const shownValue = (value: unknown): string =>
+  value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value);
 
-/** An entry's object id in a table cell: an erased player's subject (64 hex digits) cut to its start; the whole id goes in the tooltip. */
-export const shownResourceId = (id: string | null): string => (id === null ? "" : id.startsWith("erased:") ? `${id.slice(0, 15)}…` : id);
+/**
+ * An entry's object id in a table cell: an erased player's subject (64 hex digits) cut to its start; the whole id goes
+ * in the tooltip.
+ */
+export const shownResourceId = (id: string | null): string =>
+  id === null ? "" : id.startsWith("erased:") ? `${id.slice(0, 15)}…` : id;

@@ -37,13 +37,21 @@ function lineOf(doc: Document, lines: LineCounter, field: string): number | null
 }
 
 export function readCatalogText(text: string): ReadCatalogText {
-  if (text.trim() === "") return { ok: false, problems: [{ field: TEXT_FIELD, problem: "is empty: paste a catalog document or choose a file", line: null }] };
+  if (text.trim() === "")
+    return {
+      ok: false,
+      problems: [{ field: TEXT_FIELD, problem: "is empty: paste a catalog document or choose a file", line: null }],
+    };
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      problems: doc.errors.map((e) => ({ field: TEXT_FIELD, problem: e.message.split("\n")[0].replace(atPosition, ""), line: e.linePos?.[0].line ?? null })),
+      problems: doc.errors.map((e) => ({
+        field: TEXT_FIELD,
+        problem: e.message.split("\n")[0].replace(atPosition, ""),
+        line: e.linePos?.[0].line ?? null,
+      })),
     };
   }
   let value: unknown;
@@ -51,7 +59,10 @@ export function readCatalogText(text: string): ReadCatalogText {
     // Aliases expand at most 100 times (the package's default), so a small text cannot grow huge.
     value = doc.toJS();
   } catch (err) {
-    return { ok: false, problems: [{ field: TEXT_FIELD, problem: err instanceof Error ? err.message : String(err), line: null }] };
+    return {
+      ok: false,
+      problems: [{ field: TEXT_FIELD, problem: err instanceof Error ? err.message : String(err), line: null }],
+    };
   }
   return { ok: true, value, locate: (problems) => problems.map((p) => ({ ...p, line: lineOf(doc, lines, p.field) })) };
 }

@@ -38,7 +38,9 @@ export function errorsUnder(errors: FieldErrors, name: string): string[] {
   return Object.entries(errors)
     .filter(([field]) => field === name || field.startsWith(`${name}.`))
     .flatMap(([field, problems]) =>
-      problems.map((problem) => (field === name && !isPredicate(problem) ? problem : problemSentence({ field, problem }))),
+      problems.map((problem) =>
+        field === name && !isPredicate(problem) ? problem : problemSentence({ field, problem }),
+      ),
     );
 }
 
@@ -46,11 +48,14 @@ export function errorsUnder(errors: FieldErrors, name: string): string[] {
  * zod issues as the API's errors[] (same field names, same plain messages); `input` is the decoded
  * form, so that a value left empty reads "is required".
  */
-export const problemsOfIssues = (issues: readonly IssueLike[], input: unknown): FieldProblem[] => problemsOf(issues, { input });
+export const problemsOfIssues = (issues: readonly IssueLike[], input: unknown): FieldProblem[] =>
+  problemsOf(issues, { input });
 
 // ---- reading values
 
-/** A decoder's result: the JSON input to validate, the problems found while reading it, and the values to show again. */
+/**
+ * A decoder's result: the JSON input to validate, the problems found while reading it, and the values to show again.
+ */
 export interface Decoded {
   input: Record<string, unknown>;
   problems: FieldProblem[];
@@ -144,7 +149,11 @@ export function editRows(values: FormValues, emptyRow: (list: string) => FormVal
     const match = /^(.+)\.(\d+)$/.exec(remove);
     if (!match) return values;
     const [, list, index] = match;
-    return withRows(values, list, rowsOf(values, list).filter((_, i) => i !== Number(index)));
+    return withRows(
+      values,
+      list,
+      rowsOf(values, list).filter((_, i) => i !== Number(index)),
+    );
   }
   return null;
 }

@@ -26,8 +26,25 @@ function decoded(segment: string): string {
 
 export function refusedTarget(path: string, method: string): RefusedTarget {
   const player = PLAYER_PAGE.exec(path);
-  if (player) return { appId: player[1], resource: "player", resourceId: decoded(player[2]), action: player[3] ?? method.toLowerCase() };
+  if (player)
+    return {
+      appId: player[1],
+      resource: "player",
+      resourceId: decoded(player[2]),
+      action: player[3] ?? method.toLowerCase(),
+    };
   const entry = BOARD_ENTRY.exec(path);
-  if (entry) return { appId: entry[1], resource: entry[2] === "user" ? "player" : "team", resourceId: decoded(entry[3]), action: "remove-score" };
-  return { appId: IN_APP.exec(path)?.[1] ?? null, resource: "console-page", resourceId: path, action: method.toLowerCase() };
+  if (entry)
+    return {
+      appId: entry[1],
+      resource: entry[2] === "user" ? "player" : "team",
+      resourceId: decoded(entry[3]),
+      action: "remove-score",
+    };
+  return {
+    appId: IN_APP.exec(path)?.[1] ?? null,
+    resource: "console-page",
+    resourceId: path,
+    action: method.toLowerCase(),
+  };
 }

@@ -22,7 +22,11 @@ export function decodeApp(values: FormValues): Decoded {
     name: form.text("name"),
     default_language: form.optionalText("default_language"),
     // Commas separate names too, as people paste them from a list.
-    backend_only_events: form.text("backend_only_events").split(/[\n,]/).map((name) => name.trim()).filter((name) => name !== ""),
+    backend_only_events: form
+      .text("backend_only_events")
+      .split(/[\n,]/)
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
     rate_limits: {
       per_user_per_minute: form.integer("rate_limits.per_user_per_minute"),
       per_app_per_minute: form.integer("rate_limits.per_app_per_minute"),

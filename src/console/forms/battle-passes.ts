@@ -2,14 +2,41 @@ import type { z } from "@hono/zod-openapi";
 import type { BattlePassAdmin, LevelAdmin } from "../../battlepasses/admin/schemas";
 import { FormReader, rowsOf, withRows, type Decoded, type FormValues } from "../core/form";
 import {
-  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, flag, localizedToForm, readDateTime, readFilters, readLocalized,
+  compactFilters,
+  compactLocalized,
+  dateTimeToForm,
+  filtersToForm,
+  flag,
+  localizedToForm,
+  readDateTime,
+  readFilters,
+  readLocalized,
 } from "./common";
 
 /** The battle pass and level forms: values ⇄ the admin API's BattlePassInput and LevelInput. */
 
-const PASS_LOCALIZED = ["battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer"] as const;
-const PASS_TEXTS = ["package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l", "image_xl", "read_more_link"] as const;
-const PASS_FLAGS = ["is_unlocked_incrementally", "is_active", "can_purchase_with_money", "can_purchase_with_coins"] as const;
+const PASS_LOCALIZED = [
+  "battle_pass_name",
+  "battle_pass_description",
+  "battle_pass_short_description",
+  "battle_pass_disclaimer",
+] as const;
+const PASS_TEXTS = [
+  "package_sku_ios",
+  "package_sku_android",
+  "image_xs",
+  "image_s",
+  "image_m",
+  "image_l",
+  "image_xl",
+  "read_more_link",
+] as const;
+const PASS_FLAGS = [
+  "is_unlocked_incrementally",
+  "is_active",
+  "can_purchase_with_money",
+  "can_purchase_with_coins",
+] as const;
 
 export function passToForm(p: z.infer<typeof BattlePassAdmin>, defaultLanguage: string): FormValues {
   return {
@@ -71,18 +98,37 @@ export function levelToForm(level: z.infer<typeof LevelAdmin>, defaultLanguage: 
     level_reward_type: level.level_reward_type,
     reward_webhook_url: level.reward_webhook_url ?? "",
   };
-  return withRows(base, "challenges", level.challenges.map((c) => levelChallengeToRow(c, defaultLanguage)));
+  return withRows(
+    base,
+    "challenges",
+    level.challenges.map((c) => levelChallengeToRow(c, defaultLanguage)),
+  );
 }
 
 /** A new level offers one challenge to fill in. */
-export const NEW_LEVEL: FormValues = { level_reward_type: "nothing", "challenges.0.challenge_goal_condition": "0", "challenges.0.counter_scope": "session" };
+export const NEW_LEVEL: FormValues = {
+  level_reward_type: "nothing",
+  "challenges.0.challenge_goal_condition": "0",
+  "challenges.0.counter_scope": "session",
+};
 
-const CHALLENGE_FIELDS = ["key", "challenge_name.0.text", "challenge_goal", "event_name", "challenge_icon", "value_field"];
+const CHALLENGE_FIELDS = [
+  "key",
+  "challenge_name.0.text",
+  "challenge_goal",
+  "event_name",
+  "challenge_icon",
+  "value_field",
+];
 
 /** A challenge row counts when anything of it was filled in (its selects alone do not count). */
 const challengeFilled = (row: FormValues) =>
   (row.challenge_id ?? "") !== "" ||
-  Object.entries(row).some(([name, value]) => (CHALLENGE_FIELDS.includes(name) || /^challenge_name\.\d+\.text$|^filters\.\d+\.(field|value)$/.test(name)) && value.trim() !== "");
+  Object.entries(row).some(
+    ([name, value]) =>
+      (CHALLENGE_FIELDS.includes(name) || /^challenge_name\.\d+\.text$|^filters\.\d+\.(field|value)$/.test(name)) &&
+      value.trim() !== "",
+  );
 
 export function decodeLevel(submitted: FormValues): Decoded {
   const rows = rowsOf(submitted, "challenges")

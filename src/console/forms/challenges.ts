@@ -2,7 +2,15 @@ import type { z } from "@hono/zod-openapi";
 import type { CategoryAdmin, ChallengeAdmin } from "../../challenges/admin/schemas";
 import { FormReader, type Decoded, type FormValues } from "../core/form";
 import {
-  compactFilters, compactLocalized, dateTimeToForm, filtersToForm, flag, localizedToForm, readDateTime, readFilters, readLocalized,
+  compactFilters,
+  compactLocalized,
+  dateTimeToForm,
+  filtersToForm,
+  flag,
+  localizedToForm,
+  readDateTime,
+  readFilters,
+  readLocalized,
 } from "./common";
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
@@ -65,7 +73,10 @@ export function challengeToForm(c: z.infer<typeof ChallengeAdmin>, defaultLangua
 }
 
 export function decodeChallenge(submitted: FormValues): Decoded {
-  const values = compactFilters(compactLocalized(compactLocalized(submitted, "challenge_name"), "challenge_description"), "filters");
+  const values = compactFilters(
+    compactLocalized(compactLocalized(submitted, "challenge_name"), "challenge_description"),
+    "filters",
+  );
   const form = new FormReader(values);
   const input = {
     key: form.optionalText("key"),

@@ -13,8 +13,14 @@ export const LANGUAGE_ROW = ["lang", "text"] as const;
 
 /** One row per language; a plain string is the app's default language. */
 export function localizedToForm(name: string, value: Localized | null, defaultLanguage: string): FormValues {
-  const entries = value === null ? [] : typeof value === "string" ? (value ? [[defaultLanguage, value]] : []) : Object.entries(value);
-  return Object.fromEntries(entries.flatMap(([lang, text], i) => [[`${name}.${i}.lang`, lang], [`${name}.${i}.text`, text]]));
+  const entries =
+    value === null ? [] : typeof value === "string" ? (value ? [[defaultLanguage, value]] : []) : Object.entries(value);
+  return Object.fromEntries(
+    entries.flatMap(([lang, text], i) => [
+      [`${name}.${i}.lang`, lang],
+      [`${name}.${i}.text`, text],
+    ]),
+  );
 }
 
 /** The rows with a text as `{lang: text}`; undefined when there is none, so that "required" or the default applies. */
@@ -26,7 +32,8 @@ export function readLocalized(form: FormReader, name: string): Record<string, st
     const lang = (row.lang ?? "").trim();
     if (text === "") return;
     if (lang === "") form.problems.push({ field: `${name}.${i}.lang`, problem: "needs a language code such as en" });
-    else if (Object.hasOwn(result, lang)) form.problems.push({ field: `${name}.${i}.lang`, problem: `${lang} appears twice` });
+    else if (Object.hasOwn(result, lang))
+      form.problems.push({ field: `${name}.${i}.lang`, problem: `${lang} appears twice` });
     else result[lang] = text;
   });
   return Object.keys(result).length > 0 ? result : undefined;
@@ -38,9 +45,16 @@ export const FILTER_ROW = ["field", "value"] as const;
 
 const listText = (value: unknown) => (Array.isArray(value) ? value.join(", ") : String(value));
 
-export function filtersToForm(name: string, filters: readonly { field: string; op: string; value: unknown }[]): FormValues {
+export function filtersToForm(
+  name: string,
+  filters: readonly { field: string; op: string; value: unknown }[],
+): FormValues {
   return Object.fromEntries(
-    filters.flatMap((f, i) => [[`${name}.${i}.field`, f.field], [`${name}.${i}.op`, f.op], [`${name}.${i}.value`, listText(f.value)]]),
+    filters.flatMap((f, i) => [
+      [`${name}.${i}.field`, f.field],
+      [`${name}.${i}.op`, f.op],
+      [`${name}.${i}.value`, listText(f.value)],
+    ]),
   );
 }
 
@@ -59,7 +73,13 @@ export function readFilters(form: FormReader, name: string): unknown[] {
     const field = (row.field ?? "").trim();
     const op = row.op ?? "eq";
     const text = (row.value ?? "").trim();
-    const value = op === "in" ? text.split(",").map((v) => filterValue(field, op, v.trim())).filter((v) => v !== "") : filterValue(field, op, text);
+    const value =
+      op === "in"
+        ? text
+            .split(",")
+            .map((v) => filterValue(field, op, v.trim()))
+            .filter((v) => v !== "")
+        : filterValue(field, op, text);
     return { field, op, value };
   });
 }
@@ -89,7 +109,12 @@ export function emptyRowFor(defaultLanguage: string) {
     const name = list.slice(list.lastIndexOf(".") + 1);
     if (name === "filters") return { field: "", op: "eq", value: "" };
     if (name === "challenges") {
-      return { "challenge_name.0.lang": defaultLanguage, "challenge_name.0.text": "", challenge_goal_condition: "0", counter_scope: "session" };
+      return {
+        "challenge_name.0.lang": defaultLanguage,
+        "challenge_name.0.text": "",
+        challenge_goal_condition: "0",
+        counter_scope: "session",
+      };
     }
     if (name === "custom") return { key: "", value: "" };
     return { lang: "", text: "" };

@@ -1,7 +1,15 @@
 import type { z } from "@hono/zod-openapi";
 import type { LeaderboardAdmin } from "../../leaderboards/admin/schemas";
 import { FormReader, type Decoded, type FormValues } from "../core/form";
-import { compactFilters, compactLocalized, filtersToForm, flag, localizedToForm, readFilters, readLocalized } from "./common";
+import {
+  compactFilters,
+  compactLocalized,
+  filtersToForm,
+  flag,
+  localizedToForm,
+  readFilters,
+  readLocalized,
+} from "./common";
 import { readWallClock } from "./challenges";
 
 /** The leaderboard form: values ⇄ the admin API's LeaderboardInput. */

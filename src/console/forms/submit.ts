@@ -32,9 +32,12 @@ export async function submitForm<S extends z.ZodType>(c: ConsoleContext, s: Form
   const unreadable = new Set(decoded.problems.map((p) => p.field));
   const problems = [
     ...decoded.problems,
-    ...(parsed.success ? [] : problemsOfIssues(parsed.error.issues, decoded.input).filter((p) => !unreadable.has(p.field))),
+    ...(parsed.success
+      ? []
+      : problemsOfIssues(parsed.error.issues, decoded.input).filter((p) => !unreadable.has(p.field))),
   ];
-  if (problems.length > 0 || !parsed.success) return s.render({ values: decoded.values, errors: errorsOf(problems) }, 400);
+  if (problems.length > 0 || !parsed.success)
+    return s.render({ values: decoded.values, errors: errorsOf(problems) }, 400);
 
   try {
     return await s.save(parsed.data);

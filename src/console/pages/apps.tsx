@@ -4,7 +4,16 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { serviceStatus } from "../../ops/status";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  readForm,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { appToForm, decodeApp } from "../forms/apps";
 import { DEFAULT_RATE_LIMITS } from "../../apps/settings";
 import { submitForm } from "../forms/submit";
@@ -15,7 +24,8 @@ import { ServiceWarnings, StatusSummary } from "./status-panel";
 
 /** The apps: the list (the console's start page), creating one, renaming and deleting one. */
 
-const LANGUAGE_HELP = "Language code (en, de-AT) of texts given as plain strings, and the fallback when a request asks for a missing language.";
+const LANGUAGE_HELP =
+  "Language code (en, de-AT) of texts given as plain strings, and the fallback when a request asks for a missing language.";
 
 const perMinute = (n: number) => `Empty: the service's default, ${n.toLocaleString("en-US")}.`;
 
@@ -62,7 +72,13 @@ function AppForm(props: { form: FormState; action: string; submit: string; fairP
       <FormErrors errors={props.form.errors} fields={APP_FIELDS} />
       <fieldset disabled={props.form.readOnly}>
         <TextField form={props.form} name="name" label="Name" required help="Shown in the console only." />
-        <TextField form={props.form} name="default_language" label="Default language" placeholder="en" help={LANGUAGE_HELP} />
+        <TextField
+          form={props.form}
+          name="default_language"
+          label="Default language"
+          placeholder="en"
+          help={LANGUAGE_HELP}
+        />
         {props.fairPlay && <FairPlayFields form={props.form} />}
         {!props.form.readOnly && <button type="submit">{props.submit}</button>}
       </fieldset>
@@ -81,13 +97,20 @@ async function appsPage(c: ConsoleContext, createForm: FormState, status: Conten
     c,
     { title: "Apps", section: "apps", status },
     <>
-      <PageHeader title="Apps" lead="Each app is one game or product: its own API keys, challenges, battle passes, leaderboards and webhooks." />
+      <PageHeader
+        title="Apps"
+        lead="Each app is one game or product: its own API keys, challenges, battle passes, leaderboards and webhooks."
+      />
       <ServiceWarnings warnings={service.warnings} details />
       <SearchForm action="/console" value={list.search} label="Search apps" placeholder="Name" />
       <div id="list">
         {rows.length === 0 ? (
           <EmptyState>
-            {list.search ? <p>No app matches “{list.search}”.</p> : <p>No apps yet. {owner ? "Create one below." : "An owner can create one."}</p>}
+            {list.search ? (
+              <p>No app matches “{list.search}”.</p>
+            ) : (
+              <p>No apps yet. {owner ? "Create one below." : "An owner can create one."}</p>
+            )}
           </EmptyState>
         ) : (
           <Table head={["Name", "App id", "Default language", "Created"]} numeric={[1]}>
@@ -118,28 +141,49 @@ async function appsPage(c: ConsoleContext, createForm: FormState, status: Conten
   );
 }
 
-function settingsPage(c: ConsoleContext, app: AppRow, form: FormState, status: ContentfulStatusCode = 200, deleteError?: string) {
+function settingsPage(
+  c: ConsoleContext,
+  app: AppRow,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+  deleteError?: string,
+) {
   const owner = canChange(c, "administer");
   return renderPage(
     c,
     { title: `Settings · ${app.name}`, section: "settings", app, status },
     <>
-      <PageHeader title="Settings" crumbs={[[`/console/apps/${app.app_id}`, app.name]]} lead={`App id ${app.app_id}: the id in the API's paths and in access tokens.`} />
+      <PageHeader
+        title="Settings"
+        crumbs={[[`/console/apps/${app.app_id}`, app.name]]}
+        lead={`App id ${app.app_id}: the id in the API's paths and in access tokens.`}
+      />
       <section class="panel">
         <h2>App</h2>
-        <AppForm form={{ ...form, readOnly: !owner }} action={`/console/apps/${app.app_id}/settings`} submit="Save" fairPlay />
+        <AppForm
+          form={{ ...form, readOnly: !owner }}
+          action={`/console/apps/${app.app_id}/settings`}
+          submit="Save"
+          fairPlay
+        />
       </section>
       {owner && (
         <section class="panel danger-zone">
           <h2>Delete this app</h2>
           <p>
-            Deletes the app with its API keys, challenges, battle passes, leaderboards, webhooks and statistics. Games using its keys stop working at
-            once. This cannot be undone.
+            Deletes the app with its API keys, challenges, battle passes, leaderboards, webhooks and statistics. Games
+            using its keys stop working at once. This cannot be undone.
           </p>
           <PostForm action={`/console/apps/${app.app_id}/delete`} swap="innerHTML">
             <div class={`field${deleteError ? " invalid" : ""}`}>
               <label for="confirm-name">Type the app's name, {app.name}, to confirm</label>
-              <input id="confirm-name" name="confirm_name" autocomplete="off" aria-invalid={deleteError ? "true" : undefined} aria-describedby={deleteError ? "confirm-name-errors" : undefined} />
+              <input
+                id="confirm-name"
+                name="confirm_name"
+                autocomplete="off"
+                aria-invalid={deleteError ? "true" : undefined}
+                aria-describedby={deleteError ? "confirm-name-errors" : undefined}
+              />
               {deleteError && (
                 <ul class="field-errors" id="confirm-name-errors">
                   <li>{deleteError}</li>
@@ -167,7 +211,11 @@ export const appsPages = consoleRouter()
       schema: AppInput,
       save: async (input) => {
         const app = await createApp(c.env.DB, input, toIso(c.get("now")), consoleActor(c));
-        return redirectWithNotice(c, `/console/apps/${app.app_id}`, `App ${app.name} created. Next: create an API key for your game.`);
+        return redirectWithNotice(
+          c,
+          `/console/apps/${app.app_id}`,
+          `App ${app.name} created. Next: create an API key for your game.`,
+        );
       },
       render: (form, status) => appsPage(c, form, status),
     });
@@ -194,7 +242,13 @@ export const appsPages = consoleRouter()
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const typed = ((await readForm(c)).confirm_name ?? "").trim();
     if (typed !== app.name) {
-      return settingsPage(c, app, appFormOf(app), 400, typed ? `“${typed}” is not this app's name.` : "Type the app's name to confirm.");
+      return settingsPage(
+        c,
+        app,
+        appFormOf(app),
+        400,
+        typed ? `“${typed}” is not this app's name.` : "Type the app's name to confirm.",
+      );
     }
     await deleteApp(c.env.DB, app, consoleActor(c));
     return redirectWithNotice(c, "/console", `App ${app.name} deleted.`);

@@ -14,9 +14,18 @@ import { PageHeader, renderAppPage, renderPage } from "../ui/render";
 type Entry = ReturnType<typeof presentAuditEntry>;
 const AuditFilters = AuditQuery.pick({ resource: true, resource_id: true, actor: true, from: true, to: true });
 type Filters = Partial<Record<keyof typeof AuditFilters.shape, string>>;
-const FILTER_LABELS: Record<keyof Filters, string> = { resource: "Resource", resource_id: "Object id", actor: "Actor", from: "From", to: "To" };
+const FILTER_LABELS: Record<keyof Filters, string> = {
+  resource: "Resource",
+  resource_id: "Object id",
+  actor: "Actor",
+  from: "From",
+  to: "To",
+};
 
-/** The query's filters, checked with the admin API's own rules: a filter it would refuse is a problem shown on the page (400). */
+/**
+ * The query's filters, checked with the admin API's own rules: a filter it would refuse is a problem shown on the page
+ * (400).
+ */
 function filtersOf(c: ConsoleContext): { filters: Filters; problems: FieldProblem[] } {
   const filters: Filters = {};
   for (const name of Object.keys(FILTER_LABELS) as (keyof Filters)[]) {
@@ -47,7 +56,11 @@ function Changes({ entry }: { entry: Entry }) {
   return (
     <details>
       <summary>
-        {fields.length === 1 ? "1 field" : `${fields.length} fields`}: {fields.slice(0, 3).map((f) => f.field).join(", ")}
+        {fields.length === 1 ? "1 field" : `${fields.length} fields`}:{" "}
+        {fields
+          .slice(0, 3)
+          .map((f) => f.field)
+          .join(", ")}
         {fields.length > 3 ? ", …" : ""}
       </summary>
       <dl class="facts">
@@ -81,7 +94,10 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
           <label for="audit-resource">Resource</label>
           <select id="audit-resource" name="resource">
             <option value="">any</option>
-            {(filters.resource && !resources.includes(filters.resource) ? [...resources, filters.resource] : resources).map((r) => (
+            {(filters.resource && !resources.includes(filters.resource)
+              ? [...resources, filters.resource]
+              : resources
+            ).map((r) => (
               <option value={r} selected={r === filters.resource}>
                 {r}
               </option>
@@ -90,7 +106,12 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
         </div>
         <div class="filter">
           <label for="audit-resource-id">Object id</label>
-          <input id="audit-resource-id" name="resource_id" value={filters.resource_id ?? ""} placeholder="42, player id" />
+          <input
+            id="audit-resource-id"
+            name="resource_id"
+            value={filters.resource_id ?? ""}
+            placeholder="42, player id"
+          />
         </div>
         <div class="filter">
           <label for="audit-actor">Actor</label>
@@ -112,7 +133,11 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
       <div id="list">
         {entries.length === 0 ? (
           <EmptyState>
-            <p>{filtered ? "No entry matches." : "Nothing recorded yet. Every change of configuration and every action on a player appears here."}</p>
+            <p>
+              {filtered
+                ? "No entry matches."
+                : "Nothing recorded yet. Every change of configuration and every action on a player appears here."}
+            </p>
           </EmptyState>
         ) : (
           <Table head={["When", "Who", "What", "From", "Changes"]}>
@@ -127,7 +152,8 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
                   {e.actor.kind === "console-user" && <span class="muted"> (console user)</span>}
                 </td>
                 <td>
-                  {e.resource} <code title={e.resource_id ?? undefined}>{shownResourceId(e.resource_id)}</code> <StatusBadge status={e.action} />
+                  {e.resource} <code title={e.resource_id ?? undefined}>{shownResourceId(e.resource_id)}</code>{" "}
+                  <StatusBadge status={e.action} />
                   {e.outcome === "refused" && (
                     <>
                       {" "}
@@ -153,7 +179,8 @@ async function auditLog(c: ConsoleContext, app: AppRow | null, base: string) {
   return { body, status: problems.length > 0 ? (400 as const) : (200 as const) };
 }
 
-const LEAD = "Who changed what, when and from where: configuration changes, API keys and actions on players. Secrets never appear.";
+const LEAD =
+  "Who changed what, when and from where: configuration changes, API keys and actions on players. Secrets never appear.";
 
 export const auditPages = consoleRouter()
   .get("/console/audit", async (c) => {
@@ -162,7 +189,10 @@ export const auditPages = consoleRouter()
       c,
       { title: "Audit log", section: "console-audit", status },
       <>
-        <PageHeader title="Audit log" lead="What is not one app's: apps created, renamed and deleted, and console users. An app's own log is on its page." />
+        <PageHeader
+          title="Audit log"
+          lead="What is not one app's: apps created, renamed and deleted, and console users. An app's own log is on its page."
+        />
         {body}
       </>,
     );

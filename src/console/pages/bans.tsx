@@ -7,7 +7,10 @@ import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { playerPath, playersPath } from "./player-view";
 
-/** The bans in force in an app, newest first, searchable by player id or reason; lifting one here asks first. Banning is on the player's page. */
+/**
+ * The bans in force in an app, newest first, searchable by player id or reason; lifting one here asks first. Banning is
+ * on the player's page.
+ */
 
 export const banPages = consoleRouter().get("/console/apps/:appId/bans", async (c) => {
   const app = await requireApp(c.env.DB, c.req.param("appId"));
@@ -16,10 +19,20 @@ export const banPages = consoleRouter().get("/console/apps/:appId/bans", async (
   const base = `/console/apps/${app.app_id}/bans`;
   const mayLift = canChange(c);
   return renderAppPage(
-    c, app, "bans",
-    { title: "Bans", lead: "Players banned now: their tokens and events are refused and their scores hidden until the ban is lifted or ends." },
+    c,
+    app,
+    "bans",
+    {
+      title: "Bans",
+      lead: "Players banned now: their tokens and events are refused and their scores hidden until the ban is lifted or ends.",
+    },
     <>
-      <SearchForm action={base} value={list.search} label="Search by player id or reason" placeholder="part of an id or reason" />
+      <SearchForm
+        action={base}
+        value={list.search}
+        label="Search by player id or reason"
+        placeholder="part of an id or reason"
+      />
       <div id="list">
         {rows.length === 0 ? (
           <EmptyState>

@@ -1,5 +1,16 @@
 import { rowsOf } from "../core/form";
-import { AddRowButton, CheckboxField, FormErrors, LocalizedField, PostForm, RadioField, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
+import {
+  AddRowButton,
+  CheckboxField,
+  FormErrors,
+  LocalizedField,
+  PostForm,
+  RadioField,
+  RemoveRowButton,
+  SelectField,
+  TextField,
+  type FormState,
+} from "../ui/forms";
 import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../ui/counter-fields";
 import { KeyField } from "../ui/key-field";
 import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "./challenge-forms";
@@ -7,12 +18,35 @@ import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } fro
 /** The battle pass and level forms, with the spec's meaning of each field as help. */
 
 const PASS_FIELDS = [
-  "key", "battle_pass_name", "battle_pass_description", "battle_pass_short_description", "battle_pass_disclaimer", "battle_pass_priority",
-  "package_sku_ios", "package_sku_android", "image_xs", "image_s", "image_m", "image_l", "image_xl", "start_date", "end_date",
-  "read_more_link", "is_unlocked_incrementally", "is_active", "can_purchase_with_money", "can_purchase_with_coins",
+  "key",
+  "battle_pass_name",
+  "battle_pass_description",
+  "battle_pass_short_description",
+  "battle_pass_disclaimer",
+  "battle_pass_priority",
+  "package_sku_ios",
+  "package_sku_android",
+  "image_xs",
+  "image_s",
+  "image_m",
+  "image_l",
+  "image_xl",
+  "start_date",
+  "end_date",
+  "read_more_link",
+  "is_unlocked_incrementally",
+  "is_active",
+  "can_purchase_with_money",
+  "can_purchase_with_coins",
 ];
 
-export function PassForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
+export function PassForm(props: {
+  form: FormState;
+  action: string;
+  defaultLanguage: string;
+  submit: string;
+  isNew: boolean;
+}) {
   const { form } = props;
   const lang = props.defaultLanguage;
   return (
@@ -23,20 +57,67 @@ export function PassForm(props: { form: FormState; action: string; defaultLangua
           <h2>What the player sees</h2>
           <LocalizedField form={form} name="battle_pass_name" label="Name" required defaultLanguage={lang} />
           <KeyField form={form} derived="battle-pass" isNew={props.isNew} />
-          <LocalizedField form={form} name="battle_pass_short_description" label="Short description" defaultLanguage={lang} />
-          <LocalizedField form={form} name="battle_pass_description" label="Description" multiline defaultLanguage={lang} />
-          <LocalizedField form={form} name="battle_pass_disclaimer" label="Disclaimer" multiline defaultLanguage={lang} />
+          <LocalizedField
+            form={form}
+            name="battle_pass_short_description"
+            label="Short description"
+            defaultLanguage={lang}
+          />
+          <LocalizedField
+            form={form}
+            name="battle_pass_description"
+            label="Description"
+            multiline
+            defaultLanguage={lang}
+          />
+          <LocalizedField
+            form={form}
+            name="battle_pass_disclaimer"
+            label="Disclaimer"
+            multiline
+            defaultLanguage={lang}
+          />
           <TextField form={form} name="read_more_link" label="Read more link" type="url" />
         </section>
         <section class="form-section">
           <h2>Season</h2>
           <div class="grid three">
-            <TextField form={form} name="start_date" label="Start (UTC)" type="datetime-local" required help="Events count from this instant." />
-            <TextField form={form} name="end_date" label="End (UTC)" type="datetime-local" required help="After it nothing counts and battlepass-expired is sent once." />
-            <TextField form={form} name="battle_pass_priority" label="Priority" type="number" help="Passes are listed by priority, lowest first." />
+            <TextField
+              form={form}
+              name="start_date"
+              label="Start (UTC)"
+              type="datetime-local"
+              required
+              help="Events count from this instant."
+            />
+            <TextField
+              form={form}
+              name="end_date"
+              label="End (UTC)"
+              type="datetime-local"
+              required
+              help="After it nothing counts and battlepass-expired is sent once."
+            />
+            <TextField
+              form={form}
+              name="battle_pass_priority"
+              label="Priority"
+              type="number"
+              help="Passes are listed by priority, lowest first."
+            />
           </div>
-          <CheckboxField form={form} name="is_active" label="Active" help="A switched-off pass is not offered and tracks nothing." />
-          <CheckboxField form={form} name="is_unlocked_incrementally" label="Levels unlock one after the other" help="Off: players may activate any level." />
+          <CheckboxField
+            form={form}
+            name="is_active"
+            label="Active"
+            help="A switched-off pass is not offered and tracks nothing."
+          />
+          <CheckboxField
+            form={form}
+            name="is_unlocked_incrementally"
+            label="Levels unlock one after the other"
+            help="Off: players may activate any level."
+          />
         </section>
         <section class="form-section">
           <h2>Store</h2>
@@ -61,9 +142,28 @@ export function PassForm(props: { form: FormState; action: string; defaultLangua
   );
 }
 
-const REWARD_TYPES = [["nothing", "nothing"], ["coin", "coin"], ["experience", "experience"], ["item", "item"]] as const;
-const REWARD_TYPE_NAMES = [["", "derived from the reward type"], ["Coins", "Coins"], ["Voucher", "Voucher"], ["Money", "Money"], ["Experience", "Experience"]] as const;
-const LEVEL_FIELDS = ["key", "level_priority", "reward_amount", "reward_type_name", "level_reward_type", "reward_webhook_url", "challenges"];
+const REWARD_TYPES = [
+  ["nothing", "nothing"],
+  ["coin", "coin"],
+  ["experience", "experience"],
+  ["item", "item"],
+] as const;
+const REWARD_TYPE_NAMES = [
+  ["", "derived from the reward type"],
+  ["Coins", "Coins"],
+  ["Voucher", "Voucher"],
+  ["Money", "Money"],
+  ["Experience", "Experience"],
+] as const;
+const LEVEL_FIELDS = [
+  "key",
+  "level_priority",
+  "reward_amount",
+  "reward_type_name",
+  "level_reward_type",
+  "reward_webhook_url",
+  "challenges",
+];
 
 function LevelChallenge(props: { form: FormState; index: number; count: number; defaultLanguage: string }) {
   const { form, index } = props;
@@ -76,29 +176,59 @@ function LevelChallenge(props: { form: FormState; index: number; count: number; 
         {id ? <span class="muted"> · id {id}</span> : <span class="muted"> · new</span>}
       </legend>
       {id && <input type="hidden" name={at("challenge_id")} value={id} />}
-      <LocalizedField form={form} name={at("challenge_name")} label="Name" required defaultLanguage={props.defaultLanguage} />
+      <LocalizedField
+        form={form}
+        name={at("challenge_name")}
+        label="Name"
+        required
+        defaultLanguage={props.defaultLanguage}
+      />
       <KeyField form={form} name={at("key")} derived="challenge" isNew={!id} />
       <div class="grid three">
         <TextField form={form} name={at("challenge_goal")} label="Goal" type="number" min="0" required />
         <TextField form={form} name={at("challenge_xp")} label="Experience points" type="number" min="0" />
-        <SelectField form={form} name={at("counter_scope")} label="Counter scope" options={COUNTER_SCOPE_OPTIONS} help={COUNTER_SCOPE_HELP} />
+        <SelectField
+          form={form}
+          name={at("counter_scope")}
+          label="Counter scope"
+          options={COUNTER_SCOPE_OPTIONS}
+          help={COUNTER_SCOPE_HELP}
+        />
       </div>
-      <RadioField form={form} name={at("challenge_goal_condition")} label="Goal condition" options={GOAL_CONDITION_OPTIONS} />
+      <RadioField
+        form={form}
+        name={at("challenge_goal_condition")}
+        label="Goal condition"
+        options={GOAL_CONDITION_OPTIONS}
+      />
       <div class="grid two">
         <EventNameField form={form} name={at("event_name")} />
-        <ValueFieldField form={form} name={at("value_field")} eventField={at("event_name")} what="adds to the counter" />
+        <ValueFieldField
+          form={form}
+          name={at("value_field")}
+          eventField={at("event_name")}
+          what="adds to the counter"
+        />
       </div>
       <FiltersField form={form} name={at("filters")} eventField={at("event_name")} />
       <div class="grid two">
         <TextField form={form} name={at("challenge_icon")} label="Icon" />
         <TextField form={form} name={at("challenge_icon_hd")} label="Icon (HD)" />
       </div>
-      {props.count > 1 && <RemoveRowButton row={`challenges.${index}`} label={`Remove challenge ${index + 1}`} readOnly={form.readOnly} />}
+      {props.count > 1 && (
+        <RemoveRowButton row={`challenges.${index}`} label={`Remove challenge ${index + 1}`} readOnly={form.readOnly} />
+      )}
     </fieldset>
   );
 }
 
-export function LevelForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
+export function LevelForm(props: {
+  form: FormState;
+  action: string;
+  defaultLanguage: string;
+  submit: string;
+  isNew: boolean;
+}) {
   const { form } = props;
   const challenges = rowsOf(form.values, "challenges");
   const shown = challenges.length > 0 ? challenges : [{}];
@@ -112,7 +242,13 @@ export function LevelForm(props: { form: FormState; action: string; defaultLangu
           <div class="grid three">
             <TextField form={form} name="reward_amount" label="Reward amount" help="What the level gives, e.g. 100." />
             <SelectField form={form} name="level_reward_type" label="Reward type" options={REWARD_TYPES} />
-            <SelectField form={form} name="reward_type_name" label="Reward type name" options={REWARD_TYPE_NAMES} help="Deprecated by the spec; kept for old clients." />
+            <SelectField
+              form={form}
+              name="reward_type_name"
+              label="Reward type name"
+              options={REWARD_TYPE_NAMES}
+              help="Deprecated by the spec; kept for old clients."
+            />
           </div>
           <TextField
             form={form}
@@ -123,7 +259,14 @@ export function LevelForm(props: { form: FormState; action: string; defaultLangu
             help="Receives battlepass-level-reward-claimed for this level instead of the app's endpoints of that type. It is signed with the secret of the app's first battlepass-level-reward-claimed endpoint, which must exist. Empty: the app's endpoints."
           />
           <div class="grid two">
-            <TextField form={form} name="level_priority" label="Position" type="number" min="0" help="Levels are played in position order. Empty on a new level: after the last one." />
+            <TextField
+              form={form}
+              name="level_priority"
+              label="Position"
+              type="number"
+              min="0"
+              help="Levels are played in position order. Empty on a new level: after the last one."
+            />
             <KeyField form={form} derived="level" isNew={props.isNew} />
           </div>
         </section>

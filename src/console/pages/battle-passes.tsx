@@ -2,15 +2,36 @@ import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import {
-  deleteLevel, deletePass, insertLevel, insertPass, levelIdsInOrder, listLevels, listPasses, presentLevelAdmin, presentPassAdmin, requireLevel,
-  requirePass, setLevelOrder, updateLevel, updatePass,
+  deleteLevel,
+  deletePass,
+  insertLevel,
+  insertPass,
+  levelIdsInOrder,
+  listLevels,
+  listPasses,
+  presentLevelAdmin,
+  presentPassAdmin,
+  requireLevel,
+  requirePass,
+  setLevelOrder,
+  updateLevel,
+  updatePass,
 } from "../../battlepasses/admin/repo";
 import { checkRewardWebhookUrl } from "../../battlepasses/admin/reward-url";
 import { BattlePassInput, LevelInput } from "../../battlepasses/admin/schemas";
 import { parseLocalized, type LevelRow, type PassRow } from "../../battlepasses/catalog";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
-import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  readForm,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
@@ -20,7 +41,8 @@ import { LevelForm, PassForm } from "./battle-pass-forms";
 
 /** Battle passes and their levels: lists, create, edit, delete, and the order of the levels. */
 
-const passName = (pass: PassRow, app: AppRow) => localize(parseLocalized(pass.battle_pass_name), undefined, app.default_language);
+const passName = (pass: PassRow, app: AppRow) =>
+  localize(parseLocalized(pass.battle_pass_name), undefined, app.default_language);
 const passesBase = (app: AppRow) => `/console/apps/${app.app_id}/battle-passes`;
 
 /** Where a pass stands for players now. */
@@ -32,36 +54,85 @@ function passState(pass: PassRow, now: number): string {
 
 const deleteWarning = (what: string) => `Delete ${what}? Players lose their progress in it. This cannot be undone.`;
 
-function page(c: ConsoleContext, app: AppRow, title: string, crumbs: [string, string][], body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
+function page(
+  c: ConsoleContext,
+  app: AppRow,
+  title: string,
+  crumbs: [string, string][],
+  body: Child,
+  status: ContentfulStatusCode = 200,
+  actions?: Child,
+) {
   return renderAppPage(c, app, "battle-passes", { title, crumbs, status, actions }, body);
 }
 
 /** A pass's form page: new (pass null) or existing, read-only for a viewer. */
-function passPage(c: ConsoleContext, app: AppRow, pass: PassRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+function passPage(
+  c: ConsoleContext,
+  app: AppRow,
+  pass: PassRow | null,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+) {
   const editor = canChange(c);
   return page(
-    c, app, pass ? passName(pass, app) : "New battle pass", [[passesBase(app), "Battle passes"]],
+    c,
+    app,
+    pass ? passName(pass, app) : "New battle pass",
+    [[passesBase(app), "Battle passes"]],
     <>
       {pass && (
         <p>
           <a href={`${passesBase(app)}/${pass.battle_pass_id}/levels`}>Levels of this pass →</a>
         </p>
       )}
-      <PassForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={pass ? "Save" : "Create battle pass"} isNew={!pass} />
+      <PassForm
+        form={{ ...form, readOnly: !editor }}
+        action={c.req.path}
+        defaultLanguage={app.default_language}
+        submit={pass ? "Save" : "Create battle pass"}
+        isNew={!pass}
+      />
     </>,
     status,
-    pass && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`battle pass ${pass.battle_pass_id} with its levels`)} />,
+    pass && editor && (
+      <DeleteButton
+        action={`${c.req.path}/delete`}
+        confirm={deleteWarning(`battle pass ${pass.battle_pass_id} with its levels`)}
+      />
+    ),
   );
 }
 
 /** A level's form page: new (level null) or existing, read-only for a viewer. */
-async function levelPage(c: ConsoleContext, app: AppRow, pass: PassRow, level: LevelRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+async function levelPage(
+  c: ConsoleContext,
+  app: AppRow,
+  pass: PassRow,
+  level: LevelRow | null,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+) {
   const editor = canChange(c);
   return page(
-    c, app, level ? await levelTitle(c, pass, level.level_id) : "New level", levelCrumbs(app, pass),
-    <LevelForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={level ? "Save" : "Create level"} isNew={!level} />,
+    c,
+    app,
+    level ? await levelTitle(c, pass, level.level_id) : "New level",
+    levelCrumbs(app, pass),
+    <LevelForm
+      form={{ ...form, readOnly: !editor }}
+      action={c.req.path}
+      defaultLanguage={app.default_language}
+      submit={level ? "Save" : "Create level"}
+      isNew={!level}
+    />,
     status,
-    level && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`level ${level.level_id} with its challenges`)} />,
+    level && editor && (
+      <DeleteButton
+        action={`${c.req.path}/delete`}
+        confirm={deleteWarning(`level ${level.level_id} with its challenges`)}
+      />
+    ),
   );
 }
 
@@ -71,7 +142,10 @@ async function passesPage(c: ConsoleContext, app: AppRow) {
   const base = passesBase(app);
   const now = c.get("now");
   return page(
-    c, app, "Battle passes", [],
+    c,
+    app,
+    "Battle passes",
+    [],
     <>
       <SearchForm action={base} value={list.search} label="Search battle passes" placeholder="Name" />
       <div id="list">
@@ -80,7 +154,11 @@ async function passesPage(c: ConsoleContext, app: AppRow) {
             {list.search ? (
               <p>No battle pass matches “{list.search}”.</p>
             ) : (
-              <p>No battle passes yet. {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
+              <p>
+                No battle passes yet.{" "}
+                {canChange(c) ? <a href={`${base}/new`}>Create one</a> : "An editor can create one"}, or{" "}
+                <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.
+              </p>
             )}
           </EmptyState>
         ) : (
@@ -89,7 +167,8 @@ async function passesPage(c: ConsoleContext, app: AppRow) {
               <tr>
                 <td class="num">{pass.battle_pass_priority}</td>
                 <td>
-                  <a href={`${base}/${pass.battle_pass_id}`}>{passName(pass, app)}</a> · <a href={`${base}/${pass.battle_pass_id}/levels`}>levels</a>
+                  <a href={`${base}/${pass.battle_pass_id}`}>{passName(pass, app)}</a> ·{" "}
+                  <a href={`${base}/${pass.battle_pass_id}/levels`}>levels</a>
                 </td>
                 <td>
                   <Time iso={pass.start_date} />
@@ -121,10 +200,19 @@ async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
   const base = `${passesBase(app)}/${pass.battle_pass_id}/levels`;
   const editor = canChange(c);
   return page(
-    c, app, `Levels of ${passName(pass, app)}`, [[passesBase(app), "Battle passes"], [`${passesBase(app)}/${pass.battle_pass_id}`, passName(pass, app)]],
+    c,
+    app,
+    `Levels of ${passName(pass, app)}`,
+    [
+      [passesBase(app), "Battle passes"],
+      [`${passesBase(app)}/${pass.battle_pass_id}`, passName(pass, app)],
+    ],
     items.length === 0 ? (
       <EmptyState>
-        <p>No levels yet. {editor ? <a href={`${base}/new`}>Add the first level</a> : "An editor can add one"}: each level holds the challenges that earn its reward.</p>
+        <p>
+          No levels yet. {editor ? <a href={`${base}/new`}>Add the first level</a> : "An editor can add one"}: each
+          level holds the challenges that earn its reward.
+        </p>
       </EmptyState>
     ) : (
       <Table head={["Level", "Reward", "Challenges", "Reward webhook", "Order"]}>
@@ -134,19 +222,45 @@ async function levelsPage(c: ConsoleContext, app: AppRow, pass: PassRow) {
               <a href={`${base}/${level.level_id}`}>Level {i + 1}</a>
             </td>
             <td>
-              {level.reward_amount || "—"} {level.level_reward_type !== "nothing" && <span class="muted">{level.level_reward_type}</span>}
+              {level.reward_amount || "—"}{" "}
+              {level.level_reward_type !== "nothing" && <span class="muted">{level.level_reward_type}</span>}
             </td>
             <td>
-              {level.challenges.map((ch) => `${localize(ch.challenge_name, undefined, app.default_language)} (${ch.challenge_goal} × ${ch.event_name})`).join("; ")}
+              {level.challenges
+                .map(
+                  (ch) =>
+                    `${localize(ch.challenge_name, undefined, app.default_language)} (${ch.challenge_goal} × ${ch.event_name})`,
+                )
+                .join("; ")}
             </td>
-            <td>{level.reward_webhook_url ? <ShortCode text={level.reward_webhook_url} /> : <span class="muted">app's endpoints</span>}</td>
+            <td>
+              {level.reward_webhook_url ? (
+                <ShortCode text={level.reward_webhook_url} />
+              ) : (
+                <span class="muted">app's endpoints</span>
+              )}
+            </td>
             <td class="actions">
               {editor && (
                 <PostForm action={`${base}/${level.level_id}/move`} class="inline">
-                  <button type="submit" name="direction" value="up" class="secondary small" disabled={i === 0} aria-label={`Move level ${i + 1} up`}>
+                  <button
+                    type="submit"
+                    name="direction"
+                    value="up"
+                    class="secondary small"
+                    disabled={i === 0}
+                    aria-label={`Move level ${i + 1} up`}
+                  >
                     ↑
                   </button>
-                  <button type="submit" name="direction" value="down" class="secondary small" disabled={i === items.length - 1} aria-label={`Move level ${i + 1} down`}>
+                  <button
+                    type="submit"
+                    name="direction"
+                    value="down"
+                    class="secondary small"
+                    disabled={i === items.length - 1}
+                    aria-label={`Move level ${i + 1} down`}
+                  >
                     ↓
                   </button>
                 </PostForm>
@@ -172,11 +286,18 @@ async function passAndLevel(c: ConsoleContext) {
 }
 
 export const battlePassPages = consoleRouter()
-  .get("/console/apps/:appId/battle-passes", async (c) => passesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
+  .get("/console/apps/:appId/battle-passes", async (c) =>
+    passesPage(c, await requireApp(c.env.DB, c.req.param("appId"))),
+  )
   .get("/console/apps/:appId/battle-passes/new", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return passPage(c, app, null, emptyForm({ ...NEW_PASS, "battle_pass_name.0.lang": app.default_language, battle_pass_priority: "0" }));
+    return passPage(
+      c,
+      app,
+      null,
+      emptyForm({ ...NEW_PASS, "battle_pass_name.0.lang": app.default_language, battle_pass_priority: "0" }),
+    );
   })
   .post("/console/apps/:appId/battle-passes/new", async (c) => {
     guard(c, "configure");
@@ -187,7 +308,11 @@ export const battlePassPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const row = await insertPass(c.env.DB, app.app_id, input, toIso(c.get("now")), consoleActor(c));
-        return redirectWithNotice(c, `${passesBase(app)}/${row.battle_pass_id}/levels`, `Battle pass ${row.battle_pass_id} created. Next: add its levels.`);
+        return redirectWithNotice(
+          c,
+          `${passesBase(app)}/${row.battle_pass_id}/levels`,
+          `Battle pass ${row.battle_pass_id} created. Next: add its levels.`,
+        );
       },
       render: (form, status) => passPage(c, app, null, form, status),
     });
@@ -225,7 +350,13 @@ export const battlePassPages = consoleRouter()
   .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
     guard(c, "configure");
     const { app, pass } = await passAndLevel(c);
-    return levelPage(c, app, pass, null, emptyForm({ ...NEW_LEVEL, "challenges.0.challenge_name.0.lang": app.default_language }));
+    return levelPage(
+      c,
+      app,
+      pass,
+      null,
+      emptyForm({ ...NEW_LEVEL, "challenges.0.challenge_name.0.lang": app.default_language }),
+    );
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/new", async (c) => {
     guard(c, "configure");
@@ -245,7 +376,13 @@ export const battlePassPages = consoleRouter()
   .get("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
-    return levelPage(c, app, pass, level.row, emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)));
+    return levelPage(
+      c,
+      app,
+      pass,
+      level.row,
+      emptyForm(levelToForm(presentLevelAdmin(level.row, level.challenges), app.default_language)),
+    );
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}", async (c) => {
     guard(c, "configure");
@@ -268,7 +405,11 @@ export const battlePassPages = consoleRouter()
     const { app, pass } = await passAndLevel(c);
     const level = await requireLevel(c.env.DB, pass, c.req.param("levelId"));
     await deleteLevel(c.env.DB, level, consoleActor(c));
-    return redirectWithNotice(c, `${passesBase(app)}/${pass.battle_pass_id}/levels`, `Level ${level.row.level_id} deleted.`);
+    return redirectWithNotice(
+      c,
+      `${passesBase(app)}/${pass.battle_pass_id}/levels`,
+      `Level ${level.row.level_id} deleted.`,
+    );
   })
   .post("/console/apps/:appId/battle-passes/:passId{[0-9]+}/levels/:levelId{[0-9]+}/move", async (c) => {
     guard(c, "configure");
@@ -292,5 +433,9 @@ async function levelTitle(c: ConsoleContext, pass: PassRow, levelId: number) {
 
 function levelCrumbs(app: AppRow, pass: PassRow): [string, string][] {
   const passPath = `${passesBase(app)}/${pass.battle_pass_id}`;
-  return [[passesBase(app), "Battle passes"], [passPath, passName(pass, app)], [`${passPath}/levels`, "Levels"]];
+  return [
+    [passesBase(app), "Battle passes"],
+    [passPath, passName(pass, app)],
+    [`${passPath}/levels`, "Levels"],
+  ];
 }

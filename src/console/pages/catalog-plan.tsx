@@ -29,7 +29,9 @@ export const changeCount = (plan: PlanAnswer) => plan.summary.create + plan.summ
 /** "2 to create, 1 to update, 0 to delete", or "2 created, ..." once applied. */
 export function planCounts(plan: PlanAnswer, applied = false): string {
   const { create, update, delete: deleted } = plan.summary;
-  return applied ? `${create} created, ${update} updated, ${deleted} deleted` : `${create} to create, ${update} to update, ${deleted} to delete`;
+  return applied
+    ? `${create} created, ${update} updated, ${deleted} deleted`
+    : `${create} to create, ${update} to update, ${deleted} to delete`;
 }
 
 function Changes(props: { plan: PlanAnswer }) {
@@ -42,7 +44,8 @@ function Changes(props: { plan: PlanAnswer }) {
             <ul class="plan-fields">
               {change.fields.map((f) => (
                 <li>
-                  <code>{f.field}</code>: <code class="before">{shown(f.before)}</code> → <code class="after">{shown(f.after)}</code>
+                  <code>{f.field}</code>: <code class="before">{shown(f.before)}</code> →{" "}
+                  <code class="after">{shown(f.after)}</code>
                 </li>
               ))}
             </ul>
@@ -58,15 +61,18 @@ export function PlanDetails(props: { plan: PlanAnswer }) {
   return (
     <>
       <p class="plan-summary">
-        <strong>{changeCount(plan) === 0 ? "No changes: the app already matches the document." : `Plan: ${planCounts(plan)}.`}</strong>
-        {plan.summary.unmanaged > 0 && ` ${counted(plan.summary.unmanaged, "object")} of the app ${plan.summary.unmanaged === 1 ? "is" : "are"} not in the document.`}
+        <strong>
+          {changeCount(plan) === 0 ? "No changes: the app already matches the document." : `Plan: ${planCounts(plan)}.`}
+        </strong>
+        {plan.summary.unmanaged > 0 &&
+          ` ${counted(plan.summary.unmanaged, "object")} of the app ${plan.summary.unmanaged === 1 ? "is" : "are"} not in the document.`}
       </p>
       {plan.changes.length > 0 && <Changes plan={plan} />}
       {plan.blocked.length > 0 && (
         <div class="form-errors" role="alert">
           <p>
-            {counted(plan.blocked.length, "change")} would break running player state; an apply refuses {plan.blocked.length === 1 ? "it" : "them"}{" "}
-            unless forced:
+            {counted(plan.blocked.length, "change")} would break running player state; an apply refuses{" "}
+            {plan.blocked.length === 1 ? "it" : "them"} unless forced:
           </p>
           <ul>
             {plan.blocked.map((b) => (
@@ -80,7 +86,9 @@ export function PlanDetails(props: { plan: PlanAnswer }) {
       {plan.unmanaged.length > 0 && (
         <>
           <h3>Not in the document</h3>
-          <p class="muted">Kept as they are. To delete them, tick “Delete what the document leaves out” and preview again.</p>
+          <p class="muted">
+            Kept as they are. To delete them, tick “Delete what the document leaves out” and preview again.
+          </p>
           <ul class="plan-list">
             {plan.unmanaged.map((u) => (
               <li>

@@ -2,14 +2,35 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { CATALOG_SCHEMA_PATH } from "../../catalog/json-schema";
 import type { CatalogDocument } from "../../catalog/schemas";
-import { applyCatalog, exportCatalog, parseCatalogDocument, previewCatalog, type CatalogOptions } from "../../catalog/service";
+import {
+  applyCatalog,
+  exportCatalog,
+  parseCatalogDocument,
+  previewCatalog,
+  type CatalogOptions,
+} from "../../catalog/service";
 import { sha256Hex } from "../../shared/crypto";
 import { ApiError } from "../../shared/errors";
 import { problemSentence } from "../../shared/problems";
-import { formatCatalog, readCatalogText, TEXT_FIELD, type CatalogFormat, type DocumentProblem } from "../core/catalog-text";
+import {
+  formatCatalog,
+  readCatalogText,
+  TEXT_FIELD,
+  type CatalogFormat,
+  type DocumentProblem,
+} from "../core/catalog-text";
 import { errorsOf, FormReader, type FieldErrors } from "../core/form";
 import { counted } from "../core/plural";
-import { canChange, consoleActor, consoleRouter, guard, readForm, readFormFile, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  readForm,
+  readFormFile,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { CheckboxField, emptyForm, FormErrors, PostForm, TextArea, type FormState } from "../ui/forms";
 import { renderAppPage } from "../ui/render";
 import { changeCount, PlanDetails, planCounts, type PlanAnswer } from "./catalog-plan";
@@ -43,19 +64,32 @@ interface ImportState {
 
 const IMPORT_FIELDS = [TEXT_FIELD, "file", "prune", "force"];
 
-const optionsOf = (form: FormReader): CatalogOptions => ({ prune: form.checked("prune"), force: form.checked("force") });
+const optionsOf = (form: FormReader): CatalogOptions => ({
+  prune: form.checked("prune"),
+  force: form.checked("force"),
+});
 
 /** One problem per line under the document: where it is, then what. */
-const problemText = (p: DocumentProblem) => `${p.line === null ? "" : `Line ${p.line}: `}${p.field === TEXT_FIELD ? p.problem : problemSentence(p)}`;
+const problemText = (p: DocumentProblem) =>
+  `${p.line === null ? "" : `Line ${p.line}: `}${p.field === TEXT_FIELD ? p.problem : problemSentence(p)}`;
 const documentErrors = (problems: DocumentProblem[]): FieldErrors => ({ [TEXT_FIELD]: problems.map(problemText) });
 
-/** Reads and plans a document against the app, changing nothing; invalid documents answer every problem with its path and line. */
+/**
+ * Reads and plans a document against the app, changing nothing; invalid documents answer every problem with its path
+ * and line.
+ */
 async function planDocument(c: ConsoleContext, app: AppRow, text: string, options: CatalogOptions): Promise<Planned> {
   const read = readCatalogText(text);
   if (!read.ok) return read;
   try {
     const doc = parseCatalogDocument(read.value);
-    const { app_id, prune, applied, ...plan } = await previewCatalog(c.env, String(app.app_id), doc, options, c.get("now"));
+    const { app_id, prune, applied, ...plan } = await previewCatalog(
+      c.env,
+      String(app.app_id),
+      doc,
+      options,
+      c.get("now"),
+    );
     return { ok: true, doc, preview: { plan, digest: await sha256Hex(JSON.stringify({ prune, plan })) } };
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 400) throw err;
@@ -100,8 +134,11 @@ function ExportPanel(props: { app: AppRow; doc: CatalogDocument; origin: string 
         ))}
       </p>
       <p class="help">
-        The same as <code>npm run catalog -- pull --app {props.app.app_id} --url {props.origin} catalog.yaml</code>: keep it in version control, and
-        apply it to another deployment.
+        The same as{" "}
+        <code>
+          npm run catalog -- pull --app {props.app.app_id} --url {props.origin} catalog.yaml
+        </code>
+        : keep it in version control, and apply it to another deployment.
       </p>
     </section>
   );
@@ -123,7 +160,13 @@ function ImportForm(props: { app: AppRow; form: FormState }) {
         />
         <div class="field">
           <label for="f-file">Or upload a file</label>
-          <input type="file" id="f-file" name="file" accept=".yaml,.yml,.json,application/json,application/yaml" aria-describedby="f-file-help" />
+          <input
+            type="file"
+            id="f-file"
+            name="file"
+            accept=".yaml,.yml,.json,application/json,application/yaml"
+            aria-describedby="f-file-help"
+          />
           <p class="help" id="f-file-help">
             A .yaml, .yml or .json file of at most 1 MB. It takes the place of the text above.
           </p>
@@ -152,18 +195,26 @@ function PlanPanel(props: { app: AppRow; preview: Preview; text: string; options
   const { prune = false, force = false } = props.options;
   const changes = changeCount(plan);
   const refused = plan.blocked.length > 0 && !force;
-  const deletes = plan.summary.delete > 0 ? ` It deletes ${counted(plan.summary.delete, "object")}, with what players hold of them.` : "";
+  const deletes =
+    plan.summary.delete > 0
+      ? ` It deletes ${counted(plan.summary.delete, "object")}, with what players hold of them.`
+      : "";
   return (
     <section class="panel" id="plan" aria-labelledby="plan-heading">
       <h2 id="plan-heading">Preview</h2>
       <PlanDetails plan={plan} />
       {changes > 0 && refused && (
         <p class="notice notice-error">
-          An apply would be refused. To apply these changes anyway, tick “Apply changes that break running player state” and preview again.
+          An apply would be refused. To apply these changes anyway, tick “Apply changes that break running player state”
+          and preview again.
         </p>
       )}
       {changes > 0 && !refused && (
-        <PostForm action={`${catalogBase(props.app)}/apply`} confirm={`Apply to ${props.app.name}: ${planCounts(plan)}?${deletes}`} swap="innerHTML">
+        <PostForm
+          action={`${catalogBase(props.app)}/apply`}
+          confirm={`Apply to ${props.app.name}: ${planCounts(plan)}?${deletes}`}
+          swap="innerHTML"
+        >
           <input type="hidden" name={TEXT_FIELD} value={props.text} />
           <input type="hidden" name="plan_digest" value={digest} />
           {prune && <input type="hidden" name="prune" value="on" />}
@@ -183,20 +234,36 @@ async function catalogPage(c: ConsoleContext, app: AppRow, state: ImportState, s
   const doc = await exportCatalog(c.env, String(app.app_id), c.get("now"));
   const reader = new FormReader(state.form.values);
   return renderAppPage(
-    c, app, "catalog",
-    { title: "Catalog", status, lead: "Catalog as code: the app's challenges, battle passes, leaderboards and webhooks as one document, by key." },
+    c,
+    app,
+    "catalog",
+    {
+      title: "Catalog",
+      status,
+      lead: "Catalog as code: the app's challenges, battle passes, leaderboards and webhooks as one document, by key.",
+    },
     <>
       <ExportPanel app={app} doc={doc} origin={new URL(c.req.url).origin} />
       {canChange(c) ? (
         <section class="panel" aria-labelledby="import">
           <h2 id="import">Import</h2>
-          <p>A preview shows what the document would create, update and delete, changing nothing; applying it then changes the app in one step.</p>
+          <p>
+            A preview shows what the document would create, update and delete, changing nothing; applying it then
+            changes the app in one step.
+          </p>
           <ImportForm app={app} form={state.form} />
         </section>
       ) : (
         <p class="muted">Importing a document needs an editor or an owner.</p>
       )}
-      {state.preview && <PlanPanel app={app} preview={state.preview} text={state.form.values[TEXT_FIELD] ?? ""} options={optionsOf(reader)} />}
+      {state.preview && (
+        <PlanPanel
+          app={app}
+          preview={state.preview}
+          text={state.form.values[TEXT_FIELD] ?? ""}
+          options={optionsOf(reader)}
+        />
+      )}
     </>,
   );
 }
@@ -214,7 +281,9 @@ async function exportFile(c: ConsoleContext, format: CatalogFormat) {
 }
 
 export const catalogPages = consoleRouter()
-  .get("/console/apps/:appId/catalog", async (c) => catalogPage(c, await appOf(c), { form: emptyForm(), preview: null }))
+  .get("/console/apps/:appId/catalog", async (c) =>
+    catalogPage(c, await appOf(c), { form: emptyForm(), preview: null }),
+  )
   .get("/console/apps/:appId/catalog.yaml", (c) => exportFile(c, "yaml"))
   .get("/console/apps/:appId/catalog.json", (c) => exportFile(c, "json"))
   .post("/console/apps/:appId/catalog/preview", async (c) => {
@@ -222,10 +291,22 @@ export const catalogPages = consoleRouter()
     const app = await appOf(c);
     const values = await readForm(c);
     const submitted = await submittedText(c, values[TEXT_FIELD] ?? "");
-    if ("problem" in submitted) return catalogPage(c, app, { form: { values, errors: { [TEXT_FIELD]: [submitted.problem] } }, preview: null }, 400);
+    if ("problem" in submitted)
+      return catalogPage(
+        c,
+        app,
+        { form: { values, errors: { [TEXT_FIELD]: [submitted.problem] } }, preview: null },
+        400,
+      );
     const shown = { ...values, [TEXT_FIELD]: submitted.text };
     const planned = await planDocument(c, app, submitted.text, optionsOf(new FormReader(values)));
-    if (!planned.ok) return catalogPage(c, app, { form: { values: shown, errors: documentErrors(planned.problems) }, preview: null }, 400);
+    if (!planned.ok)
+      return catalogPage(
+        c,
+        app,
+        { form: { values: shown, errors: documentErrors(planned.problems) }, preview: null },
+        400,
+      );
     return catalogPage(c, app, { form: emptyForm(shown), preview: planned.preview });
   })
   .post("/console/apps/:appId/catalog/apply", async (c) => {
@@ -234,14 +315,27 @@ export const catalogPages = consoleRouter()
     const values = await readForm(c);
     const options = optionsOf(new FormReader(values));
     const planned = await planDocument(c, app, values[TEXT_FIELD] ?? "", options);
-    if (!planned.ok) return catalogPage(c, app, { form: { values, errors: documentErrors(planned.problems) }, preview: null }, 400);
-    // What the person confirmed is the preview's plan: if the app (or the form) changed since, they see the new plan first.
+    if (!planned.ok)
+      return catalogPage(c, app, { form: { values, errors: documentErrors(planned.problems) }, preview: null }, 400);
+    // What the person confirmed is the preview's plan: if the app (or the form) changed since, they see the new plan
+    // first.
     if (planned.preview.digest !== values.plan_digest) {
-      const changed = { form: ["The plan is not the one previewed: the app's configuration changed since. Check the plan below, and apply again."] };
+      const changed = {
+        form: [
+          "The plan is not the one previewed: the app's configuration changed since. Check the plan below, and apply again.",
+        ],
+      };
       return catalogPage(c, app, { form: { values, errors: changed }, preview: planned.preview }, 409);
     }
     try {
-      const applied = await applyCatalog(c.env, String(app.app_id), planned.doc, options, c.get("now"), consoleActor(c));
+      const applied = await applyCatalog(
+        c.env,
+        String(app.app_id),
+        planned.doc,
+        options,
+        c.get("now"),
+        consoleActor(c),
+      );
       return redirectWithNotice(c, catalogBase(app), `Catalog applied: ${planCounts(applied, true)}.`);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 409) throw err;

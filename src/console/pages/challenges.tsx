@@ -1,13 +1,33 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { challengeCountsByCategory, createCategory, createChallenge, deleteCategory, deleteChallenge, listCategories, listChallenges, replaceCategory, replaceChallenge, requireCategory, requireChallenge } from "../../challenges/admin/repo";
+import {
+  challengeCountsByCategory,
+  createCategory,
+  createChallenge,
+  deleteCategory,
+  deleteChallenge,
+  listCategories,
+  listChallenges,
+  replaceCategory,
+  replaceChallenge,
+  requireCategory,
+  requireChallenge,
+} from "../../challenges/admin/repo";
 import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../../challenges/repo";
 import { CategoryInput, ChallengeInput } from "../../challenges/admin/schemas";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { localize } from "../../shared/localize";
-import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "../forms/challenges";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
@@ -34,7 +54,9 @@ async function listPage(c: ConsoleContext, app: AppRow) {
   const categoryNames = new Map(categories.rows.map((cat) => [cat.category_id, nameOf(cat.category_name, app)]));
   const editor = canChange(c);
   return renderAppPage(
-    c, app, "challenges",
+    c,
+    app,
+    "challenges",
     {
       title: "Challenges",
       actions: editor && (
@@ -55,7 +77,11 @@ async function listPage(c: ConsoleContext, app: AppRow) {
         <h2>Categories</h2>
         {categories.rows.length === 0 ? (
           <EmptyState>
-            <p>No categories yet. Challenges belong to a category: {editor ? <a href={`${base}/categories/new`}>create one</a> : "an editor can create one"}, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
+            <p>
+              No categories yet. Challenges belong to a category:{" "}
+              {editor ? <a href={`${base}/categories/new`}>create one</a> : "an editor can create one"}, or{" "}
+              <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.
+            </p>
           </EmptyState>
         ) : (
           <Table head={["Position", "Name", "Slug", "Daily", "Challenges"]} numeric={[0, 4]}>
@@ -80,7 +106,13 @@ async function listPage(c: ConsoleContext, app: AppRow) {
       {categories.rows.length > 0 && (
         <section class="panel">
           <h2>Challenges</h2>
-          <SearchForm action={base} value={list.search} label="Search challenges" placeholder="Name or event" hidden={categoryFilter ? { category_id: categoryFilter } : {}} />
+          <SearchForm
+            action={base}
+            value={list.search}
+            label="Search challenges"
+            placeholder="Name or event"
+            hidden={categoryFilter ? { category_id: categoryFilter } : {}}
+          />
           <div id="list">
             {categoryId !== null && (
               <p class="muted">
@@ -89,7 +121,16 @@ async function listPage(c: ConsoleContext, app: AppRow) {
             )}
             {challenges.rows.length === 0 ? (
               <EmptyState>
-                <p>{list.search || categoryId !== null ? "No challenge matches." : <>No challenges yet. Create one, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</>}</p>
+                <p>
+                  {list.search || categoryId !== null ? (
+                    "No challenge matches."
+                  ) : (
+                    <>
+                      No challenges yet. Create one, or{" "}
+                      <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.
+                    </>
+                  )}
+                </p>
               </EmptyState>
             ) : (
               <Table head={["Id", "Name", "Category", "Event", "Goal", "Kind"]} numeric={[0, 4]}>
@@ -108,14 +149,21 @@ async function listPage(c: ConsoleContext, app: AppRow) {
                       {ch.challenge_goal.toLocaleString("en-US")}
                     </td>
                     <td>
-                      {ch.is_auto_activated ? <StatusBadge status="automatic" /> : null} {ch.repeatable ? <StatusBadge status="repeatable" /> : null}
-                      {ch.period_range !== "never" ? <StatusBadge status={`resets ${PERIOD_NAMES[ch.period_range] ?? ch.period_range}`} /> : null}
+                      {ch.is_auto_activated ? <StatusBadge status="automatic" /> : null}{" "}
+                      {ch.repeatable ? <StatusBadge status="repeatable" /> : null}
+                      {ch.period_range !== "never" ? (
+                        <StatusBadge status={`resets ${PERIOD_NAMES[ch.period_range] ?? ch.period_range}`} />
+                      ) : null}
                     </td>
                   </tr>
                 ))}
               </Table>
             )}
-            <Pager base={base} list={{ ...list, total: challenges.total }} extra={{ category_id: categoryFilter || undefined }} />
+            <Pager
+              base={base}
+              list={{ ...list, total: challenges.total }}
+              extra={{ category_id: categoryFilter || undefined }}
+            />
           </div>
         </section>
       )}
@@ -131,30 +179,55 @@ const challengesBase = (app: AppRow) => `/console/apps/${app.app_id}/challenges`
 const deleteWarning = (what: string) => `Delete ${what}? Players lose their progress in it. This cannot be undone.`;
 
 /** A category's form page: new (row null) or existing, read-only for a viewer. */
-function categoryPage(c: ConsoleContext, app: AppRow, row: CategoryRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+function categoryPage(
+  c: ConsoleContext,
+  app: AppRow,
+  row: CategoryRow | null,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+) {
   const editor = canChange(c);
   return renderAppPage(
-    c, app, "challenges",
+    c,
+    app,
+    "challenges",
     {
       title: row ? `Category ${row.category_slug}` : "New category",
       crumbs: [[challengesBase(app), "Challenges"]],
       status,
-      actions: row && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`category ${row.category_slug}`)} />,
+      actions: row && editor && (
+        <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`category ${row.category_slug}`)} />
+      ),
     },
-    <CategoryForm form={{ ...form, readOnly: !editor }} action={c.req.path} defaultLanguage={app.default_language} submit={row ? "Save" : "Create category"} />,
+    <CategoryForm
+      form={{ ...form, readOnly: !editor }}
+      action={c.req.path}
+      defaultLanguage={app.default_language}
+      submit={row ? "Save" : "Create category"}
+    />,
   );
 }
 
 /** A challenge's form page: new (row null) or existing, read-only for a viewer. */
-async function challengePage(c: ConsoleContext, app: AppRow, row: ChallengeRow | null, form: FormState, status: ContentfulStatusCode = 200) {
+async function challengePage(
+  c: ConsoleContext,
+  app: AppRow,
+  row: ChallengeRow | null,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+) {
   const editor = canChange(c);
   return renderAppPage(
-    c, app, "challenges",
+    c,
+    app,
+    "challenges",
     {
       title: row ? `Challenge ${row.challenge_id}: ${nameOf(row.challenge_name, app)}` : "New challenge",
       crumbs: [[challengesBase(app), "Challenges"]],
       status,
-      actions: row && editor && <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`challenge ${row.challenge_id}`)} />,
+      actions: row && editor && (
+        <DeleteButton action={`${c.req.path}/delete`} confirm={deleteWarning(`challenge ${row.challenge_id}`)} />
+      ),
     },
     <ChallengeForm
       form={{ ...form, readOnly: !editor }}
@@ -176,7 +249,12 @@ export const challengesPages = consoleRouter()
   .get("/console/apps/:appId/challenges/categories/new", async (c) => {
     guard(c, "configure");
     const app = await appOf(c);
-    return categoryPage(c, app, null, emptyForm({ "category_name.0.lang": app.default_language, category_position: "0", daily_challenge_count: "3" }));
+    return categoryPage(
+      c,
+      app,
+      null,
+      emptyForm({ "category_name.0.lang": app.default_language, category_position: "0", daily_challenge_count: "3" }),
+    );
   })
   .post("/console/apps/:appId/challenges/categories/new", async (c) => {
     guard(c, "configure");
@@ -220,7 +298,8 @@ export const challengesPages = consoleRouter()
       await deleteCategory(c.env.DB, row, consoleActor(c));
     } catch (err) {
       // A category that still holds challenges stays: say so on the category's page.
-      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, `${challengesBase(app)}/categories/${row.category_id}`, err.message, "error");
+      if (err instanceof ApiError && err.status === 409)
+        return redirectWithNotice(c, `${challengesBase(app)}/categories/${row.category_id}`, err.message, "error");
       throw err;
     }
     return redirectWithNotice(c, challengesBase(app), `Category ${row.category_slug} deleted.`);
@@ -232,7 +311,13 @@ export const challengesPages = consoleRouter()
     const app = await appOf(c);
     const categories = await appCategories(c, app);
     const chosen = categories.find((cat) => String(cat.category_id) === c.req.query("category_id")) ?? categories[0];
-    if (!chosen) return redirectWithNotice(c, `${challengesBase(app)}/categories/new`, "Create a category first: every challenge belongs to one.", "error");
+    if (!chosen)
+      return redirectWithNotice(
+        c,
+        `${challengesBase(app)}/categories/new`,
+        "Create a category first: every challenge belongs to one.",
+        "error",
+      );
     return challengePage(c, app, null, newChallengeForm(String(chosen.category_id), app.default_language));
   })
   .post("/console/apps/:appId/challenges/new", async (c) => {
@@ -244,7 +329,11 @@ export const challengesPages = consoleRouter()
       defaultLanguage: app.default_language,
       save: async (input) => {
         const row = await createChallenge(c.env.DB, app.app_id, input, toIso(c.get("now")), consoleActor(c));
-        return redirectWithNotice(c, `${challengesBase(app)}/${row.challenge_id}`, `Challenge ${row.challenge_id} created.`);
+        return redirectWithNotice(
+          c,
+          `${challengesBase(app)}/${row.challenge_id}`,
+          `Challenge ${row.challenge_id} created.`,
+        );
       },
       render: (form, status) => challengePage(c, app, null, form, status),
     });

@@ -36,7 +36,10 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
   const counts = await boardMemberCounts(c.env.DB, boards.boards, now);
   const unlockedByMonth = new Map(usage.items.map((m) => [m.month, m.unlocked_challenges]));
   const eventsByDay = countsPerDay(from, now + 1, events.byDay).map((d) => ({ label: d.day, value: d.count }));
-  const unlocks = recentMonths(now, USAGE_MONTHS).map((month) => ({ label: month, value: unlockedByMonth.get(month) ?? 0 }));
+  const unlocks = recentMonths(now, USAGE_MONTHS).map((month) => ({
+    label: month,
+    value: unlockedByMonth.get(month) ?? 0,
+  }));
   const base = `/console/apps/${appId}`;
 
   return renderPage(
@@ -56,12 +59,24 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
             empty="No events in the last 30 days. Send one from the event tester, or from your game."
           />
           {events.byName.length > 0 && (
-            <p class="muted">Most sent: {events.byName.slice(0, 3).map((e) => `${e.event_name} (${formatCount(e.count)})`).join(", ")}</p>
+            <p class="muted">
+              Most sent:{" "}
+              {events.byName
+                .slice(0, 3)
+                .map((e) => `${e.event_name} (${formatCount(e.count)})`)
+                .join(", ")}
+            </p>
           )}
         </section>
         <section class="panel">
           <h2>Unlocked challenges per month</h2>
-          <BarChart id="unlocks-per-month" title={`Last ${USAGE_MONTHS} months`} points={unlocks} unit="unlocks" empty="No challenge unlocked yet." />
+          <BarChart
+            id="unlocks-per-month"
+            title={`Last ${USAGE_MONTHS} months`}
+            points={unlocks}
+            unit="unlocks"
+            empty="No challenge unlocked yet."
+          />
           <p class="muted">Each unlock, automatic or manual, counts once toward the month's usage.</p>
         </section>
         <section class="panel">
@@ -97,7 +112,9 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
               {boards.boards.map((board, i) => (
                 <tr>
                   <td>
-                    <a href={`${base}/leaderboards/${board.id}`}>{localize(board.name, undefined, app.default_language)}</a>
+                    <a href={`${base}/leaderboards/${board.id}`}>
+                      {localize(board.name, undefined, app.default_language)}
+                    </a>
                   </td>
                   <td class="num">{formatCount(counts[i].user)}</td>
                   <td class="num">{formatCount(counts[i].team)}</td>

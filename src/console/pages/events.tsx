@@ -12,7 +12,15 @@ import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "
 import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../core/form";
 import { emptyRowFor } from "../forms/common";
 import { catalogFields, decodeEvent } from "../forms/events";
-import { AddRowButton, CsrfField, FormErrors, RemoveRowButton, SelectField, TextField, type FormState } from "../ui/forms";
+import {
+  AddRowButton,
+  CsrfField,
+  FormErrors,
+  RemoveRowButton,
+  SelectField,
+  TextField,
+  type FormState,
+} from "../ui/forms";
 import { EventCatalogData, jsonData } from "../ui/counter-fields";
 import { renderAppPage } from "../ui/render";
 
@@ -22,8 +30,20 @@ import { renderAppPage } from "../ui/render";
  * the player's MQTT topics over WebSocket, exactly as a game does, and shows what the event changed.
  */
 
-const EVENT_TYPES = [["single", "single (adds)"], ["group", "group (replaces)"]] as const;
-const FIXED_FIELDS = ["user_id", "event_name", "event_type", "session_id", "team_id", "event_id", "meta_data", "custom"];
+const EVENT_TYPES = [
+  ["single", "single (adds)"],
+  ["group", "group (replaces)"],
+] as const;
+const FIXED_FIELDS = [
+  "user_id",
+  "event_name",
+  "event_type",
+  "session_id",
+  "team_id",
+  "event_id",
+  "meta_data",
+  "custom",
+];
 
 interface Sent {
   payload: Record<string, unknown>;
@@ -35,8 +55,14 @@ async function playerTopics(env: Env, app: AppRow, userId: string) {
   const [passes, boards] = await Promise.all([battlePassCatalog(env.DB, appId), appLeaderboards(env.DB, appId)]);
   const refs: { label: string; ref: RealtimeTopicRef }[] = [
     { label: "challenges", ref: { kind: "user-challenges", appId, userId } },
-    ...passes.passes.map((p) => ({ label: `battle pass ${p.battlePassId}`, ref: { kind: "user-battle-pass" as const, appId, userId, battlePassId: p.battlePassId } })),
-    ...boards.boards.map((b) => ({ label: `leaderboard ${localize(b.name, undefined, app.default_language)}`, ref: { kind: "leaderboard" as const, appId, leaderboardId: b.id } })),
+    ...passes.passes.map((p) => ({
+      label: `battle pass ${p.battlePassId}`,
+      ref: { kind: "user-battle-pass" as const, appId, userId, battlePassId: p.battlePassId },
+    })),
+    ...boards.boards.map((b) => ({
+      label: `leaderboard ${localize(b.name, undefined, app.default_language)}`,
+      ref: { kind: "leaderboard" as const, appId, leaderboardId: b.id },
+    })),
   ];
   return Promise.all(refs.map(async ({ label, ref }) => ({ label, topic: await topicName(env, ref) })));
 }
@@ -61,7 +87,11 @@ function MetaFields(props: { form: FormState; eventName: string }) {
           ))}
         </div>
       ) : (
-        <p class="muted">{props.eventName ? "Not an event of the catalog: give it any fields below (whole numbers or text)." : "Choose an event to see its fields."}</p>
+        <p class="muted">
+          {props.eventName
+            ? "Not an event of the catalog: give it any fields below (whole numbers or text)."
+            : "Choose an event to see its fields."}
+        </p>
       )}
       {customRows.map((_, i) => (
         <div class="filter-row">
@@ -87,21 +117,66 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
         <FormErrors errors={form.errors} fields={FIXED_FIELDS} />
         <fieldset disabled={form.readOnly}>
           <div class="grid two">
-            <TextField form={form} name="user_id" label="Player (user id)" required class="live-user" help="The event is sent for this player, as a backend does with its API key." />
+            <TextField
+              form={form}
+              name="user_id"
+              label="Player (user id)"
+              required
+              class="live-user"
+              help="The event is sent for this player, as a backend does with its API key."
+            />
             <div>
-              <TextField form={form} name="event_name" label="Event" required list="catalog-events" help="One of the catalog's 64 events, or any name of your own." />
-              <button type="submit" class="secondary small" formmethod="get" formaction={action} hx-get={action} hx-include="closest form" hx-params="not _csrf" {...swap}>
+              <TextField
+                form={form}
+                name="event_name"
+                label="Event"
+                required
+                list="catalog-events"
+                help="One of the catalog's 64 events, or any name of your own."
+              />
+              <button
+                type="submit"
+                class="secondary small"
+                formmethod="get"
+                formaction={action}
+                hx-get={action}
+                hx-include="closest form"
+                hx-params="not _csrf"
+                {...swap}
+              >
                 Show its fields
               </button>
             </div>
           </div>
           <MetaFields form={form} eventName={eventName} />
           <div class="grid three">
-            <SelectField form={form} name="event_type" label="Event type" options={EVENT_TYPES} help="single adds to counters, group replaces them." />
-            <TextField form={form} name="session_id" label="Session id" placeholder="persistent" help="A new session restarts session-scoped counters." />
-            <TextField form={form} name="team_id" label="Team id" help="Optional: counts for this team on team leaderboards." />
+            <SelectField
+              form={form}
+              name="event_type"
+              label="Event type"
+              options={EVENT_TYPES}
+              help="single adds to counters, group replaces them."
+            />
+            <TextField
+              form={form}
+              name="session_id"
+              label="Session id"
+              placeholder="persistent"
+              help="A new session restarts session-scoped counters."
+            />
+            <TextField
+              form={form}
+              name="team_id"
+              label="Team id"
+              help="Optional: counts for this team on team leaderboards."
+            />
           </div>
-          <TextField form={form} name="event_id" label="Event id" help="Optional: an event with an id already seen in the last 48 hours is accepted and not applied again." />
+          <TextField
+            form={form}
+            name="event_id"
+            label="Event id"
+            help="Optional: an event with an id already seen in the last 48 hours is accepted and not applied again."
+          />
           {!form.readOnly && <button type="submit">Send event</button>}
         </fieldset>
       </form>
@@ -110,7 +185,8 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
           <div class="panel sent">
             <h2>Accepted</h2>
             <p>
-              The intake answered <code>{'{"status":200,"message":"OK"}'}</code>. What it changed appears under Live changes.
+              The intake answered <code>{'{"status":200,"message":"OK"}'}</code>. What it changed appears under Live
+              changes.
             </p>
             <pre class="json">{JSON.stringify(props.sent.payload, null, 2)}</pre>
             <p class="muted">
@@ -123,12 +199,20 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
   );
 }
 
-async function testerPage(c: ConsoleContext, app: AppRow, form: FormState, sent: Sent | null, status: ContentfulStatusCode = 200) {
+async function testerPage(
+  c: ConsoleContext,
+  app: AppRow,
+  form: FormState,
+  sent: Sent | null,
+  status: ContentfulStatusCode = 200,
+) {
   const userId = (form.values.user_id ?? "").trim();
   const topics = userId ? await playerTopics(c.env, app, userId) : [];
   const editor = canChange(c);
   return renderAppPage(
-    c, app, "events",
+    c,
+    app,
+    "events",
     {
       title: "Event tester",
       status,
@@ -148,7 +232,9 @@ async function testerPage(c: ConsoleContext, app: AppRow, form: FormState, sent:
           </p>
           {jsonData("live-topics", { userId, topics })}
           <ol class="live-log" aria-live="polite"></ol>
-          <p class="muted">Each message is what a game subscribed to the topic receives: the body of the matching webhook.</p>
+          <p class="muted">
+            Each message is what a game subscribed to the topic receives: the body of the matching webhook.
+          </p>
         </section>
       </div>
     </>,
@@ -188,11 +274,20 @@ export const eventPages = consoleRouter()
     // Sent as the studio's backend would (an API key): the app's bans and rate limits apply.
     const appId = String(app.app_id);
     const now = c.get("now");
-    const ctx = { env: c.env, appId, trust: await appTrust(c.env.DB, appId), now, waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work) };
+    const ctx = {
+      env: c.env,
+      appId,
+      trust: await appTrust(c.env.DB, appId),
+      now,
+      waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
+    };
     const [outcome] = await takeEvents(ctx, [{ ...checked.event, appId, receivedAt: now }]);
     if (outcome.status === 500) throw outcome.error;
     if (outcome.status !== 200) {
-      const message = outcome.status === 403 ? outcome.message : `Past the ${outcome.refusal.policy} rate limit; try again in ${Math.ceil(outcome.refusal.retryAfterMs / 1000)} s`;
+      const message =
+        outcome.status === 403
+          ? outcome.message
+          : `Past the ${outcome.refusal.policy} rate limit; try again in ${Math.ceil(outcome.refusal.retryAfterMs / 1000)} s`;
       return testerPage(c, app, { values: decoded.values, errors: { user_id: [message] } }, null, outcome.status);
     }
     return testerPage(c, app, { values: decoded.values, errors: {} }, { payload: decoded.input });

@@ -13,12 +13,20 @@ import { renderAppPage } from "../ui/render";
 
 /** An app's API keys (owners only): create one (the key is shown once), revoke one. */
 
-async function keysPage(c: ConsoleContext, app: AppRow, form: FormState, created: { name: string; key: string } | null, status: ContentfulStatusCode = 200) {
+async function keysPage(
+  c: ConsoleContext,
+  app: AppRow,
+  form: FormState,
+  created: { name: string; key: string } | null,
+  status: ContentfulStatusCode = 200,
+) {
   const list = listQuery(c);
   const { rows, total } = await listApiKeys(c.env.DB, app.app_id, list);
   const base = `/console/apps/${app.app_id}/keys`;
   return renderAppPage(
-    c, app, "keys",
+    c,
+    app,
+    "keys",
     {
       title: "API keys",
       status,
@@ -56,7 +64,10 @@ async function keysPage(c: ConsoleContext, app: AppRow, form: FormState, created
                 <td>{key.revoked_at ? <StatusBadge status="revoked" /> : <StatusBadge status="active" />}</td>
                 <td class="actions">
                   {!key.revoked_at && (
-                    <PostForm action={`${base}/${key.key_id}/revoke`} confirm={`Revoke key ${key.name || key.key_prefix}? Requests with it fail from now on.`}>
+                    <PostForm
+                      action={`${base}/${key.key_id}/revoke`}
+                      confirm={`Revoke key ${key.name || key.key_prefix}? Requests with it fail from now on.`}
+                    >
                       <button type="submit" class="danger small">
                         Revoke
                       </button>
@@ -78,7 +89,13 @@ async function keysPage(c: ConsoleContext, app: AppRow, form: FormState, created
         <h2>Create an API key</h2>
         <PostForm action={base}>
           <FormErrors errors={form.errors} fields={["name"]} />
-          <TextField form={form} name="name" label="Name" placeholder="game server" help="What uses the key, so that you know what a revocation stops." />
+          <TextField
+            form={form}
+            name="name"
+            label="Name"
+            placeholder="game server"
+            help="What uses the key, so that you know what a revocation stops."
+          />
           <button type="submit">Create key</button>
         </PostForm>
       </section>

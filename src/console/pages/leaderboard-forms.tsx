@@ -1,9 +1,39 @@
 import { AGGREGATIONS } from "../../leaderboards/catalog";
-import { CheckboxField, FormErrors, LocalizedField, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
-import { EventCatalogData, EventNameField, FiltersField, PERIOD_OPTIONS, TimeZoneField, ValueFieldField } from "../ui/counter-fields";
+import {
+  CheckboxField,
+  FormErrors,
+  LocalizedField,
+  PostForm,
+  SelectField,
+  TextField,
+  type FormState,
+} from "../ui/forms";
+import {
+  EventCatalogData,
+  EventNameField,
+  FiltersField,
+  PERIOD_OPTIONS,
+  TimeZoneField,
+  ValueFieldField,
+} from "../ui/counter-fields";
 import { KeyField } from "../ui/key-field";
 
-const FIELDS = ["key", "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending", "period_range", "period_range_reset_at_time", "period_range_time_zone", "authoritative", "min_value", "max_value", "max_events_per_minute"];
+const FIELDS = [
+  "key",
+  "name",
+  "event_name",
+  "value_field",
+  "filters",
+  "aggregation",
+  "sort_order_ascending",
+  "period_range",
+  "period_range_reset_at_time",
+  "period_range_time_zone",
+  "authoritative",
+  "min_value",
+  "max_value",
+  "max_events_per_minute",
+];
 
 const AGGREGATION_TEXT: Record<string, string> = {
   sum: "sum: adds every event's value",
@@ -24,8 +54,20 @@ function FairPlayFields({ form }: { form: FormState }) {
         help="Only events sent with an API key change this board; a game client's event still counts for challenges and battle passes."
       />
       <div class="grid three">
-        <TextField form={form} name="min_value" label="Lowest value" type="number" help="Of one event, not of the score. Empty: none. Below it the event is held for review." />
-        <TextField form={form} name="max_value" label="Highest value" type="number" help="Of one event. Empty: none. Above it the event is held for review." />
+        <TextField
+          form={form}
+          name="min_value"
+          label="Lowest value"
+          type="number"
+          help="Of one event, not of the score. Empty: none. Below it the event is held for review."
+        />
+        <TextField
+          form={form}
+          name="max_value"
+          label="Highest value"
+          type="number"
+          help="Of one event. Empty: none. Above it the event is held for review."
+        />
         <TextField
           form={form}
           name="max_events_per_minute"
@@ -39,7 +81,13 @@ function FairPlayFields({ form }: { form: FormState }) {
   );
 }
 
-export function LeaderboardForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string; isNew: boolean }) {
+export function LeaderboardForm(props: {
+  form: FormState;
+  action: string;
+  defaultLanguage: string;
+  submit: string;
+  isNew: boolean;
+}) {
   const { form } = props;
   return (
     <PostForm action={props.action} class="wide-form">
@@ -54,12 +102,34 @@ export function LeaderboardForm(props: { form: FormState; action: string; defaul
         </div>
         <FiltersField form={form} name="filters" eventField="event_name" />
         <div class="grid two">
-          <SelectField form={form} name="aggregation" label="Aggregation" options={AGGREGATIONS.map((a) => [a, AGGREGATION_TEXT[a]] as const)} />
-          <CheckboxField form={form} name="sort_order_ascending" label="Lower scores rank first" help="For lap times and the like. Changing it starts a new, empty season." />
+          <SelectField
+            form={form}
+            name="aggregation"
+            label="Aggregation"
+            options={AGGREGATIONS.map((a) => [a, AGGREGATION_TEXT[a]] as const)}
+          />
+          <CheckboxField
+            form={form}
+            name="sort_order_ascending"
+            label="Lower scores rank first"
+            help="For lap times and the like. Changing it starts a new, empty season."
+          />
         </div>
         <div class="grid three">
-          <SelectField form={form} name="period_range" label="Season reset" options={PERIOD_OPTIONS} help="A reset starts an empty board; changing the schedule starts a new season at once." />
-          <TextField form={form} name="period_range_reset_at_time" label="Reset time" placeholder="00:00:00" help="HH:MM:SS, 24-hour clock, in the time zone." />
+          <SelectField
+            form={form}
+            name="period_range"
+            label="Season reset"
+            options={PERIOD_OPTIONS}
+            help="A reset starts an empty board; changing the schedule starts a new season at once."
+          />
+          <TextField
+            form={form}
+            name="period_range_reset_at_time"
+            label="Reset time"
+            placeholder="00:00:00"
+            help="HH:MM:SS, 24-hour clock, in the time zone."
+          />
           <TimeZoneField form={form} name="period_range_time_zone" />
         </div>
         <FairPlayFields form={form} />

@@ -42,15 +42,21 @@ export function ReviewQueue(props: { app: AppRow; board: LeaderboardDef; queue: 
     <section class="panel" id="review">
       <h2>Held for review</h2>
       <p class="muted">
-        Events outside the board's bounds or past its pace change nothing here until accepted. Accepting applies the value now, as if the event had just
-        arrived; dismissing drops it. Held submissions are kept 30 days.
+        Events outside the board's bounds or past its pace change nothing here until accepted. Accepting applies the
+        value now, as if the event had just arrived; dismissing drops it. Held submissions are kept 30 days.
       </p>
       {queue.items.length === 0 ? (
         <EmptyState>
-          <p>Nothing held. Submissions appear here when the board sets min_value, max_value or max_events_per_minute (Configuration below).</p>
+          <p>
+            Nothing held. Submissions appear here when the board sets min_value, max_value or max_events_per_minute
+            (Configuration below).
+          </p>
         </EmptyState>
       ) : (
-        <Table head={["Member", "Value", "Reason", "Event", "Received", ...(props.canChange ? ["Decision"] : [])]} numeric={[1]}>
+        <Table
+          head={["Member", "Value", "Reason", "Event", "Received", ...(props.canChange ? ["Decision"] : [])]}
+          numeric={[1]}
+        >
           {queue.items.map((flag) => (
             <tr>
               <td>
@@ -115,10 +121,19 @@ export const leaderboardReviewPages = consoleRouter()
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const boardId = c.req.param("boardId");
     const sink = (changes: Parameters<typeof dispatchChanges>[1]) => dispatchChanges(c.env, changes);
-    const accepted = await acceptFlag(c.env.DB, String(app.app_id), boardId, c.req.param("flagId"), c.get("now"), sink, consoleActor(c));
+    const accepted = await acceptFlag(
+      c.env.DB,
+      String(app.app_id),
+      boardId,
+      c.req.param("flagId"),
+      c.get("now"),
+      sink,
+      consoleActor(c),
+    );
     const standing = accepted.member.rank === -1 ? "no visible rank" : `rank ${accepted.member.rank}`;
     return redirectWithNotice(
-      c, boardPath(app, boardId),
+      c,
+      boardPath(app, boardId),
       `Accepted ${accepted.value.toLocaleString("en-US")} for ${accepted.member_type} ${accepted.member_id}: score ${accepted.member.score.toLocaleString("en-US")}, ${standing}.`,
     );
   })
@@ -134,8 +149,21 @@ export const leaderboardReviewPages = consoleRouter()
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const boardId = c.req.param("boardId");
     const memberType = c.req.param("memberType");
-    if (!(MEMBER_TYPES as readonly string[]).includes(memberType)) throw badRequest(`A member is a user or a team, not “${memberType}”.`);
+    if (!(MEMBER_TYPES as readonly string[]).includes(memberType))
+      throw badRequest(`A member is a user or a team, not “${memberType}”.`);
     const memberId = c.req.param("memberId");
-    await removeEntry(c.env.DB, String(app.app_id), boardId, memberType as MemberType, memberId, c.get("now"), consoleActor(c));
-    return redirectWithNotice(c, boardPath(app, boardId), `The entry of ${memberType} ${memberId} is removed from this board.`);
+    await removeEntry(
+      c.env.DB,
+      String(app.app_id),
+      boardId,
+      memberType as MemberType,
+      memberId,
+      c.get("now"),
+      consoleActor(c),
+    );
+    return redirectWithNotice(
+      c,
+      boardPath(app, boardId),
+      `The entry of ${memberType} ${memberId} is removed from this board.`,
+    );
   });

@@ -4,7 +4,10 @@ import { DeleteButton, emptyForm, FormErrors, PostForm, TextField } from "../ui/
 import { Time } from "../ui/lists";
 import { playerPath, type PlayerView } from "./player-view";
 
-/** A player's ban on their page: the ban in force with its reason and expiry; ban, change and lift for editors and owners. */
+/**
+ * A player's ban on their page: the ban in force with its reason and expiry; ban, change and lift for editors and
+ * owners.
+ */
 
 const BAN_FIELDS = ["reason", "expires_at"];
 
@@ -14,8 +17,20 @@ function BanForm({ view }: { view: PlayerView }) {
     <PostForm action={`${playerPath(view.app, view.userId)}/ban`}>
       <FormErrors errors={form.errors} fields={BAN_FIELDS} />
       <div class="grid two">
-        <TextField form={form} name="reason" label="Reason" required help="Shown to the player in every refusal (their tokens, events and MQTT)." />
-        <TextField form={form} name="expires_at" label="Ends (UTC)" type="datetime-local" help="Empty: until lifted. In the future; the ban ends by itself then." />
+        <TextField
+          form={form}
+          name="reason"
+          label="Reason"
+          required
+          help="Shown to the player in every refusal (their tokens, events and MQTT)."
+        />
+        <TextField
+          form={form}
+          name="expires_at"
+          label="Ends (UTC)"
+          type="datetime-local"
+          help="Empty: until lifted. In the future; the ban ends by itself then."
+        />
       </div>
       <button type="submit" class="danger">
         {view.ban ? "Change the ban" : "Ban player"}
@@ -54,8 +69,8 @@ export function BanSection({ view }: { view: PlayerView }) {
       {view.canChange && (
         <>
           <p class="muted">
-            While banned the player's tokens and events are refused (403), their MQTT topics are closed, and their scores are hidden from every board
-            until the ban ends.
+            While banned the player's tokens and events are refused (403), their MQTT topics are closed, and their
+            scores are hidden from every board until the ban ends.
           </p>
           <BanForm view={view} />
         </>

@@ -23,7 +23,16 @@ import { ChallengeCorrectionInput, ScoreCorrectionInput } from "../../players/ad
 import { localize } from "../../shared/localize";
 import { utcText } from "../core/times";
 import { userObject } from "../../user/names";
-import { canChange, consoleActor, consoleRouter, guard, listQuery, readForm, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  readForm,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { decodeBan } from "../forms/bans";
 import { submitForm } from "../forms/submit";
 import { PostForm } from "../ui/forms";
@@ -56,7 +65,11 @@ async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promi
   ]);
   const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
   const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
-  const boards = leaderboards.boards.map((board, i) => ({ id: board.id, name: localize(board.name, undefined, app.default_language), row: rows[i] }));
+  const boards = leaderboards.boards.map((board, i) => ({
+    id: board.id,
+    name: localize(board.name, undefined, app.default_language),
+    row: rows[i],
+  }));
   const inForce = ban && isInForce(banOf(ban), now) ? ban : null;
   return { app, userId, info, state, catalog, boards, events, ban: inForce, erasures, canChange: canChange(c) };
 }
@@ -71,13 +84,28 @@ function ChallengesSection({ view }: { view: PlayerView }) {
           <p>No challenge state yet: the player has not listed or played any challenge.</p>
         </EmptyState>
       ) : (
-        <Table head={["Id", "Challenge", "State", "Counter", "Goal", "Unlocked", "Activated", "Times out", ...(view.canChange ? ["Correct"] : [])]} numeric={[0, 3, 4]}>
+        <Table
+          head={[
+            "Id",
+            "Challenge",
+            "State",
+            "Counter",
+            "Goal",
+            "Unlocked",
+            "Activated",
+            "Times out",
+            ...(view.canChange ? ["Correct"] : []),
+          ]}
+          numeric={[0, 3, 4]}
+        >
           {rows.map((ch) => {
             const def = view.catalog.byId.get(ch.challenge_id)?.challenge;
             return (
               <tr>
                 <td class="num">{ch.challenge_id}</td>
-                <td>{def ? localize(def.name, undefined, view.app.default_language) : <span class="muted">deleted</span>}</td>
+                <td>
+                  {def ? localize(def.name, undefined, view.app.default_language) : <span class="muted">deleted</span>}
+                </td>
                 <td>
                   <StatusBadge status={ch.type} />
                 </td>
@@ -106,12 +134,18 @@ function ChallengesSection({ view }: { view: PlayerView }) {
   );
 }
 
-/** One challenge's correction: complete it, put it back, or set its counter; always with a reason (src/players/corrections.ts). */
+/**
+ * One challenge's correction: complete it, put it back, or set its counter; always with a reason
+ * (src/players/corrections.ts).
+ */
 function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView; challengeId: string; goal: number }) {
   return (
     <details class="correction">
       <summary>Correct</summary>
-      <PostForm action={`${playerPath(view.app, view.userId)}/challenges/${encodeURIComponent(challengeId)}/correct`} class="stack">
+      <PostForm
+        action={`${playerPath(view.app, view.userId)}/challenges/${encodeURIComponent(challengeId)}/correct`}
+        class="stack"
+      >
         <label>
           Change{" "}
           <select name="change">
@@ -124,7 +158,8 @@ function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView
           Counter (0–{goal}) <input type="number" name="counter" min="0" max={String(goal)} step="1" />
         </label>
         <label>
-          Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
+          Why (kept in the audit log){" "}
+          <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
         </label>
         <button type="submit">Correct</button>
       </PostForm>
@@ -161,7 +196,9 @@ function BattlePassesSection({ view }: { view: PlayerView }) {
                   </td>
                   <td class="num">{ch.user_challenge_current_score}</td>
                   <td class="num">{ch.challenge_goal}</td>
-                  <td>{j === 0 ? (level.reward_claimed ? "claimed" : level.level_completed ? "to claim" : "—") : ""}</td>
+                  <td>
+                    {j === 0 ? (level.reward_claimed ? "claimed" : level.level_completed ? "to claim" : "—") : ""}
+                  </td>
                 </tr>
               )),
             )}
@@ -185,7 +222,11 @@ function LeaderboardsSection({ view }: { view: PlayerView }) {
           {view.boards.map((b) => (
             <tr>
               <td>
-                <a href={`/console/apps/${view.app.app_id}/leaderboards/${b.id}?member=${encodeURIComponent(view.userId)}`}>{b.name}</a>
+                <a
+                  href={`/console/apps/${view.app.app_id}/leaderboards/${b.id}?member=${encodeURIComponent(view.userId)}`}
+                >
+                  {b.name}
+                </a>
               </td>
               <td class="num">{b.row.rank === -1 ? "—" : b.row.rank}</td>
               <td class="num">{b.row.score.toLocaleString("en-US")}</td>
@@ -198,7 +239,8 @@ function LeaderboardsSection({ view }: { view: PlayerView }) {
                         Score <input type="number" name="score" required step="1" value={String(b.row.score)} />
                       </label>
                       <label>
-                        Why (kept in the audit log) <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
+                        Why (kept in the audit log){" "}
+                        <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
                       </label>
                       <button type="submit">Set score</button>
                     </PostForm>
@@ -220,7 +262,11 @@ function EventsSection({ view }: { view: PlayerView }) {
       {view.events.length === 0 ? (
         <EmptyState>
           <p>
-            No events kept for this player. <a href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>Send one from the event tester</a>.
+            No events kept for this player.{" "}
+            <a href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>
+              Send one from the event tester
+            </a>
+            .
           </p>
         </EmptyState>
       ) : (
@@ -250,18 +296,31 @@ function EventsSection({ view }: { view: PlayerView }) {
 
 /** The player's page, section by section. */
 export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [
-  ChallengesSection, BattlePassesSection, LeaderboardsSection, EventsSection, BanSection, PrivacySection,
+  ChallengesSection,
+  BattlePassesSection,
+  LeaderboardsSection,
+  EventsSection,
+  BanSection,
+  PrivacySection,
 ];
 
 function PlayerActions({ view }: { view: PlayerView }) {
   const base = playerPath(view.app, view.userId);
   return (
     <>
-      <a class="button secondary" href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}>
+      <a
+        class="button secondary"
+        href={`/console/apps/${view.app.app_id}/events?user_id=${encodeURIComponent(view.userId)}`}
+      >
         Send an event
       </a>
       {view.canChange && (
-        <PostForm action={`${base}/reset-challenges`} class="inline" swap="innerHTML" confirm={`Reset every challenge of ${view.userId}? Their progress in personal challenges is lost.`}>
+        <PostForm
+          action={`${base}/reset-challenges`}
+          class="inline"
+          swap="innerHTML"
+          confirm={`Reset every challenge of ${view.userId}? Their progress in personal challenges is lost.`}
+        >
           <button type="submit" class="danger">
             Reset challenges
           </button>
@@ -271,10 +330,14 @@ function PlayerActions({ view }: { view: PlayerView }) {
   );
 }
 
-/** A path's user id: any text the API takes (1 to 256 characters); a longer one is no player's (never cut to another's id). */
+/**
+ * A path's user id: any text the API takes (1 to 256 characters); a longer one is no player's (never cut to another's
+ * id).
+ */
 function userIdOf(c: ConsoleContext): string {
   const userId = c.req.param("userId") ?? "";
-  if (userId.length > MAX_USER_ID) throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
+  if (userId.length > MAX_USER_ID)
+    throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
   return userId;
 }
 
@@ -284,20 +347,41 @@ export const playerPages = consoleRouter()
     const exact = (c.req.query("user_id") ?? "").trim();
     if (exact) return c.redirect(`${playersPath(app)}/${encodeURIComponent(exact.slice(0, MAX_USER_ID))}`, 303);
     const list = listQuery(c);
-    const sort = (PLAYER_SORTS as readonly string[]).includes(c.req.query("sort") ?? "") ? (c.req.query("sort") as PlayerSort) : "last_seen";
+    const sort = (PLAYER_SORTS as readonly string[]).includes(c.req.query("sort") ?? "")
+      ? (c.req.query("sort") as PlayerSort)
+      : "last_seen";
     const found = await listPlayers(c.env.DB, app.app_id, c.get("now"), { ...list, sort });
     const extra: Record<string, string> = sort === "last_seen" ? {} : { sort };
     return renderAppPage(
-      c, app, "players",
-      { title: "Players", lead: "Every player the app has seen, newest activity first: their challenges, battle passes, leaderboard positions and recent events, and corrections of their progress." },
+      c,
+      app,
+      "players",
+      {
+        title: "Players",
+        lead: "Every player the app has seen, newest activity first: their challenges, battle passes, leaderboard positions and recent events, and corrections of their progress.",
+      },
       <>
-        <SearchForm action={playersPath(app)} value={list.search} label="Search by id prefix or username" placeholder="player-4 or a name" hidden={extra} />
+        <SearchForm
+          action={playersPath(app)}
+          value={list.search}
+          label="Search by id prefix or username"
+          placeholder="player-4 or a name"
+          hidden={extra}
+        />
         <p class="muted">
           Sort:{" "}
           {PLAYER_SORTS.map((s, i) => (
             <>
               {i > 0 && " · "}
-              {s === sort ? <strong>{SORT_LABELS[s]}</strong> : <a href={`${playersPath(app)}?${new URLSearchParams({ ...(list.search ? { search: list.search } : {}), ...(s === "last_seen" ? {} : { sort: s }) })}`}>{SORT_LABELS[s]}</a>}
+              {s === sort ? (
+                <strong>{SORT_LABELS[s]}</strong>
+              ) : (
+                <a
+                  href={`${playersPath(app)}?${new URLSearchParams({ ...(list.search ? { search: list.search } : {}), ...(s === "last_seen" ? {} : { sort: s }) })}`}
+                >
+                  {SORT_LABELS[s]}
+                </a>
+              )}
             </>
           ))}
         </p>
@@ -370,10 +454,21 @@ export const playerPages = consoleRouter()
     const form = await readForm(c);
     const change = form.change === "counter" ? { counter: form.counter ?? "" } : { state: form.change ?? "" };
     return correctFromConsole(c, app, userId, `Challenge ${challengeId} of ${userId} corrected.`, (actor) => {
-      const parsed = ChallengeCorrectionInput.safeParse({ ...change, ...("counter" in change ? { counter: Number(change.counter === "" ? NaN : change.counter) } : {}), reason: form.reason ?? "" });
+      const parsed = ChallengeCorrectionInput.safeParse({
+        ...change,
+        ...("counter" in change ? { counter: Number(change.counter === "" ? NaN : change.counter) } : {}),
+        reason: form.reason ?? "",
+      });
       if (!parsed.success) throw invalidForm(parsed.error.issues);
       const { reason, ...rest } = parsed.data;
-      return applyCorrection(c.env, CORRECTIONS.challenge, playerTarget(app.app_id, userId), { challengeId, ...rest, reason }, c.get("now"), actor);
+      return applyCorrection(
+        c.env,
+        CORRECTIONS.challenge,
+        playerTarget(app.app_id, userId),
+        { challengeId, ...rest, reason },
+        c.get("now"),
+        actor,
+      );
     });
   })
   .post("/console/apps/:appId/players/:userId/leaderboards/:leaderboardId/score", async (c) => {
@@ -382,12 +477,28 @@ export const playerPages = consoleRouter()
     const userId = userIdOf(c);
     const leaderboardId = c.req.param("leaderboardId");
     const form = await readForm(c);
-    return correctFromConsole(c, app, userId, `The score of ${userId} on leaderboard ${leaderboardId} is set.`, (actor) => {
-      const parsed = ScoreCorrectionInput.safeParse({ score: form.score === undefined || form.score === "" ? NaN : Number(form.score), reason: form.reason ?? "" });
-      if (!parsed.success) throw invalidForm(parsed.error.issues);
-      const input = { leaderboardId, memberType: "user" as const, ...parsed.data };
-      return applyCorrection(c.env, CORRECTIONS.leaderboardScore, playerTarget(app.app_id, userId), input, c.get("now"), actor);
-    });
+    return correctFromConsole(
+      c,
+      app,
+      userId,
+      `The score of ${userId} on leaderboard ${leaderboardId} is set.`,
+      (actor) => {
+        const parsed = ScoreCorrectionInput.safeParse({
+          score: form.score === undefined || form.score === "" ? NaN : Number(form.score),
+          reason: form.reason ?? "",
+        });
+        if (!parsed.success) throw invalidForm(parsed.error.issues);
+        const input = { leaderboardId, memberType: "user" as const, ...parsed.data };
+        return applyCorrection(
+          c.env,
+          CORRECTIONS.leaderboardScore,
+          playerTarget(app.app_id, userId),
+          input,
+          c.get("now"),
+          actor,
+        );
+      },
+    );
   })
   .post("/console/apps/:appId/players/:userId/erase", async (c) => {
     guard(c, "configure");
@@ -396,11 +507,17 @@ export const playerPages = consoleRouter()
     const typed = (await readForm(c)).confirm_user_id ?? "";
     // Spaces typed around the id are forgiven, unless the id itself has them.
     if (typed !== userId && typed.trim() !== userId) {
-      const eraseError = typed.trim() ? `“${typed.trim()}” is not this player's id.` : "Type the player's id to confirm.";
+      const eraseError = typed.trim()
+        ? `“${typed.trim()}” is not this player's id.`
+        : "Type the player's id to confirm.";
       return playerPage(c, { ...(await readPlayer(c, app, userId)), eraseError }, 400);
     }
     const receipt = await requestErasure(c.env, app.app_id, userId, consoleActor(c), c.get("now"));
-    return redirectWithNotice(c, playerPath(app, userId), `Erasure ${receipt.erasure_id} of ${userId} started: it completes within seconds.`);
+    return redirectWithNotice(
+      c,
+      playerPath(app, userId),
+      `Erasure ${receipt.erasure_id} of ${userId} started: it completes within seconds.`,
+    );
   })
   .post("/console/apps/:appId/players/:userId/ban", async (c) => {
     guard(c, "configure");
@@ -412,7 +529,11 @@ export const playerPages = consoleRouter()
       save: async (input) => {
         const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
         await banPlayer(c.env, app.app_id, userId, { reason: input.reason, expiresAt }, c.get("now"), consoleActor(c));
-        return redirectWithNotice(c, playerPath(app, userId), `${userId} is banned ${expiresAt === null ? "until the ban is lifted" : `until ${utcText(expiresAt)}`}.`);
+        return redirectWithNotice(
+          c,
+          playerPath(app, userId),
+          `${userId} is banned ${expiresAt === null ? "until the ban is lifted" : `until ${utcText(expiresAt)}`}.`,
+        );
       },
       render: async (banForm, status) => playerPage(c, { ...(await readPlayer(c, app, userId)), banForm }, status),
     });
@@ -433,11 +554,18 @@ function invalidForm(issues: { path: PropertyKey[]; message: string }[]) {
 }
 
 /** Makes a correction from the player's page: back to it with what was done, or why it was refused (400, 404, 409). */
-async function correctFromConsole(c: ConsoleContext, app: AppRow, userId: string, done: string, correct: (actor: ReturnType<typeof consoleActor>) => Promise<unknown>) {
+async function correctFromConsole(
+  c: ConsoleContext,
+  app: AppRow,
+  userId: string,
+  done: string,
+  correct: (actor: ReturnType<typeof consoleActor>) => Promise<unknown>,
+) {
   try {
     await correct(consoleActor(c));
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return redirectWithNotice(c, playerPath(app, userId), `Not corrected: ${err.message}`, "error");
+    if (err instanceof ApiError && err.status < 500)
+      return redirectWithNotice(c, playerPath(app, userId), `Not corrected: ${err.message}`, "error");
     throw err;
   }
   return redirectWithNotice(c, playerPath(app, userId), done);
@@ -446,9 +574,13 @@ async function correctFromConsole(c: ConsoleContext, app: AppRow, userId: string
 /** The page; while an erasure is on its way its sections refresh themselves until the receipt says done. */
 function playerPage(c: ConsoleContext, view: PlayerView, status: ContentfulStatusCode = 200) {
   const path = playerPath(view.app, view.userId);
-  const refresh = erasureInProgress(view) ? { "hx-get": path, "hx-trigger": "every 2s", "hx-select": "#player-sections", "hx-swap": "outerHTML" } : {};
+  const refresh = erasureInProgress(view)
+    ? { "hx-get": path, "hx-trigger": "every 2s", "hx-select": "#player-sections", "hx-swap": "outerHTML" }
+    : {};
   return renderAppPage(
-    c, view.app, "players",
+    c,
+    view.app,
+    "players",
     {
       title: `Player ${view.userId}`,
       crumbs: [[playersPath(view.app), "Players"]],

@@ -64,7 +64,13 @@ export function StatusSummary(props: { status: ServiceStatus }) {
           <Time iso={status.cron.last_run?.finished_at} empty="no run yet" />
         </dd>
         <dt>Warnings</dt>
-        <dd>{status.warnings.length === 0 ? <StatusBadge status="none" /> : <a href={STATUS_PATH}>{status.warnings.length}</a>}</dd>
+        <dd>
+          {status.warnings.length === 0 ? (
+            <StatusBadge status="none" />
+          ) : (
+            <a href={STATUS_PATH}>{status.warnings.length}</a>
+          )}
+        </dd>
       </dl>
       <p>
         <a href={STATUS_PATH}>Service status →</a>

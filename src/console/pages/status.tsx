@@ -26,7 +26,11 @@ function CronRun(props: { run: ServiceStatus["cron"]["last_run"]; scheduledUrl: 
   return (
     <>
       <Time iso={run.finished_at} />{" "}
-      {run.failed_tasks.length === 0 ? <StatusBadge status="succeeded" /> : <>failed in {run.failed_tasks.join(", ")}</>}
+      {run.failed_tasks.length === 0 ? (
+        <StatusBadge status="succeeded" />
+      ) : (
+        <>failed in {run.failed_tasks.join(", ")}</>
+      )}
     </>
   );
 }
@@ -64,7 +68,8 @@ function StatusDetails(props: { status: ServiceStatus; scheduledUrl: string | nu
                 {build.tag && <> · tag {build.tag}</>}
                 {build.timestamp && (
                   <>
-                    {" "}· uploaded <Time iso={build.timestamp} />
+                    {" "}
+                    · uploaded <Time iso={build.timestamp} />
                   </>
                 )}
               </>
@@ -76,8 +81,8 @@ function StatusDetails(props: { status: ServiceStatus; scheduledUrl: string | nu
           <dd>
             {status.d1.reachable ? (
               <>
-                latest migration <code>{status.d1.latest_migration ?? "none"}</code>, the code expects <code>{status.d1.expected_migration}</code>{" "}
-                <StatusBadge status={migrationState(status.d1)} />
+                latest migration <code>{status.d1.latest_migration ?? "none"}</code>, the code expects{" "}
+                <code>{status.d1.expected_migration}</code> <StatusBadge status={migrationState(status.d1)} />
               </>
             ) : (
               <StatusBadge status="unreachable" />
@@ -99,7 +104,9 @@ function StatusDetails(props: { status: ServiceStatus; scheduledUrl: string | nu
       </section>
       <section class="panel" aria-labelledby="schemas">
         <h2 id="schemas">Durable Object schemas</h2>
-        <p class="muted">Each object applies its areas' migrations when it starts; these are the versions this code brings.</p>
+        <p class="muted">
+          Each object applies its areas' migrations when it starts; these are the versions this code brings.
+        </p>
         <div class="grid two">
           <Versions caption="A user's object" versions={status.schemas.user_object} />
           <Versions caption="MQTT broker" versions={status.schemas.broker} />
@@ -119,13 +126,19 @@ export const statusPages = consoleRouter().get(STATUS_PATH, async (c) => {
         title="Service status"
         lead={
           <>
-            What <code>GET /api/v1/admin/status</code> answers: the running version, whether D1 and the objects' schemas match it, and what is unsafe.
+            What <code>GET /api/v1/admin/status</code> answers: the running version, whether D1 and the objects' schemas
+            match it, and what is unsafe.
           </>
         }
       />
       <ServiceWarnings warnings={status.warnings} />
-      {status.warnings.length === 0 && <p class="notice notice-success">No warnings: nothing unsafe or broken was found.</p>}
-      <StatusDetails status={status} scheduledUrl={isDevelopment(c.env) ? `${new URL(c.req.url).origin}/__scheduled` : null} />
+      {status.warnings.length === 0 && (
+        <p class="notice notice-success">No warnings: nothing unsafe or broken was found.</p>
+      )}
+      <StatusDetails
+        status={status}
+        scheduledUrl={isDevelopment(c.env) ? `${new URL(c.req.url).origin}/__scheduled` : null}
+      />
     </>,
   );
 });

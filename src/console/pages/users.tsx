@@ -22,7 +22,15 @@ function UserForm(props: { form: FormState; action: string; submit: string; isNe
   return (
     <PostForm action={props.action}>
       <FormErrors errors={form.errors} fields={FIELDS} />
-      <TextField form={form} name="email" label="Email" type="email" required autocomplete="off" help="What the user signs in with." />
+      <TextField
+        form={form}
+        name="email"
+        label="Email"
+        type="email"
+        required
+        autocomplete="off"
+        help="What the user signs in with."
+      />
       <TextField form={form} name="display_name" label="Name" help="Shown in the console's corner." />
       <SelectField form={form} name="role" label="Role" options={ROLE_OPTIONS} />
       <TextField
@@ -46,12 +54,19 @@ async function usersPage(c: ConsoleContext, form: FormState, status: ContentfulS
     c,
     { title: "Console users", section: "users", status },
     <>
-      <PageHeader title="Console users" lead="Who may sign in to this console, and with which role. The admin token always signs in as owner." />
+      <PageHeader
+        title="Console users"
+        lead="Who may sign in to this console, and with which role. The admin token always signs in as owner."
+      />
       <SearchForm action={BASE} value={list.search} label="Search users" placeholder="Email or name" />
       <div id="list">
         {rows.length === 0 ? (
           <EmptyState>
-            <p>{list.search ? "No console user matches." : "No console users yet: only the admin token signs in. Create one below."}</p>
+            <p>
+              {list.search
+                ? "No console user matches."
+                : "No console users yet: only the admin token signs in. Create one below."}
+            </p>
           </EmptyState>
         ) : (
           <Table head={["Email", "Name", "Role", "Signed in on", "Created"]} numeric={[3]}>
@@ -94,7 +109,12 @@ function userPage(c: ConsoleContext, user: ConsoleUserRow, form: FormState, stat
         crumbs={[[BASE, "Console users"]]}
         actions={
           <>
-            <PostForm action={`${path}/sign-out`} class="inline" swap="innerHTML" confirm={`Sign ${user.email} out on every device?`}>
+            <PostForm
+              action={`${path}/sign-out`}
+              class="inline"
+              swap="innerHTML"
+              confirm={`Sign ${user.email} out on every device?`}
+            >
               <button type="submit" class="secondary">
                 Sign out everywhere
               </button>
@@ -141,7 +161,11 @@ export const userPages = consoleRouter()
       save: async (input) => {
         const saved = await replaceConsoleUser(c.env.DB, user, input, Date.now(), consoleActor(c));
         const signedOut = input.password !== undefined || input.role !== user.role;
-        return redirectWithNotice(c, c.req.path, `${saved.email} saved${signedOut ? " and signed out everywhere" : ""}.`);
+        return redirectWithNotice(
+          c,
+          c.req.path,
+          `${saved.email} saved${signedOut ? " and signed out everywhere" : ""}.`,
+        );
       },
       render: (form, status) => userPage(c, user, form, status),
     });

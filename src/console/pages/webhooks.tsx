@@ -5,10 +5,31 @@ import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin/actions";
-import { attemptsOf, DELIVERY_STATUSES, listDeliveries, requireDelivery, type DeliveryStatus } from "../../webhooks/deliveries-repo";
-import { deleteEndpoint, insertEndpoint, listEndpoints, replaceEndpoint, requireEndpoint, type EndpointRow } from "../../webhooks/endpoints-repo";
+import {
+  attemptsOf,
+  DELIVERY_STATUSES,
+  listDeliveries,
+  requireDelivery,
+  type DeliveryStatus,
+} from "../../webhooks/deliveries-repo";
+import {
+  deleteEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  replaceEndpoint,
+  requireEndpoint,
+  type EndpointRow,
+} from "../../webhooks/endpoints-repo";
 import { WebhookInput } from "../../webhooks/admin/schemas";
-import { canChange, consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
+import {
+  canChange,
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../http";
 import { decodeWebhook } from "../forms/simple";
 import { submitForm } from "../forms/submit";
 import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
@@ -29,7 +50,15 @@ const TYPE_HELP: Record<WebhookType, string> = {
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;
 
-function page(c: ConsoleContext, app: AppRow, title: string, crumbs: [string, string][], body: Child, status: ContentfulStatusCode = 200, actions?: Child) {
+function page(
+  c: ConsoleContext,
+  app: AppRow,
+  title: string,
+  crumbs: [string, string][],
+  body: Child,
+  status: ContentfulStatusCode = 200,
+  actions?: Child,
+) {
   return renderAppPage(c, app, "webhooks", { title, crumbs, status, actions }, body);
 }
 
@@ -39,9 +68,23 @@ function EndpointForm(props: { form: FormState; action: string; submit: string; 
     <PostForm action={props.action}>
       <FormErrors errors={form.errors} fields={["key", "webhook_type", "url", "secret_key"]} />
       <fieldset disabled={form.readOnly}>
-        <SelectField form={form} name="webhook_type" label="Type" options={TYPE_OPTIONS} help="Which changes this endpoint receives." />
+        <SelectField
+          form={form}
+          name="webhook_type"
+          label="Type"
+          options={TYPE_OPTIONS}
+          help="Which changes this endpoint receives."
+        />
         <KeyField form={form} derived="webhook" isNew={props.isNew} />
-        <TextField form={form} name="url" label="URL" type="url" required placeholder="https://game.example.com/hooks/gamification" help="Called with POST and a JSON body. HTTPS; plain http only to loopback addresses in local development." />
+        <TextField
+          form={form}
+          name="url"
+          label="URL"
+          type="url"
+          required
+          placeholder="https://game.example.com/hooks/gamification"
+          help="Called with POST and a JSON body. HTTPS; plain http only to loopback addresses in local development."
+        />
         <TextField
           form={form}
           name="secret_key"
@@ -59,7 +102,10 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
   const { rows, total } = await listEndpoints(c.env.DB, app.app_id, null, list, list.search);
   const base = hooksBase(app);
   return page(
-    c, app, "Webhooks", [],
+    c,
+    app,
+    "Webhooks",
+    [],
     <>
       <p>
         <a href={`${base}/deliveries`}>Delivery log →</a> every call with its attempts, for 30 days.
@@ -71,7 +117,10 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
             {list.search ? (
               <p>No endpoint's URL contains “{list.search}”.</p>
             ) : (
-              <p>No webhook endpoints yet. Add one below to receive the changes of your players, or <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.</p>
+              <p>
+                No webhook endpoints yet. Add one below to receive the changes of your players, or{" "}
+                <a href={`/console/apps/${app.app_id}/catalog`}>import a catalog</a>.
+              </p>
             )}
           </EmptyState>
         ) : (
@@ -108,15 +157,25 @@ async function endpointsPage(c: ConsoleContext, app: AppRow, form: FormState, st
   );
 }
 
-function endpointPage(c: ConsoleContext, app: AppRow, endpoint: EndpointRow, form: FormState, status: ContentfulStatusCode = 200) {
+function endpointPage(
+  c: ConsoleContext,
+  app: AppRow,
+  endpoint: EndpointRow,
+  form: FormState,
+  status: ContentfulStatusCode = 200,
+) {
   const path = `${hooksBase(app)}/${endpoint.webhook_id}`;
   const editor = canChange(c);
   return page(
-    c, app, `Endpoint ${endpoint.webhook_id}`, [[hooksBase(app), "Webhooks"]],
+    c,
+    app,
+    `Endpoint ${endpoint.webhook_id}`,
+    [[hooksBase(app), "Webhooks"]],
     <>
       {endpoint.disabled_at && (
         <p class="notice notice-error" role="alert">
-          Disabled since <Time iso={endpoint.disabled_at} />: {endpoint.disabled_reason}. Saving the endpoint enables it again.
+          Disabled since <Time iso={endpoint.disabled_at} />: {endpoint.disabled_reason}. Saving the endpoint enables it
+          again.
         </p>
       )}
       <p>
@@ -132,23 +191,32 @@ function endpointPage(c: ConsoleContext, app: AppRow, endpoint: EndpointRow, for
             Send test call
           </button>
         </PostForm>
-        <DeleteButton action={`${path}/delete`} confirm={`Delete endpoint ${endpoint.webhook_id}? Its queued calls are not sent; its log stays.`} />
+        <DeleteButton
+          action={`${path}/delete`}
+          confirm={`Delete endpoint ${endpoint.webhook_id}? Its queued calls are not sent; its log stays.`}
+        />
       </>
     ),
   );
 }
 
-const endpointForm = (e: EndpointRow) => emptyForm({ key: e.key, webhook_type: e.webhook_type, url: e.url, secret_key: e.secret_key });
+const endpointForm = (e: EndpointRow) =>
+  emptyForm({ key: e.key, webhook_type: e.webhook_type, url: e.url, secret_key: e.secret_key });
 
 async function deliveriesPage(c: ConsoleContext, app: AppRow) {
   const list = listQuery(c);
   const statusFilter = c.req.query("status");
-  const status = DELIVERY_STATUSES.includes(statusFilter as DeliveryStatus) ? (statusFilter as DeliveryStatus) : undefined;
+  const status = DELIVERY_STATUSES.includes(statusFilter as DeliveryStatus)
+    ? (statusFilter as DeliveryStatus)
+    : undefined;
   const webhookId = c.req.query("webhook_id") || undefined;
   const { rows, total } = await listDeliveries(c.env.DB, app.app_id, { status, webhook_id: webhookId }, list);
   const base = `${hooksBase(app)}/deliveries`;
   return page(
-    c, app, "Delivery log", [[hooksBase(app), "Webhooks"]],
+    c,
+    app,
+    "Delivery log",
+    [[hooksBase(app), "Webhooks"]],
     <>
       <form method="get" action={base} class="search filters-bar">
         <label for="status">State</label>
@@ -169,7 +237,10 @@ async function deliveriesPage(c: ConsoleContext, app: AppRow) {
       <div id="list">
         {rows.length === 0 ? (
           <EmptyState>
-            <p>No deliveries{status || webhookId ? " match" : " yet"}. Calls appear here when players' changes reach an endpoint, or after a test call.</p>
+            <p>
+              No deliveries{status || webhookId ? " match" : " yet"}. Calls appear here when players' changes reach an
+              endpoint, or after a test call.
+            </p>
           </EmptyState>
         ) : (
           <Table head={["Id", "Type", "URL", "State", "Attempts", "Last answer", "Last attempt"]} numeric={[0, 4, 5]}>
@@ -211,7 +282,13 @@ async function deliveryPage(c: ConsoleContext, app: AppRow, deliveryId: string) 
     // Shown as stored.
   }
   return page(
-    c, app, `Delivery ${row.delivery_id}`, [[hooksBase(app), "Webhooks"], [`${hooksBase(app)}/deliveries`, "Delivery log"]],
+    c,
+    app,
+    `Delivery ${row.delivery_id}`,
+    [
+      [hooksBase(app), "Webhooks"],
+      [`${hooksBase(app)}/deliveries`, "Delivery log"],
+    ],
     <>
       <dl class="facts">
         <dt>State</dt>
@@ -219,7 +296,8 @@ async function deliveryPage(c: ConsoleContext, app: AppRow, deliveryId: string) 
           <StatusBadge status={row.status} />
           {row.next_attempt_at && row.status === "pending" && (
             <>
-              {" "}next attempt <Time iso={row.next_attempt_at} seconds />
+              {" "}
+              next attempt <Time iso={row.next_attempt_at} seconds />
             </>
           )}
         </dd>
@@ -280,7 +358,13 @@ async function deliveryPage(c: ConsoleContext, app: AppRow, deliveryId: string) 
 }
 
 export const webhookPages = consoleRouter()
-  .get("/console/apps/:appId/webhooks", async (c) => endpointsPage(c, await requireApp(c.env.DB, c.req.param("appId")), emptyForm({ webhook_type: "challenge-changed" })))
+  .get("/console/apps/:appId/webhooks", async (c) =>
+    endpointsPage(
+      c,
+      await requireApp(c.env.DB, c.req.param("appId")),
+      emptyForm({ webhook_type: "challenge-changed" }),
+    ),
+  )
   .post("/console/apps/:appId/webhooks", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
@@ -288,8 +372,18 @@ export const webhookPages = consoleRouter()
       decode: decodeWebhook,
       schema: WebhookInput,
       save: async (input) => {
-        const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, input), toIso(c.get("now")), consoleActor(c));
-        return redirectWithNotice(c, `${hooksBase(app)}/${row.webhook_id}`, `Endpoint ${row.webhook_id} added. Send a test call to check it.`);
+        const row = await insertEndpoint(
+          c.env.DB,
+          app.app_id,
+          endpointInput(c.env, input),
+          toIso(c.get("now")),
+          consoleActor(c),
+        );
+        return redirectWithNotice(
+          c,
+          `${hooksBase(app)}/${row.webhook_id}`,
+          `Endpoint ${row.webhook_id} added. Send a test call to check it.`,
+        );
       },
       render: (form, status) => endpointsPage(c, app, form, status),
     });
@@ -320,7 +414,11 @@ export const webhookPages = consoleRouter()
     const back = `${hooksBase(app)}/${endpoint.webhook_id}`;
     try {
       const delivery = await sendTestCall(c.env, app, endpoint, c.get("now"));
-      return redirectWithNotice(c, `${hooksBase(app)}/deliveries/${delivery.delivery_id}`, "Test call queued: its attempts appear below.");
+      return redirectWithNotice(
+        c,
+        `${hooksBase(app)}/deliveries/${delivery.delivery_id}`,
+        "Test call queued: its attempts appear below.",
+      );
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, back, err.message, "error");
       throw err;
@@ -333,7 +431,9 @@ export const webhookPages = consoleRouter()
     await deleteEndpoint(c.env.DB, endpoint, consoleActor(c));
     return redirectWithNotice(c, hooksBase(app), `Endpoint ${endpoint.webhook_id} deleted.`);
   })
-  .get("/console/apps/:appId/webhooks/deliveries", async (c) => deliveriesPage(c, await requireApp(c.env.DB, c.req.param("appId"))))
+  .get("/console/apps/:appId/webhooks/deliveries", async (c) =>
+    deliveriesPage(c, await requireApp(c.env.DB, c.req.param("appId"))),
+  )
   .get("/console/apps/:appId/webhooks/deliveries/:deliveryId{[0-9]+}", async (c) =>
     deliveryPage(c, await requireApp(c.env.DB, c.req.param("appId")), c.req.param("deliveryId")),
   )

@@ -94,7 +94,11 @@ document.addEventListener("input", (event) => {
   if (!(input instanceof HTMLInputElement) || input.getAttribute("list") !== "catalog-events") return;
   const list = document.querySelector(`datalist[data-event-fields-for="${input.id}"]`);
   if (!list) return;
-  list.replaceChildren(...(catalog()[input.value.trim()] ?? []).map((field) => Object.assign(document.createElement("option"), { value: field })));
+  list.replaceChildren(
+    ...(catalog()[input.value.trim()] ?? []).map((field) =>
+      Object.assign(document.createElement("option"), { value: field }),
+    ),
+  );
 });
 
 // After a form comes back with problems, bring the first one into view.

@@ -28,7 +28,11 @@ class LiveView {
     this.labels = new Map();
     const initial = JSON.parse(live.querySelector("#live-topics")?.textContent ?? "{}");
     this.onChange = (event) => {
-      if (event.target instanceof HTMLInputElement && event.target.name === "user_id" && event.target.closest("#tester-panel")) {
+      if (
+        event.target instanceof HTMLInputElement &&
+        event.target.name === "user_id" &&
+        event.target.closest("#tester-panel")
+      ) {
         this.follow(event.target.value.trim());
       }
     };
@@ -37,7 +41,9 @@ class LiveView {
     // changes sit below the whole form, so a sent event brings them into view.
     this.onSwap = (event) => {
       if (!document.body.contains(this.live)) return this.stop();
-      const panel = event.target instanceof Element && (event.target.closest("#tester-panel") ?? event.target.querySelector("#tester-panel"));
+      const panel =
+        event.target instanceof Element &&
+        (event.target.closest("#tester-panel") ?? event.target.querySelector("#tester-panel"));
       const sent = panel && panel.querySelector("#send-result .sent");
       if (sent && ONE_COLUMN.matches) this.live.scrollIntoView({ block: "start" });
     };
@@ -64,13 +70,20 @@ class LiveView {
     if (!userId) return this.setStatus("Enter a player to listen to their topics.");
     this.setStatus(`Connecting to listen to ${userId}…`);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const client = mqtt.connect(`${scheme}://${location.host}/mqtt`, { protocolVersion: 5, reconnectPeriod: 2000, timerVariant: "native" });
+    const client = mqtt.connect(`${scheme}://${location.host}/mqtt`, {
+      protocolVersion: 5,
+      reconnectPeriod: 2000,
+      timerVariant: "native",
+    });
     this.client = client;
     client.on("connect", () => {
       client.subscribe([...this.labels.keys()], { qos: 0 }, (error) => {
         if (client !== this.client) return;
         if (error) return this.setStatus(`Subscribing failed: ${error.message}`, "failed");
-        this.setStatus(`Listening to ${this.labels.size} topics of ${userId}: ${[...this.labels.values()].join(", ")}.`, "connected");
+        this.setStatus(
+          `Listening to ${this.labels.size} topics of ${userId}: ${[...this.labels.values()].join(", ")}.`,
+          "connected",
+        );
         this.live.dataset.subscribed = userId;
       });
     });
@@ -101,12 +114,23 @@ class LiveView {
       body = { raw: new TextDecoder().decode(payload) };
     }
     const item = document.createElement("li");
-    const when = Object.assign(document.createElement("span"), { className: "when", textContent: timeFormat.format(new Date()) });
-    const kind = Object.assign(document.createElement("span"), { className: "badge", textContent: body.webhook_type ?? this.labels.get(topic) ?? "message" });
-    const summary = Object.assign(document.createElement("div"), { className: "summary", textContent: summarize(body) });
+    const when = Object.assign(document.createElement("span"), {
+      className: "when",
+      textContent: timeFormat.format(new Date()),
+    });
+    const kind = Object.assign(document.createElement("span"), {
+      className: "badge",
+      textContent: body.webhook_type ?? this.labels.get(topic) ?? "message",
+    });
+    const summary = Object.assign(document.createElement("div"), {
+      className: "summary",
+      textContent: summarize(body),
+    });
     const details = document.createElement("details");
     details.append(Object.assign(document.createElement("summary"), { textContent: "JSON" }));
-    details.append(Object.assign(document.createElement("pre"), { className: "json", textContent: JSON.stringify(body, null, 2) }));
+    details.append(
+      Object.assign(document.createElement("pre"), { className: "json", textContent: JSON.stringify(body, null, 2) }),
+    );
     item.append(when, kind, summary, details);
     this.log.prepend(item);
     while (this.log.children.length > MAX_MESSAGES) this.log.lastElementChild.remove();

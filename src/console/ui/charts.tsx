@@ -25,7 +25,12 @@ export function BarChart(props: { id: string; title: string; points: Point[]; un
       <figcaption id={`${props.id}-title`}>
         {props.title} · {formatCount(total)} in total
       </figcaption>
-      <svg viewBox={`0 -8 ${layout.width} ${layout.height + 8}`} role="img" aria-labelledby={`${props.id}-title`} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 -8 ${layout.width} ${layout.height + 8}`}
+        role="img"
+        aria-labelledby={`${props.id}-title`}
+        preserveAspectRatio="none"
+      >
         <line x1="0" y1={layout.height} x2={layout.width} y2={layout.height} class="axis" />
         <line x1="0" y1="0" x2={layout.width} y2="0" class="gridline" />
         {layout.bars.map((bar) => (
@@ -50,7 +55,12 @@ export function ShareBar(props: { title: string; parts: (Point & { tone: string 
   return (
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
-      <svg viewBox="0 0 600 16" role="img" aria-label={props.parts.map((p) => `${p.label}: ${p.value}`).join(", ")} preserveAspectRatio="none">
+      <svg
+        viewBox="0 0 600 16"
+        role="img"
+        aria-label={props.parts.map((p) => `${p.label}: ${p.value}`).join(", ")}
+        preserveAspectRatio="none"
+      >
         <rect x="0" y="0" width="600" height="16" class="track" />
         {segments.map((s) => (
           <rect x={round(s.x)} y="0" width={round(s.width)} height="16" class={`share tone-${tones.get(s.label)}`}>

@@ -20,7 +20,9 @@ export const jsonData = (id: string, value: unknown) =>
 
 /** Once per page that has counter fields. */
 export function EventCatalogData() {
-  const catalog = Object.fromEntries(Object.entries(PREDEFINED_EVENTS).map(([name, e]) => [name, [...e.required, ...e.optional]]));
+  const catalog = Object.fromEntries(
+    Object.entries(PREDEFINED_EVENTS).map(([name, e]) => [name, [...e.required, ...e.optional]]),
+  );
   return (
     <>
       <datalist id={EVENTS_LIST}>
@@ -85,21 +87,29 @@ export function FiltersField(props: { form: FormState; name: string; eventField:
         return (
           <div class="filter-row">
             <TextField form={rowForm} name={`${rowName}.field`} label="Field" list={fieldsListId(props.eventField)} />
-            <SelectField form={rowForm} name={`${rowName}.op`} label="Operator" options={FILTER_OPS.map((op) => [op, OP_LABELS[op]] as const)} />
-            <TextField form={rowForm} name={`${rowName}.value`} label="Value" placeholder={row.op === "in" ? "a, b, c" : ""} />
+            <SelectField
+              form={rowForm}
+              name={`${rowName}.op`}
+              label="Operator"
+              options={FILTER_OPS.map((op) => [op, OP_LABELS[op]] as const)}
+            />
+            <TextField
+              form={rowForm}
+              name={`${rowName}.value`}
+              label="Value"
+              placeholder={row.op === "in" ? "a, b, c" : ""}
+            />
             <RemoveRowButton row={rowName} label={`Remove filter ${i + 1}`} readOnly={props.form.readOnly} />
           </div>
         );
       })}
       <AddRowButton list={props.name} label="Add a filter" readOnly={props.form.readOnly} />
       <p class="help">
-        Every filter must pass for an event to count. = and ≠ compare as text, the order comparisons as whole numbers; "in list" takes
-        values separated by commas.
+        Every filter must pass for an event to count. = and ≠ compare as text, the order comparisons as whole numbers;
+        "in list" takes values separated by commas.
       </p>
       {problems.length > 0 && (
-        <ul class="field-errors">
-          {problems.flatMap(([, list]) => list.map((p) => <li>{p}</li>))}
-        </ul>
+        <ul class="field-errors">{problems.flatMap(([, list]) => list.map((p) => <li>{p}</li>))}</ul>
       )}
     </fieldset>
   );

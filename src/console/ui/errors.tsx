@@ -20,7 +20,11 @@ export async function errorPage(err: Error, c: ConsoleContext) {
   let status: ContentfulStatusCode = 500;
   let message = "Something went wrong on our side. The error is logged; please try again.";
   if (err instanceof ApiError) [status, message] = [err.status, err.message];
-  else if (err instanceof HTTPException) [status, message] = [err.status as ContentfulStatusCode, err.status === 413 ? "The request is too large." : err.message];
+  else if (err instanceof HTTPException)
+    [status, message] = [
+      err.status as ContentfulStatusCode,
+      err.status === 413 ? "The request is too large." : err.message,
+    ];
   else console.error("console error", c.req.method, c.req.path, err);
   c.header("HX-Retarget", "#main");
   c.header("HX-Reselect", "#main");
@@ -28,7 +32,11 @@ export async function errorPage(err: Error, c: ConsoleContext) {
   const title = TITLES[status] ?? "Error";
   if (!c.get("session")) return c.html(`<!DOCTYPE html><title>${title}</title><p>${escapeText(message)}</p>`, status);
   try {
-    return await renderPage(c, { title, section: "", status }, <NotFoundBody title={title} message={message} status={status} />);
+    return await renderPage(
+      c,
+      { title, section: "", status },
+      <NotFoundBody title={title} message={message} status={status} />,
+    );
   } catch (renderError) {
     console.error("console error page failed", renderError);
     return c.text(message, status);

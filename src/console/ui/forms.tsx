@@ -31,7 +31,15 @@ export function CsrfField() {
  * A second submit while the form posts is dropped (its buttons are disabled meanwhile, by
  * console.browser.js): whatever the answer swaps in, the form is not posted twice.
  */
-export function PostForm(props: { action: string; children: Child; class?: string; confirm?: string; id?: string; swap?: string; enctype?: "multipart/form-data" }) {
+export function PostForm(props: {
+  action: string;
+  children: Child;
+  class?: string;
+  confirm?: string;
+  id?: string;
+  swap?: string;
+  enctype?: "multipart/form-data";
+}) {
   return (
     <form
       method="post"
@@ -63,13 +71,19 @@ export function DeleteButton(props: { action: string; confirm: string; label?: s
 
 /** Problems of the form that belong to no field (a conflict, an unknown category). */
 export function FormErrors(props: { errors: FieldErrors; fields: readonly string[] }) {
-  const general = Object.entries(props.errors).filter(([field]) => !props.fields.some((f) => field === f || field.startsWith(`${f}.`)));
+  const general = Object.entries(props.errors).filter(
+    ([field]) => !props.fields.some((f) => field === f || field.startsWith(`${f}.`)),
+  );
   if (general.length === 0) return null;
   return (
     <div class="form-errors" role="alert">
       <p>The form was not saved:</p>
       <ul>
-        {general.flatMap(([field, problems]) => problems.map((p) => <li>{field === "body" || field === "form" ? p : problemSentence({ field, problem: p })}</li>))}
+        {general.flatMap(([field, problems]) =>
+          problems.map((p) => (
+            <li>{field === "body" || field === "form" ? p : problemSentence({ field, problem: p })}</li>
+          )),
+        )}
       </ul>
     </div>
   );
@@ -137,7 +151,15 @@ function FieldFrame(props: FieldProps & { children: Child; problems: string[]; i
 type InputType = "text" | "number" | "url" | "email" | "password" | "datetime-local" | "time" | "search";
 
 export function TextField(
-  props: FieldProps & { type?: InputType; list?: string; placeholder?: string; autocomplete?: string; class?: string; step?: string; min?: string },
+  props: FieldProps & {
+    type?: InputType;
+    list?: string;
+    placeholder?: string;
+    autocomplete?: string;
+    class?: string;
+    step?: string;
+    min?: string;
+  },
 ) {
   const id = fieldId(props.name);
   const problems = errorsUnder(props.form.errors, props.name);
@@ -166,7 +188,13 @@ export function TextArea(props: FieldProps & { rows?: number; class?: string }) 
   const problems = errorsUnder(props.form.errors, props.name);
   return (
     <FieldFrame {...props} id={id} problems={problems}>
-      <textarea id={id} name={props.name} rows={props.rows ?? 3} disabled={props.form.readOnly} {...described(id, Boolean(props.help), problems)}>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 3}
+        disabled={props.form.readOnly}
+        {...described(id, Boolean(props.help), problems)}
+      >
         {props.form.values[props.name] ?? ""}
       </textarea>
     </FieldFrame>
@@ -179,7 +207,12 @@ export function SelectField(props: FieldProps & { options: readonly (readonly [s
   const current = props.form.values[props.name] ?? "";
   return (
     <FieldFrame {...props} id={id} problems={problems}>
-      <select id={id} name={props.name} disabled={props.form.readOnly} {...described(id, Boolean(props.help), problems)}>
+      <select
+        id={id}
+        name={props.name}
+        disabled={props.form.readOnly}
+        {...described(id, Boolean(props.help), problems)}
+      >
         {props.options.map(([value, text]) => (
           <option value={value} selected={value === current}>
             {text}
@@ -196,7 +229,14 @@ export function CheckboxField(props: FieldProps) {
   const on = (props.form.values[props.name] ?? "") !== "";
   return (
     <div class={`field check${problems.length > 0 ? " invalid" : ""}`}>
-      <input type="checkbox" id={id} name={props.name} checked={on} disabled={props.form.readOnly} {...described(id, Boolean(props.help), problems)} />
+      <input
+        type="checkbox"
+        id={id}
+        name={props.name}
+        checked={on}
+        disabled={props.form.readOnly}
+        {...described(id, Boolean(props.help), problems)}
+      />
       <label for={id}>{props.label}</label>
       <HelpAndProblems id={id} help={props.help} problems={problems} />
     </div>
@@ -209,11 +249,22 @@ export function RadioField(props: FieldProps & { options: readonly (readonly [st
   const problems = errorsUnder(props.form.errors, props.name);
   const current = props.form.values[props.name] ?? props.options[0][0];
   return (
-    <fieldset class={`field radios${problems.length > 0 ? " invalid" : ""}`} id={id} {...described(id, Boolean(props.help), problems)}>
+    <fieldset
+      class={`field radios${problems.length > 0 ? " invalid" : ""}`}
+      id={id}
+      {...described(id, Boolean(props.help), problems)}
+    >
       <legend>{props.label}</legend>
       {props.options.map(([value, text], i) => (
         <div class="check">
-          <input type="radio" id={`${id}-${i}`} name={props.name} value={value} checked={value === current} disabled={props.form.readOnly} />
+          <input
+            type="radio"
+            id={`${id}-${i}`}
+            name={props.name}
+            value={value}
+            checked={value === current}
+            disabled={props.form.readOnly}
+          />
           <label for={`${id}-${i}`}>{text}</label>
         </div>
       ))}
@@ -235,7 +286,15 @@ export function AddRowButton(props: { list: string; label: string; readOnly?: bo
 export function RemoveRowButton(props: { row: string; label: string; readOnly?: boolean }) {
   if (props.readOnly) return null;
   return (
-    <button type="submit" name="_remove" value={props.row} class="link danger small" formnovalidate aria-label={props.label} title={props.label}>
+    <button
+      type="submit"
+      name="_remove"
+      value={props.row}
+      class="link danger small"
+      formnovalidate
+      aria-label={props.label}
+      title={props.label}
+    >
       Remove
     </button>
   );
@@ -251,7 +310,11 @@ export function LocalizedField(props: FieldProps & { defaultLanguage: string; mu
   const rows = rowsOf(props.form.values, props.name);
   const shown = rows.length > 0 ? rows : [{ lang: props.defaultLanguage, text: "" }];
   return (
-    <fieldset class={`field localized${problems.length > 0 ? " invalid" : ""}`} id={id} {...described(id, Boolean(props.help), problems)}>
+    <fieldset
+      class={`field localized${problems.length > 0 ? " invalid" : ""}`}
+      id={id}
+      {...described(id, Boolean(props.help), problems)}
+    >
       <legend>
         {props.label}
         {props.required && <RequiredMark />}
@@ -278,10 +341,21 @@ export function LocalizedField(props: FieldProps & { defaultLanguage: string; mu
                   {row.text ?? ""}
                 </textarea>
               ) : (
-                <input id={`${rowId}-text`} name={`${props.name}.${i}.text`} value={row.text ?? ""} disabled={props.form.readOnly} />
+                <input
+                  id={`${rowId}-text`}
+                  name={`${props.name}.${i}.text`}
+                  value={row.text ?? ""}
+                  disabled={props.form.readOnly}
+                />
               )}
             </div>
-            {shown.length > 1 && <RemoveRowButton row={`${props.name}.${i}`} label={`Remove language ${row.lang ?? ""}`} readOnly={props.form.readOnly} />}
+            {shown.length > 1 && (
+              <RemoveRowButton
+                row={`${props.name}.${i}`}
+                label={`Remove language ${row.lang ?? ""}`}
+                readOnly={props.form.readOnly}
+              />
+            )}
           </div>
         );
       })}

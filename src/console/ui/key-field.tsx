@@ -5,7 +5,9 @@ import { TextField, type FormState } from "./forms";
  * Optional: a new object without one is keyed `<derived>-<id>`; a replace without one keeps it.
  */
 export function KeyField(props: { form: FormState; name?: string; derived: string; isNew: boolean }) {
-  const left = props.isNew ? `derived from the id (${props.derived}-<id>) when left empty` : "catalog documents refer to it; left empty, it stays as it is";
+  const left = props.isNew
+    ? `derived from the id (${props.derived}-<id>) when left empty`
+    : "catalog documents refer to it; left empty, it stays as it is";
   return (
     <TextField
       form={props.form}

@@ -18,7 +18,10 @@ const HTMX_CONFIG = JSON.stringify({
   attributesToSettle: ["class", "width", "height"],
   historyCacheSize: 0,
   refreshOnHistoryMiss: true,
-  responseHandling: [{ code: "204", swap: false }, { code: "...", swap: true }],
+  responseHandling: [
+    { code: "204", swap: false },
+    { code: "...", swap: true },
+  ],
 });
 
 /** The HTML document around any console page, the sign-in page included (standards mode: the doctype). */
@@ -27,20 +30,20 @@ export function Document(props: { title: string; children: Child; bodyClass?: st
     <>
       {raw("<!DOCTYPE html>")}
       <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <meta name="htmx-config" content={HTMX_CONFIG} />
-        <link rel="icon" href="data:," />
-        <title>{`${props.title} · Open Gamification`}</title>
-        <link rel="stylesheet" href={ASSET_URLS["console.css"]} />
-        <script src={ASSET_URLS["htmx.min.js"]} defer></script>
-        <script type="module" src={ASSET_URLS["console.js"]}></script>
-      </head>
-      <body class={props.bodyClass} hx-boost="true">
-        {props.children}
-      </body>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light dark" />
+          <meta name="htmx-config" content={HTMX_CONFIG} />
+          <link rel="icon" href="data:," />
+          <title>{`${props.title} · Open Gamification`}</title>
+          <link rel="stylesheet" href={ASSET_URLS["console.css"]} />
+          <script src={ASSET_URLS["htmx.min.js"]} defer></script>
+          <script type="module" src={ASSET_URLS["console.js"]}></script>
+        </head>
+        <body class={props.bodyClass} hx-boost="true">
+          {props.children}
+        </body>
       </html>
     </>
   );

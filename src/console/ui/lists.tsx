@@ -12,7 +12,11 @@ export interface ListPage {
 }
 
 /** `base` with the list's query (page, size, search) and `extra` parameters. */
-export function listHref(base: string, list: { currentPage: number; pageSize: number; search?: string }, extra: Record<string, string | undefined> = {}) {
+export function listHref(
+  base: string,
+  list: { currentPage: number; pageSize: number; search?: string },
+  extra: Record<string, string | undefined> = {},
+) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(extra)) if (value) query.set(name, value);
   if (list.search) query.set("search", list.search);
@@ -26,7 +30,13 @@ export function listHref(base: string, list: { currentPage: number; pageSize: nu
  * A search box that narrows the list as one types: htmx asks the same URL and swaps only the
  * list (`#list`), keeping the box and its focus; without script it is a plain GET form.
  */
-export function SearchForm(props: { action: string; value: string; label: string; placeholder?: string; hidden?: Record<string, string> }) {
+export function SearchForm(props: {
+  action: string;
+  value: string;
+  label: string;
+  placeholder?: string;
+  hidden?: Record<string, string>;
+}) {
   const id = fieldId("search");
   return (
     <form
@@ -114,7 +124,8 @@ export function StatusBadge(props: { status: string }) {
 }
 
 /** A long value in a table cell cut in its middle, so that the table fits its panel; the whole value is its tooltip. */
-export const shortened = (text: string, max = 48): string => (text.length <= max ? text : `${text.slice(0, max - 15)}…${text.slice(-14)}`);
+export const shortened = (text: string, max = 48): string =>
+  text.length <= max ? text : `${text.slice(0, max - 15)}…${text.slice(-14)}`;
 
 /** An identifier or URL in a table cell: whole when short, else shortened with the whole value on hover. */
 export function ShortCode(props: { text: string; max?: number }) {

@@ -50,7 +50,12 @@ export function renderAppPage(c: ConsoleContext, app: AppRow, section: string, o
     c,
     { title: `${options.title} · ${app.name}`, section, app, status: options.status },
     <>
-      <PageHeader title={options.title} crumbs={[[`/console/apps/${app.app_id}`, app.name], ...(options.crumbs ?? [])]} actions={options.actions} lead={options.lead} />
+      <PageHeader
+        title={options.title}
+        crumbs={[[`/console/apps/${app.app_id}`, app.name], ...(options.crumbs ?? [])]}
+        actions={options.actions}
+        lead={options.lead}
+      />
       {body}
     </>,
   );

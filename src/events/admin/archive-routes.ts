@@ -22,11 +22,15 @@ type EventFileBody = z.infer<typeof EventFileList>["files"][number];
 export const eventFilesAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "listEventFiles", method: "get", path: FILES_PATH, tags, security,
+      operationId: "listEventFiles",
+      method: "get",
+      path: FILES_PATH,
+      tags,
+      security,
       summary: "The app's raw event files (gzip-compressed NDJSON) of a range of UTC hours, oldest first",
       description:
         "One file per UTC hour and background batch. Files are listed for the whole hours the range touches; " +
-        "download each from its `url`, or read them with DuckDB's `read_json_auto` (docs/api.md, \"Raw event archive\").",
+        'download each from its `url`, or read them with DuckDB\'s `read_json_auto` (docs/api.md, "Raw event archive").',
       request: { params: z.object({ appId: pathId("appId") }), query: EventFilesQuery },
       responses: { 200: jsonResponse(EventFileList, "A page of files"), ...errorResponses },
     }),
@@ -49,7 +53,12 @@ export const eventFilesAdmin = createRouter()
       const files: EventFileBody[] = [];
       let more = true;
       listing: while (files.length < query.limit) {
-        const page = await c.env.EVENTS_ARCHIVE.list({ prefix: folder, startAfter, limit: query.limit - files.length, include: ["customMetadata"] });
+        const page = await c.env.EVENTS_ARCHIVE.list({
+          prefix: folder,
+          startAfter,
+          limit: query.limit - files.length,
+          include: ["customMetadata"],
+        });
         for (const object of page.objects) {
           startAfter = object.key;
           const key = parseArchiveKey(object.key);
@@ -78,11 +87,18 @@ export const eventFilesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getEventFile", method: "get", path: `${FILES_PATH}/{date}/{hour}/{file}`, tags, security,
+      operationId: "getEventFile",
+      method: "get",
+      path: `${FILES_PATH}/{date}/{hour}/{file}`,
+      tags,
+      security,
       summary: "One raw event file, as stored: gzip-compressed NDJSON",
       request: { params: EventFileParams },
       responses: {
-        200: { description: "The file", content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } } },
+        200: {
+          description: "The file",
+          content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } },
+        },
         ...errorResponses,
       },
     }),

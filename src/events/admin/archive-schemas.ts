@@ -19,7 +19,10 @@ export const EventFile = z
       example: "date=2025-01-31/hour=09/3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6.ndjson.gz",
     }),
     url: z.string().openapi({ description: "Where to download it (admin token), as gzip-compressed NDJSON" }),
-    hour: z.string().openapi({ description: "Start of the UTC hour its events were received in", example: "2025-01-31T09:00:00.000Z" }),
+    hour: z.string().openapi({
+      description: "Start of the UTC hour its events were received in",
+      example: "2025-01-31T09:00:00.000Z",
+    }),
     events: z.number().int().openapi({ description: "Events (lines) in the file" }),
     size: z.number().int().openapi({ description: "Compressed bytes" }),
     uploaded: z.string(),
@@ -32,7 +35,10 @@ export const EventFileList = z
     from: z.string().openapi({ description: "Start of the first UTC hour listed" }),
     to: z.string().openapi({ description: "End of the last UTC hour listed" }),
     files: z.array(EventFile),
-    next_after: z.string().nullable().openapi({ description: "Pass as `after` for the next page; null on the last page" }),
+    next_after: z
+      .string()
+      .nullable()
+      .openapi({ description: "Pass as `after` for the next page; null on the last page" }),
   })
   .openapi("EventFileList");
 
@@ -41,5 +47,7 @@ export const EventFileParams = z.object({
   appId: pathId("appId"),
   date: z.string().openapi({ param: { name: "date", in: "path" }, example: "date=2025-01-31" }),
   hour: z.string().openapi({ param: { name: "hour", in: "path" }, example: "hour=09" }),
-  file: z.string().openapi({ param: { name: "file", in: "path" }, example: "3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6.ndjson.gz" }),
+  file: z
+    .string()
+    .openapi({ param: { name: "file", in: "path" }, example: "3f2a9c0d1e4b5a6978c0d1e2f3a4b5c6.ndjson.gz" }),
 });

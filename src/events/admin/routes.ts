@@ -20,9 +20,14 @@ const security = bearerSecurity.admin;
 export const eventsAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "getEventAnalytics", method: "get", path: "/api/v1/admin/apps/{appId}/analytics/events", tags: adminTags, security,
+      operationId: "getEventAnalytics",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/analytics/events",
+      tags: adminTags,
+      security,
       summary: "Counts of the app's events by event name and by UTC day",
-      description: "Counted in whole UTC hours: `from` and `to` of the answer are the range widened to hour boundaries.",
+      description:
+        "Counted in whole UTC hours: `from` and `to` of the answer are the range widened to hour boundaries.",
       request: { params: AppParams, query: AnalyticsQuery },
       responses: { 200: jsonResponse(EventAnalytics, "Event counts in the range"), ...errorResponses },
     }),
@@ -47,7 +52,11 @@ export const eventsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getUsage", method: "get", path: "/api/v1/admin/apps/{appId}/usage", tags: adminTags, security,
+      operationId: "getUsage",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/usage",
+      tags: adminTags,
+      security,
       summary: "The app's events and unlocked challenges per UTC month, newest first",
       request: { params: AppParams, query: PagingQuery.extend(UsageQuery.shape) },
       responses: { 200: jsonResponse(pageOf(MonthUsage), "A page of months"), ...errorResponses },
@@ -55,7 +64,8 @@ export const eventsAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, callerApp(c, c.req.valid("param").appId));
       const { month, ...paging } = c.req.valid("query");
-      if (month) return c.json({ items: [await readMonthUsage(c.env.DB, app.app_id, month)], ...paging, total: 1 }, 200);
+      if (month)
+        return c.json({ items: [await readMonthUsage(c.env.DB, app.app_id, month)], ...paging, total: 1 }, 200);
       return c.json({ ...(await listMonthUsage(c.env.DB, app.app_id, paging)), ...paging }, 200);
     },
   );

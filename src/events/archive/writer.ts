@@ -20,7 +20,14 @@ async function gzip(text: string): Promise<ArrayBuffer> {
 export async function archiveEvents(bucket: R2Bucket, records: EventRecord[]): Promise<void> {
   await Promise.all(
     [...byPartition(records)].map(async ([folder, group]) => {
-      const batchId = (await sha256Hex(group.map((r) => r.id).sort().join("\n"))).slice(0, BATCH_ID_HEX);
+      const batchId = (
+        await sha256Hex(
+          group
+            .map((r) => r.id)
+            .sort()
+            .join("\n"),
+        )
+      ).slice(0, BATCH_ID_HEX);
       const body = await gzip(`${group.map(archiveLine).join("\n")}\n`);
       await bucket.put(`${folder}${batchId}${ARCHIVE_SUFFIX}`, body, {
         httpMetadata: { contentType: "application/gzip" },

@@ -29,7 +29,8 @@ export function hourFolder(hour: number): string {
 }
 
 /** The folder of one app and one UTC hour. */
-export const partitionFolder = (appId: string, receivedAt: number) => `${appFolder(appId)}${hourFolder(hourStart(receivedAt))}`;
+export const partitionFolder = (appId: string, receivedAt: number) =>
+  `${appFolder(appId)}${hourFolder(hourStart(receivedAt))}`;
 
 const KEY = /^events\/app=(\d+)\/(date=(\d{4}-\d{2}-\d{2})\/hour=(\d{2})\/[0-9a-f]{32}\.ndjson\.gz)$/;
 

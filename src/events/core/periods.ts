@@ -27,7 +27,8 @@ export function analyticsRange(from: string | undefined, to: string | undefined,
   const errors: FieldProblem[] = [];
   const parse = (field: string, value: string | undefined, endOfDay: boolean): number | undefined => {
     if (value === undefined || value === "") return undefined;
-    const ms = (DATE.test(value) || DATE_TIME.test(value)) && isCalendarDay(value.slice(0, 10)) ? Date.parse(value) : NaN;
+    const ms =
+      (DATE.test(value) || DATE_TIME.test(value)) && isCalendarDay(value.slice(0, 10)) ? Date.parse(value) : NaN;
     if (Number.isNaN(ms)) {
       errors.push({ field, problem: "must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z)" });
       return undefined;
@@ -47,7 +48,11 @@ export function analyticsRange(from: string | undefined, to: string | undefined,
 }
 
 /** Every UTC day that the interval [from, to) touches, with its count (0 when absent). */
-export function countsPerDay(from: number, to: number, counts: ReadonlyMap<string, number>): { day: string; count: number }[] {
+export function countsPerDay(
+  from: number,
+  to: number,
+  counts: ReadonlyMap<string, number>,
+): { day: string; count: number }[] {
   const days: { day: string; count: number }[] = [];
   for (let t = Math.floor(from / DAY_MS) * DAY_MS; t < to; t += DAY_MS) {
     const day = dayOf(t);

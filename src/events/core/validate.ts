@@ -49,7 +49,8 @@ const absent = (value: unknown) => value === undefined || value === null;
  * reported at once, each naming its field; the result keeps only what is applied and stored.
  */
 export function validateEvent(raw: unknown, sender: SenderContext): Validation {
-  if (!isObject(raw)) return { ok: false, errors: [{ field: "body", problem: `must be a JSON object, not ${describe(raw)}` }] };
+  if (!isObject(raw))
+    return { ok: false, errors: [{ field: "body", problem: `must be a JSON object, not ${describe(raw)}` }] };
   const errors: FieldProblem[] = [];
   const problem = (field: string, text: string) => errors.push({ field, problem: text });
 
@@ -133,7 +134,9 @@ function checkMeta(
     return {};
   }
   const definition = eventName === undefined ? undefined : predefinedEvent(eventName);
-  return definition ? checkPredefinedMeta(value, field, eventName!, definition, problem) : checkCustomMeta(value, field, problem);
+  return definition
+    ? checkPredefinedMeta(value, field, eventName!, definition, problem)
+    : checkCustomMeta(value, field, problem);
 }
 
 /** Only the event's own fields are kept (rule 5): other keys are neither checked nor stored. */
@@ -176,7 +179,8 @@ function checkCustomMeta(
       problem(field, `property names must be at most ${LIMITS.metaKeyLength} characters`);
       continue;
     }
-    const wrong = typeof value === "string" ? stringProblem(value) : integerProblem(value, "must be an integer or a string");
+    const wrong =
+      typeof value === "string" ? stringProblem(value) : integerProblem(value, "must be an integer or a string");
     if (wrong) problem(`${field}.${key}`, wrong);
     else kept[key] = value as MetaValue;
   }
@@ -188,7 +192,8 @@ function integerProblem(value: unknown, expected = "must be an integer"): string
     const hint = typeof value === "number" ? " (scale it to an integer, for example times 1000)" : "";
     return `${expected}, not ${describe(value)}${hint}`;
   }
-  if (!Number.isSafeInteger(value)) return `must be a safe integer (between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER})`;
+  if (!Number.isSafeInteger(value))
+    return `must be a safe integer (between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER})`;
   return undefined;
 }
 

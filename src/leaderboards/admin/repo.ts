@@ -13,9 +13,19 @@ import type { LeaderboardInput } from "./schemas";
  */
 
 const COLUMNS = [
-  "name", "event_name", "value_field", "filters", "aggregation", "sort_order_ascending",
-  "period_range", "period_range_reset_at_time", "period_range_time_zone",
-  "authoritative", "min_value", "max_value", "max_events_per_minute",
+  "name",
+  "event_name",
+  "value_field",
+  "filters",
+  "aggregation",
+  "sort_order_ascending",
+  "period_range",
+  "period_range_reset_at_time",
+  "period_range_time_zone",
+  "authoritative",
+  "min_value",
+  "max_value",
+  "max_events_per_minute",
 ] as const;
 
 const values = (input: LeaderboardInput) => {
@@ -41,7 +51,13 @@ const values = (input: LeaderboardInput) => {
 export const boardColumns = (input: LeaderboardInput) => named(COLUMNS, values(input));
 
 /** Creates a board whose first season starts at `now`. */
-export function insertBoardStatement(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
+export function insertBoardStatement(
+  db: D1Database,
+  appId: number,
+  input: LeaderboardInput,
+  now: number,
+  nowIso: string,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO leaderboards (app_id, chosen_key, ${COLUMNS.join(", ")}, season_origin, created_at, updated_at)
@@ -55,7 +71,13 @@ export function insertBoardStatement(db: D1Database, appId: number, input: Leade
  * new season at `now` (stored scores are keyed by the old order and seasons); every other change
  * applies to events from now on.
  */
-export function updateBoardStatement(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string): D1PreparedStatement {
+export function updateBoardStatement(
+  db: D1Database,
+  current: LeaderboardRow,
+  input: LeaderboardInput,
+  now: number,
+  nowIso: string,
+): D1PreparedStatement {
   const columns = boardColumns(input);
   const restart =
     columns.sort_order_ascending !== current.sort_order_ascending ||
@@ -79,22 +101,53 @@ const boardAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "leade
 /** A board as the admin API shows it. */
 export const presentBoardRow = (row: LeaderboardRow, now: number) => presentAdmin(toDef(row), now);
 
-export async function insertBoard(db: D1Database, appId: number, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
+export async function insertBoard(
+  db: D1Database,
+  appId: number,
+  input: LeaderboardInput,
+  now: number,
+  nowIso: string,
+  actor: Actor,
+) {
   const statement = insertBoardStatement(db, appId, input, now, nowIso);
   const audit = boardAudit(actor, appId).created(input);
-  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, appId, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () =>
+    writeConfigRow<LeaderboardRow>(db, appId, statement, audit),
+  ))!;
 }
 
-export async function updateBoard(db: D1Database, current: LeaderboardRow, input: LeaderboardInput, now: number, nowIso: string, actor: Actor) {
+export async function updateBoard(
+  db: D1Database,
+  current: LeaderboardRow,
+  input: LeaderboardInput,
+  now: number,
+  nowIso: string,
+  actor: Actor,
+) {
   const statement = updateBoardStatement(db, current, input, now, nowIso);
   const audit = boardAudit(actor, current.app_id).updated(current.leaderboard_id, presentBoardRow(current, now), input);
-  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () => writeConfigRow<LeaderboardRow>(db, current.app_id, statement, audit)))!;
+  return (await conflictOnDuplicate(keyClash("leaderboard", input.key), () =>
+    writeConfigRow<LeaderboardRow>(db, current.app_id, statement, audit),
+  ))!;
 }
 
 /** Starts a new, empty season at `now` (SCILL's board reset); cron removes the old rows. */
-export async function restartBoard(db: D1Database, board: LeaderboardRow, now: number, nowIso: string, actor: Actor): Promise<void> {
-  const statement = db.prepare("UPDATE leaderboards SET season_origin = ?, updated_at = ? WHERE leaderboard_id = ?").bind(now, nowIso, board.leaderboard_id);
-  const audit = boardAudit(actor, board.app_id).updated(board.leaderboard_id, presentBoardRow(board, now), { season_started_at: nowIso }, "reset");
+export async function restartBoard(
+  db: D1Database,
+  board: LeaderboardRow,
+  now: number,
+  nowIso: string,
+  actor: Actor,
+): Promise<void> {
+  const statement = db
+    .prepare("UPDATE leaderboards SET season_origin = ?, updated_at = ? WHERE leaderboard_id = ?")
+    .bind(now, nowIso, board.leaderboard_id);
+  const audit = boardAudit(actor, board.app_id).updated(
+    board.leaderboard_id,
+    presentBoardRow(board, now),
+    { season_started_at: nowIso },
+    "reset",
+  );
   await writeConfig(db, board.app_id, [statement], [audit]);
 }
 
@@ -103,16 +156,22 @@ export async function requireBoard(db: D1Database, appId: number, boardId: strin
   const row =
     id === null
       ? null
-      : await db.prepare("SELECT * FROM leaderboards WHERE app_id = ? AND leaderboard_id = ?").bind(appId, id).first<LeaderboardRow>();
+      : await db
+          .prepare("SELECT * FROM leaderboards WHERE app_id = ? AND leaderboard_id = ?")
+          .bind(appId, id)
+          .first<LeaderboardRow>();
   if (!row) throw notFound(`Leaderboard ${boardId} not found`);
   return row;
 }
 
 /** A page by id; `search` (the console's) matches a part of the name, in any language, or of the event name. */
 export async function listBoards(db: D1Database, appId: number, limit: number, offset: number, search = "") {
-  const where = "app_id = ?1 AND (?2 = '' OR instr(lower(name), lower(?2)) > 0 OR instr(lower(event_name), lower(?2)) > 0)";
+  const where =
+    "app_id = ?1 AND (?2 = '' OR instr(lower(name), lower(?2)) > 0 OR instr(lower(event_name), lower(?2)) > 0)";
   const [rows, total] = await db.batch<LeaderboardRow | { n: number }>([
-    db.prepare(`SELECT * FROM leaderboards WHERE ${where} ORDER BY leaderboard_id LIMIT ?3 OFFSET ?4`).bind(appId, search, limit, offset),
+    db
+      .prepare(`SELECT * FROM leaderboards WHERE ${where} ORDER BY leaderboard_id LIMIT ?3 OFFSET ?4`)
+      .bind(appId, search, limit, offset),
     db.prepare(`SELECT COUNT(*) AS n FROM leaderboards WHERE ${where}`).bind(appId, search),
   ]);
   return { rows: rows.results as LeaderboardRow[], total: (total.results[0] as { n: number }).n };

@@ -23,7 +23,12 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
   createRouter()
     .openapi(
       createRoute({
-        operationId: "listFlaggedSubmissions", method: "get", path: flagged, tags, security, summary: "List the submissions the board held back for review",
+        operationId: "listFlaggedSubmissions",
+        method: "get",
+        path: flagged,
+        tags,
+        security,
+        summary: "List the submissions the board held back for review",
         description: "Oldest first. Each was not applied: accept it to apply its value, or dismiss it.",
         request: { params: BoardParams, query: PagingQuery },
         responses: { 200: jsonResponse(pageOf(FlaggedSubmission), "A page of held submissions"), ...errorResponses },
@@ -36,23 +41,44 @@ export const leaderboardReviewAdmin = (sinkOf: (env: Env) => ChangeSink) =>
     )
     .openapi(
       createRoute({
-        operationId: "acceptFlaggedSubmission", method: "post", path: `${flagged}/{flagId}/accept`, tags, security, summary: "Accept a held submission: apply its value",
+        operationId: "acceptFlaggedSubmission",
+        method: "post",
+        path: `${flagged}/{flagId}/accept`,
+        tags,
+        security,
+        summary: "Accept a held submission: apply its value",
         description:
           "Applies the value as if its event had just arrived (the board's aggregation, the current season) and removes it from the queue. " +
           "Accepting the same flag twice applies it once (the second answers 404).",
         request: { params: FlagParams },
-        responses: { 200: jsonResponse(AcceptedSubmission, "The applied submission, and the member's standing now"), ...errorResponses },
+        responses: {
+          200: jsonResponse(AcceptedSubmission, "The applied submission, and the member's standing now"),
+          ...errorResponses,
+        },
       }),
       async (c) => {
         const { appId, leaderboardId, flagId } = c.req.valid("param");
         const app = await requireApp(c.env.DB, appId);
-        const accepted = await acceptFlag(c.env.DB, String(app.app_id), leaderboardId, flagId, c.get("now"), sinkOf(c.env), requestActor(c));
+        const accepted = await acceptFlag(
+          c.env.DB,
+          String(app.app_id),
+          leaderboardId,
+          flagId,
+          c.get("now"),
+          sinkOf(c.env),
+          requestActor(c),
+        );
         return c.json(accepted, 200);
       },
     )
     .openapi(
       createRoute({
-        operationId: "dismissFlaggedSubmission", method: "post", path: `${flagged}/{flagId}/dismiss`, tags, security, summary: "Dismiss a held submission: it never counts",
+        operationId: "dismissFlaggedSubmission",
+        method: "post",
+        path: `${flagged}/{flagId}/dismiss`,
+        tags,
+        security,
+        summary: "Dismiss a held submission: it never counts",
         request: { params: FlagParams },
         responses: { 204: { description: "Dismissed" }, ...errorResponses },
       }),

@@ -2,7 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId, keyConflictResponse } from "../../shared/openapi";
+import {
+  bearerSecurity,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  pathId,
+  keyConflictResponse,
+} from "../../shared/openapi";
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
 import { deleteBoard, insertBoard, listBoards, presentBoardRow, requireBoard, updateBoard } from "./repo";
 import { LeaderboardAdmin, LeaderboardInput } from "./schemas";
@@ -17,7 +24,11 @@ const AppParams = z.object({ appId: pathId("appId") });
 const BoardParams = AppParams.extend({ leaderboardId: pathId("leaderboardId") });
 const EntryParams = BoardParams.extend({
   memberType: MemberTypeParam,
-  memberId: z.string().min(1).max(256).openapi({ param: { name: "memberId", in: "path" }, example: "player-42" }),
+  memberId: z
+    .string()
+    .min(1)
+    .max(256)
+    .openapi({ param: { name: "memberId", in: "path" }, example: "player-42" }),
 });
 
 const present = presentBoardRow;
@@ -25,18 +36,34 @@ const present = presentBoardRow;
 export const leaderboardsAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createLeaderboard", method: "post", path: boards, tags, security, summary: "Create a leaderboard",
+      operationId: "createLeaderboard",
+      method: "post",
+      path: boards,
+      tags,
+      security,
+      summary: "Create a leaderboard",
       description: "Scores come from events named event_name that pass every filter; the first season starts now.",
       request: {
         params: AppParams,
         ...jsonBody(LeaderboardInput, "The leaderboard", {
           weekly: {
             summary: "Kills per week, reset on Monday at midnight UTC",
-            value: { key: "weekly-kills", name: "Weekly kills", event_name: "kill-enemy", period_range: "w", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC" },
+            value: {
+              key: "weekly-kills",
+              name: "Weekly kills",
+              event_name: "kill-enemy",
+              period_range: "w",
+              period_range_reset_at_time: "00:00:00",
+              period_range_time_zone: "UTC",
+            },
           },
         }),
       },
-      responses: { 201: jsonResponse(LeaderboardAdmin, "The new leaderboard"), ...errorResponses, ...keyConflictResponse },
+      responses: {
+        201: jsonResponse(LeaderboardAdmin, "The new leaderboard"),
+        ...errorResponses,
+        ...keyConflictResponse,
+      },
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
@@ -47,7 +74,12 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "listLeaderboards", method: "get", path: boards, tags, security, summary: "List leaderboards",
+      operationId: "listLeaderboards",
+      method: "get",
+      path: boards,
+      tags,
+      security,
+      summary: "List leaderboards",
       request: { params: AppParams, query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(LeaderboardAdmin), "A page of leaderboards"), ...errorResponses },
     }),
@@ -60,7 +92,12 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "adminGetLeaderboard", method: "get", path: `${boards}/{leaderboardId}`, tags, security, summary: "Get a leaderboard",
+      operationId: "adminGetLeaderboard",
+      method: "get",
+      path: `${boards}/{leaderboardId}`,
+      tags,
+      security,
+      summary: "Get a leaderboard",
       request: { params: BoardParams },
       responses: { 200: jsonResponse(LeaderboardAdmin, "The leaderboard"), ...errorResponses },
     }),
@@ -72,11 +109,20 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceLeaderboard", method: "put", path: `${boards}/{leaderboardId}`, tags, security, summary: "Replace a leaderboard",
+      operationId: "replaceLeaderboard",
+      method: "put",
+      path: `${boards}/{leaderboardId}`,
+      tags,
+      security,
+      summary: "Replace a leaderboard",
       description:
         "A changed sort_order_ascending or reset schedule starts a new, empty season at once; other changes apply to events from now on and keep the scores.",
       request: { params: BoardParams, ...jsonBody(LeaderboardInput) },
-      responses: { 200: jsonResponse(LeaderboardAdmin, "The updated leaderboard"), ...errorResponses, ...keyConflictResponse },
+      responses: {
+        200: jsonResponse(LeaderboardAdmin, "The updated leaderboard"),
+        ...errorResponses,
+        ...keyConflictResponse,
+      },
     }),
     async (c) => {
       const { appId, leaderboardId } = c.req.valid("param");
@@ -89,7 +135,12 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "deleteLeaderboard", method: "delete", path: `${boards}/{leaderboardId}`, tags, security, summary: "Delete a leaderboard",
+      operationId: "deleteLeaderboard",
+      method: "delete",
+      path: `${boards}/{leaderboardId}`,
+      tags,
+      security,
+      summary: "Delete a leaderboard",
       description: "Its scores disappear at once from every read; the stored rows are removed in the background.",
       request: { params: BoardParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
@@ -104,7 +155,11 @@ export const leaderboardsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "removeLeaderboardMember", method: "delete", path: `${boards}/{leaderboardId}/members/{memberType}/{memberId}`, tags, security,
+      operationId: "removeLeaderboardMember",
+      method: "delete",
+      path: `${boards}/{leaderboardId}/members/{memberType}/{memberId}`,
+      tags,
+      security,
       summary: "Remove one member's entry from the leaderboard (moderation)",
       description:
         "Removes the member's scores from this board, in every season; everybody behind moves up at once. " +
@@ -115,7 +170,15 @@ export const leaderboardsAdmin = createRouter()
     async (c) => {
       const { appId, leaderboardId, memberType, memberId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      await removeEntry(c.env.DB, String(app.app_id), leaderboardId, memberType, memberId, c.get("now"), requestActor(c));
+      await removeEntry(
+        c.env.DB,
+        String(app.app_id),
+        leaderboardId,
+        memberType,
+        memberId,
+        c.get("now"),
+        requestActor(c),
+      );
       return c.body(null, 204);
     },
   );

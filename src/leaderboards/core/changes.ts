@@ -23,7 +23,12 @@ export interface ScoreChange {
  * rank before and after. A member without a score before has score 0 and rank -1 as "old".
  * One change per member and board per applied batch: a burst of events is coalesced.
  */
-export function leaderboardChange(board: LeaderboardDef, defaultLanguage: string, change: ScoreChange, info: UserInfo | null): Change {
+export function leaderboardChange(
+  board: LeaderboardDef,
+  defaultLanguage: string,
+  change: ScoreChange,
+  info: UserInfo | null,
+): Change {
   const name = localize(board.name, undefined, defaultLanguage);
   return {
     appId: board.appId,

@@ -27,7 +27,12 @@ export interface MemberRow {
 }
 
 export const rowOf = (memberType: MemberType, row: RankedRow): MemberRow => ({ memberType, ...row });
-export const unrankedRow = (memberType: MemberType, memberId: string): MemberRow => ({ memberType, memberId, score: 0, rank: UNRANKED });
+export const unrankedRow = (memberType: MemberType, memberId: string): MemberRow => ({
+  memberType,
+  memberId,
+  score: 0,
+  rank: UNRANKED,
+});
 
 export function presentRanking(row: MemberRow, p: Presentation) {
   return {
@@ -52,7 +57,10 @@ function nextResetOf(board: LeaderboardDef, now: number): { nextReset?: string }
   return next === null ? {} : { nextReset: toIso(next) };
 }
 
-export const v1Head = (board: LeaderboardDef, p: Presentation) => ({ leaderboard_id: board.id, name: boardName(board, p) });
+export const v1Head = (board: LeaderboardDef, p: Presentation) => ({
+  leaderboard_id: board.id,
+  name: boardName(board, p),
+});
 
 export const v2Head = (board: LeaderboardDef, p: Presentation) => ({
   leaderboard_id: board.id,
@@ -60,7 +68,10 @@ export const v2Head = (board: LeaderboardDef, p: Presentation) => ({
   leaderboard_sort_order_ascending: board.ascending,
 });
 
-export const withNextReset = <T extends object>(head: T, board: LeaderboardDef, now: number) => ({ ...head, ...nextResetOf(board, now) });
+export const withNextReset = <T extends object>(head: T, board: LeaderboardDef, now: number) => ({
+  ...head,
+  ...nextResetOf(board, now),
+});
 
 /** The admin view of a board. */
 export function presentAdmin(board: LeaderboardDef, now: number) {

@@ -27,7 +27,11 @@ const HOUR_MS = 3_600_000;
  * Longer than one period even across a DST change (a day lasts 23 to 25 hours), shorter than
  * two: the period holding `start + span` is the one right after the period starting at `start`.
  */
-const ONE_PERIOD_AHEAD: Record<string, number> = { d: 26 * HOUR_MS, w: 7 * 24 * HOUR_MS + 2 * HOUR_MS, m: 32 * 24 * HOUR_MS };
+const ONE_PERIOD_AHEAD: Record<string, number> = {
+  d: 26 * HOUR_MS,
+  w: 7 * 24 * HOUR_MS + 2 * HOUR_MS,
+  m: 32 * 24 * HOUR_MS,
+};
 
 /** When the next season starts; null for boards without a schedule. */
 export function nextReset(policy: SeasonPolicy, now: number): number | null {

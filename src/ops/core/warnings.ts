@@ -22,9 +22,14 @@ export const CRON_STALE_MS = 10 * 60_000;
 export function statusWarnings(facts: StatusFacts, now: number): string[] {
   const warnings: string[] = [];
   if (!facts.development) {
-    if (facts.devClock) warnings.push('DEV_CLOCK is "on" outside development: anyone with the admin token can move the service\'s clock. Set DEV_CLOCK = "off".');
+    if (facts.devClock)
+      warnings.push(
+        'DEV_CLOCK is "on" outside development: anyone with the admin token can move the service\'s clock. Set DEV_CLOCK = "off".',
+      );
     if (facts.loopbackWebhooks) {
-      warnings.push('ALLOW_LOOPBACK_WEBHOOKS is "on" outside development: webhooks may be sent to plain-http loopback addresses. Set ALLOW_LOOPBACK_WEBHOOKS = "off".');
+      warnings.push(
+        'ALLOW_LOOPBACK_WEBHOOKS is "on" outside development: webhooks may be sent to plain-http loopback addresses. Set ALLOW_LOOPBACK_WEBHOOKS = "off".',
+      );
     }
   }
   if (facts.weakTopicSecret) {
@@ -38,9 +43,12 @@ export function statusWarnings(facts: StatusFacts, now: number): string[] {
       `D1 migrations are behind the code (latest applied: ${facts.d1.latestMigration ?? "none"}, expected: ${facts.expectedMigration}). Run \`npm run deploy\`, or \`wrangler d1 migrations apply DB --remote\`.`,
     );
   }
-  for (const binding of facts.missingQueues) warnings.push(`The queue binding ${binding} is missing: check [[queues.producers]] in wrangler.toml.`);
+  for (const binding of facts.missingQueues)
+    warnings.push(`The queue binding ${binding} is missing: check [[queues.producers]] in wrangler.toml.`);
   if (facts.cron?.failed_tasks.length) {
-    warnings.push(`The cron's last run (${facts.cron.started_at}) failed in: ${facts.cron.failed_tasks.join(", ")}. Its log lines have source "cron".`);
+    warnings.push(
+      `The cron's last run (${facts.cron.started_at}) failed in: ${facts.cron.failed_tasks.join(", ")}. Its log lines have source "cron".`,
+    );
   }
   if (!facts.development && facts.cron && now - Date.parse(facts.cron.finished_at) > CRON_STALE_MS) {
     warnings.push(`The cron has not run since ${facts.cron.finished_at}: check the Worker's cron trigger.`);

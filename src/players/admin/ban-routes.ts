@@ -17,7 +17,11 @@ const security = bearerSecurity.admin;
 export const bansAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "banUser", method: "post", path: ban, tags, security,
+      operationId: "banUser",
+      method: "post",
+      path: ban,
+      tags,
+      security,
       summary: "Ban a player (or change a ban's reason and expiry)",
       description:
         "While banned the player's access tokens are refused on every path (403 naming the reason and the expiry), no token is minted for them, " +
@@ -34,7 +38,9 @@ export const bansAdmin = createRouter()
       const now = c.get("now");
       const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
       if (expiresAt !== null && expiresAt <= now) {
-        throw badRequest("Invalid body: expires_at must be in the future", [{ field: "expires_at", problem: "must be in the future" }]);
+        throw badRequest("Invalid body: expires_at must be in the future", [
+          { field: "expires_at", problem: "must be in the future" },
+        ]);
       }
       const row = await banPlayer(c.env, app.app_id, userId, { reason: input.reason, expiresAt }, now, requestActor(c));
       return c.json(presentBan(row), 200);
@@ -42,7 +48,12 @@ export const bansAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getUserBan", method: "get", path: ban, tags, security, summary: "A player's ban",
+      operationId: "getUserBan",
+      method: "get",
+      path: ban,
+      tags,
+      security,
+      summary: "A player's ban",
       request: { params: UserParams },
       responses: { 200: jsonResponse(Ban, "The ban in force"), ...errorResponses },
     }),
@@ -56,22 +67,33 @@ export const bansAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "liftUserBan", method: "delete", path: ban, tags, security,
+      operationId: "liftUserBan",
+      method: "delete",
+      path: ban,
+      tags,
+      security,
       summary: "Lift a player's ban",
-      description: "At once: the player's tokens, events and topics work again, and their scores are back on every leaderboard.",
+      description:
+        "At once: the player's tokens, events and topics work again, and their scores are back on every leaderboard.",
       request: { params: UserParams },
       responses: { 204: { description: "Lifted" }, ...errorResponses },
     }),
     async (c) => {
       const { appId, userId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
-      if (!(await liftBan(c.env, app.app_id, userId, requestActor(c)))) throw notFound(`Player ${userId} is not banned`);
+      if (!(await liftBan(c.env, app.app_id, userId, requestActor(c))))
+        throw notFound(`Player ${userId} is not banned`);
       return c.body(null, 204);
     },
   )
   .openapi(
     createRoute({
-      operationId: "listBans", method: "get", path: "/api/v1/admin/apps/{appId}/bans", tags, security, summary: "List the bans in force, newest first",
+      operationId: "listBans",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/bans",
+      tags,
+      security,
+      summary: "List the bans in force, newest first",
       request: { params: z.object({ appId: pathId("appId") }), query: PagingQuery },
       responses: { 200: jsonResponse(pageOf(Ban), "A page of bans"), ...errorResponses },
     }),

@@ -31,7 +31,8 @@ export const ErasureReceipt = z
     erasure_id: z.string().openapi({ example: "482917360015842" }),
     app_id: z.string(),
     status: z.enum(ERASURE_STATUSES).openapi({
-      description: "pending: requested, the player's object starts within seconds; running: under way (or retried after `error`); completed: nothing about the player is left; failed: every attempt failed, nothing is guaranteed erased: request again",
+      description:
+        "pending: requested, the player's object starts within seconds; running: under way (or retried after `error`); completed: nothing about the player is left; failed: every attempt failed, nothing is guaranteed erased: request again",
     }),
     requested_at: z.string(),
     started_at: z.string().nullable(),
@@ -42,12 +43,20 @@ export const ErasureReceipt = z
 
 export const BanInput = z
   .object({
-    reason: z.string().trim().min(1).max(500).openapi({ description: "Shown to the player in every refusal", example: "score manipulation" }),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .openapi({ description: "Shown to the player in every refusal", example: "score manipulation" }),
     expires_at: z.iso
       .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-06-01T00:00:00Z" })
       .nullable()
       .optional()
-      .openapi({ description: "When the ban ends by itself (in the future); left out or null: until lifted", example: "2026-06-01T00:00:00Z" }),
+      .openapi({
+        description: "When the ban ends by itself (in the future); left out or null: until lifted",
+        example: "2026-06-01T00:00:00Z",
+      }),
   })
   .openapi("BanInput");
 
@@ -72,7 +81,9 @@ const RecentEvent = z.object({
 });
 
 /** The answer of an erasure request when the player's object is out of reach. */
-export const unavailable = { 503: jsonResponse(ErrorSchema, "The player's object could not be reached: nothing was erased, try again") } as const;
+export const unavailable = {
+  503: jsonResponse(ErrorSchema, "The player's object could not be reached: nothing was erased, try again"),
+} as const;
 
 /** At most this many of a kind the export lists; `total` and `more` lead to the rest. */
 export const EXPORT_LIST_LIMIT = 100;
@@ -85,8 +96,12 @@ export const PlayerExport = z
     user_info: z
       .object({ username: z.string().nullable(), avatarImage: z.string().nullable(), updated_at: z.string() })
       .nullable()
-      .openapi({ description: "What the player stored with PUT /api/v1/user-additional-info (shown with every ranking), or null" }),
-    challenges: z.array(StoredChallengeStateSchema).openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
+      .openapi({
+        description: "What the player stored with PUT /api/v1/user-additional-info (shown with every ranking), or null",
+      }),
+    challenges: z
+      .array(StoredChallengeStateSchema)
+      .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     battle_passes: UserBattlePassState,
     leaderboards: z
       .array(
@@ -101,21 +116,34 @@ export const PlayerExport = z
         }),
       )
       .openapi({ description: "The player on every board of the app" }),
-    ban: Ban.nullable().openapi({ description: "The player's ban as stored (an expired one until the cron lifts it), or null" }),
-    held_scores: z
-      .array(FlaggedSubmission.extend({ leaderboard_id: z.string() }))
-      .openapi({ description: `Scores of the player that boards held back for review, oldest first, at most ${EXPORT_LIST_LIMIT}` }),
-    recent_events: z.array(RecentEvent).openapi({ description: "The last events the player's object applied, newest first" }),
+    ban: Ban.nullable().openapi({
+      description: "The player's ban as stored (an expired one until the cron lifts it), or null",
+    }),
+    held_scores: z.array(FlaggedSubmission.extend({ leaderboard_id: z.string() })).openapi({
+      description: `Scores of the player that boards held back for review, oldest first, at most ${EXPORT_LIST_LIMIT}`,
+    }),
+    recent_events: z
+      .array(RecentEvent)
+      .openapi({ description: "The last events the player's object applied, newest first" }),
     webhook_deliveries: z
       .object({
         total: z.number().int(),
-        items: z.array(Delivery.extend({ payload: z.unknown().openapi({ description: "The body sent, without credentials (no user_token)" }) })),
-        more: z.string().nullable().openapi({ description: "Where the rest is listed, when there is more than the export holds" }),
+        items: z.array(
+          Delivery.extend({
+            payload: z.unknown().openapi({ description: "The body sent, without credentials (no user_token)" }),
+          }),
+        ),
+        more: z
+          .string()
+          .nullable()
+          .openapi({ description: "Where the rest is listed, when there is more than the export holds" }),
       })
-      .openapi({ description: `Logged deliveries whose payload names the player (kept 30 days), newest first, at most ${EXPORT_LIST_LIMIT}` }),
-    audit_log: z
-      .object({ total: z.number().int(), items: z.array(AuditEntry), more: z.string().nullable() })
-      .openapi({ description: `What operators did to the player (exports, resets, erasures), newest first, at most ${EXPORT_LIST_LIMIT}` }),
+      .openapi({
+        description: `Logged deliveries whose payload names the player (kept 30 days), newest first, at most ${EXPORT_LIST_LIMIT}`,
+      }),
+    audit_log: z.object({ total: z.number().int(), items: z.array(AuditEntry), more: z.string().nullable() }).openapi({
+      description: `What operators did to the player (exports, resets, erasures), newest first, at most ${EXPORT_LIST_LIMIT}`,
+    }),
     archive: z
       .object({ user_ref: z.string().nullable(), description: z.string() })
       .openapi({ description: "How the raw event archive names the player (null before their first event)" }),
@@ -123,8 +151,14 @@ export const PlayerExport = z
   .openapi("PlayerExport");
 
 export const PlayersQuery = PagingQuery.extend({
-  search: z.string().max(256).optional().openapi({ description: "A prefix of the user id (case as typed) or a part of the username (any case)", example: "player-4" }),
-  sort: z.enum(PLAYER_SORTS).default("last_seen").openapi({ description: "last_seen (default) and first_seen: newest first; id: in id order" }),
+  search: z.string().max(256).optional().openapi({
+    description: "A prefix of the user id (case as typed) or a part of the username (any case)",
+    example: "player-4",
+  }),
+  sort: z
+    .enum(PLAYER_SORTS)
+    .default("last_seen")
+    .openapi({ description: "last_seen (default) and first_seen: newest first; id: in id order" }),
 });
 
 export const AdminPlayer = z
@@ -132,8 +166,13 @@ export const AdminPlayer = z
     user_id: z.string(),
     username: z.string().nullable().openapi({ description: "From the player's stored user info, or null" }),
     first_seen_at: z.string().openapi({ description: "The player's first event, access token or stored user info" }),
-    last_seen_at: z.string().openapi({ description: "Their last activity; a player's events update it at most once an hour" }),
-    events: z.number().int().openapi({ description: "Events applied for the player, as last reported (at most an hour behind)" }),
+    last_seen_at: z
+      .string()
+      .openapi({ description: "Their last activity; a player's events update it at most once an hour" }),
+    events: z
+      .number()
+      .int()
+      .openapi({ description: "Events applied for the player, as last reported (at most an hour behind)" }),
     banned: z.boolean().openapi({ description: "A ban is in force" }),
   })
   .openapi("AdminPlayer");

@@ -8,5 +8,9 @@ const CREDENTIAL_FIELD = /token|secret|password/i;
 export function withoutCredentials(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutCredentials);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !CREDENTIAL_FIELD.test(key)).map(([key, field]) => [key, withoutCredentials(field)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !CREDENTIAL_FIELD.test(key))
+      .map(([key, field]) => [key, withoutCredentials(field)]),
+  );
 }

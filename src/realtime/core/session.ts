@@ -62,7 +62,16 @@ export interface SessionState {
 }
 
 export function newSession(connId: string, now: number): SessionState {
-  return { connId, phase: "awaiting-connect", keepAlive: 0, lastSeen: now, subs: [], window: LIMITS.maxInflight, nextPacketId: 1, inflight: [] };
+  return {
+    connId,
+    phase: "awaiting-connect",
+    keepAlive: 0,
+    lastSeen: now,
+    subs: [],
+    window: LIMITS.maxInflight,
+    nextPacketId: 1,
+    inflight: [],
+  };
 }
 
 /** When the connection must be closed for silence, or null when it may stay silent. */
@@ -131,14 +140,25 @@ export async function handlePacket(session: SessionState, packet: Packet, deps: 
 export function protocolFailure(session: SessionState, error: MqttError): Outcome {
   if (error.reason === Reason.UnsupportedProtocolVersion) {
     // MQTT-3.1.2-2: answer with the 3.1.1 return code 1, which every version can read.
-    return { send: [{ type: "connack", sessionPresent: false, reasonCode: 0x01 }], close: closeFor(error.reason, error.message) };
+    return {
+      send: [{ type: "connack", sessionPresent: false, reasonCode: 0x01 }],
+      close: closeFor(error.reason, error.message),
+    };
   }
-  return refuse(session, error.reason, error.message, error.reason === Reason.PacketTooLarge ? CloseCode.TooBig : CloseCode.ProtocolError);
+  return refuse(
+    session,
+    error.reason,
+    error.message,
+    error.reason === Reason.PacketTooLarge ? CloseCode.TooBig : CloseCode.ProtocolError,
+  );
 }
 
 /** Silence past the deadline: before CONNECT it is the wait for CONNECT that ran out, not a keep-alive. */
 export function keepAliveExpired(session: SessionState): Outcome {
-  const message = session.phase === "awaiting-connect" ? `no CONNECT within ${LIMITS.connectTimeoutMs / 1000} s` : "keep-alive timeout";
+  const message =
+    session.phase === "awaiting-connect"
+      ? `no CONNECT within ${LIMITS.connectTimeoutMs / 1000} s`
+      : "keep-alive timeout";
   return refuse(session, Reason.KeepAliveTimeout, message, CloseCode.Normal);
 }
 
@@ -146,7 +166,11 @@ export function takenOver(session: SessionState): Outcome {
   return refuse(session, Reason.SessionTakenOver, "another connection took this client id", CloseCode.Normal);
 }
 
-const closeFor = (reason: number, message: string, code: number = CloseCode.ProtocolError): Close => ({ reason, message, code });
+const closeFor = (reason: number, message: string, code: number = CloseCode.ProtocolError): Close => ({
+  reason,
+  message,
+  code,
+});
 
 /** An MQTT 5 client that completed CONNECT hears why in a DISCONNECT; others are just closed. */
 function refuse(session: SessionState, reason: number, message: string, code: number): Outcome {
@@ -255,7 +279,10 @@ function unsubscribe(session: SessionState, packet: UnsubscribePacket): Outcome 
     session.subs = session.subs.filter((s) => s.topic !== filter);
     return session.subs.length < before ? Reason.Success : Reason.NoSubscriptionExisted;
   });
-  const unsuback = session.version === 5 ? { type: "unsuback" as const, packetId: packet.packetId, reasonCodes } : { type: "unsuback" as const, packetId: packet.packetId };
+  const unsuback =
+    session.version === 5
+      ? { type: "unsuback" as const, packetId: packet.packetId, reasonCodes }
+      : { type: "unsuback" as const, packetId: packet.packetId };
   return { send: [unsuback], resubscribed: true };
 }
 

@@ -86,7 +86,11 @@ export class ByteReader {
  * A Variable Byte Integer at `start`, or null when the bytes end before it does. More than four
  * bytes, or a longer encoding than necessary (MQTT-1.5.5-1), is malformed.
  */
-export function decodeVarint(bytes: Uint8Array, start: number, end = bytes.length): { value: number; length: number } | null {
+export function decodeVarint(
+  bytes: Uint8Array,
+  start: number,
+  end = bytes.length,
+): { value: number; length: number } | null {
   let value = 0;
   let multiplier = 1;
   for (let i = 0; i < 4; i++) {
@@ -140,14 +144,16 @@ export class ByteWriter {
   }
 
   u16(value: number): this {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffff) throw new RangeError(`Two-byte integer out of range: ${value}`);
+    if (!Number.isInteger(value) || value < 0 || value > 0xffff)
+      throw new RangeError(`Two-byte integer out of range: ${value}`);
     this.chunks.push(value >> 8, value & 0xff);
     this.size += 2;
     return this;
   }
 
   u32(value: number): this {
-    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`Four-byte integer out of range: ${value}`);
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+      throw new RangeError(`Four-byte integer out of range: ${value}`);
     this.chunks.push((value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
     this.size += 4;
     return this;
@@ -190,7 +196,8 @@ export class ByteWriter {
 }
 
 export function encodeVarint(value: number): number[] {
-  if (!Number.isInteger(value) || value < 0 || value > MAX_VARINT) throw new RangeError(`Variable byte integer out of range: ${value}`);
+  if (!Number.isInteger(value) || value < 0 || value > MAX_VARINT)
+    throw new RangeError(`Variable byte integer out of range: ${value}`);
   const out: number[] = [];
   do {
     let byte = value % 128;

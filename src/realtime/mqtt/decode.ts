@@ -14,8 +14,22 @@ import type {
 import { readProperties, type PropertyContext } from "./properties";
 
 const TYPE_NAMES = [
-  undefined, "connect", "connack", "publish", "puback", "pubrec", "pubrel", "pubcomp",
-  "subscribe", "suback", "unsubscribe", "unsuback", "pingreq", "pingresp", "disconnect", "auth",
+  undefined,
+  "connect",
+  "connack",
+  "publish",
+  "puback",
+  "pubrec",
+  "pubrel",
+  "pubcomp",
+  "subscribe",
+  "suback",
+  "unsubscribe",
+  "unsuback",
+  "pingreq",
+  "pingresp",
+  "disconnect",
+  "auth",
 ] as const;
 
 /** The fixed-header flags each type requires (MQTT-2.1.3-1); PUBLISH carries its own. */
@@ -40,7 +54,12 @@ export function decodePacket(firstByte: number, body: Uint8Array, version: Proto
   return packet;
 }
 
-function decodeBody(type: Exclude<(typeof TYPE_NAMES)[number], undefined>, flags: number, r: ByteReader, v: ProtocolVersion): Packet {
+function decodeBody(
+  type: Exclude<(typeof TYPE_NAMES)[number], undefined>,
+  flags: number,
+  r: ByteReader,
+  v: ProtocolVersion,
+): Packet {
   switch (type) {
     case "connect":
       return decodeConnect(r);
@@ -180,9 +199,19 @@ function decodePublish(flags: number, r: ByteReader, v: ProtocolVersion): Publis
   const topic = readTopicName(r, "topic name");
   const packetId = qos > 0 ? readPacketId(r) : undefined;
   const properties = v === 5 ? readProperties(r, "publish") : undefined;
-  if (topic === "" && properties?.topicAlias === undefined) throw protocolError("Empty topic name without a topic alias");
+  if (topic === "" && properties?.topicAlias === undefined)
+    throw protocolError("Empty topic name without a topic alias");
   const payload = r.rest();
-  return { type: "publish", topic, payload, qos, retain, dup, ...(packetId !== undefined ? { packetId } : {}), ...withProps(properties) };
+  return {
+    type: "publish",
+    topic,
+    payload,
+    qos,
+    retain,
+    dup,
+    ...(packetId !== undefined ? { packetId } : {}),
+    ...withProps(properties),
+  };
 }
 
 function decodeAck(type: AckPacket["type"], r: ByteReader, v: ProtocolVersion): AckPacket {

@@ -55,7 +55,8 @@ export function encodePacket(packet: Packet, version: ProtocolVersion): Uint8Arr
       flags = 0b0010;
       body.u16(nonZeroId(packet.packetId));
       if (version === 5) writeProperties(body, packet.properties, "subscribe");
-      for (const sub of nonEmpty(packet.subscriptions, "SUBSCRIBE")) body.utf8(sub.topicFilter).u8(subscriptionOptions(sub, version));
+      for (const sub of nonEmpty(packet.subscriptions, "SUBSCRIBE"))
+        body.utf8(sub.topicFilter).u8(subscriptionOptions(sub, version));
       break;
     case "suback":
       body.u16(nonZeroId(packet.packetId));
@@ -157,8 +158,16 @@ export class PublishTemplate {
     return copy;
   }
 
-  private packet(version: ProtocolVersion, qos: 0 | 1, packetId?: number, subscriptionIdentifiers?: number[]): PublishPacket {
-    const properties = version === 5 ? { ...this.v5Properties, ...(subscriptionIdentifiers ? { subscriptionIdentifiers } : {}) } : undefined;
+  private packet(
+    version: ProtocolVersion,
+    qos: 0 | 1,
+    packetId?: number,
+    subscriptionIdentifiers?: number[],
+  ): PublishPacket {
+    const properties =
+      version === 5
+        ? { ...this.v5Properties, ...(subscriptionIdentifiers ? { subscriptionIdentifiers } : {}) }
+        : undefined;
     return {
       type: "publish",
       topic: this.topic,

@@ -30,7 +30,17 @@ interface PropertyDef {
 const boolean = (v: number) => v === 0 || v === 1;
 const nonZero = (v: number) => v !== 0;
 const ALL_WITH_PROPERTIES: PropertyContext[] = [
-  "connect", "connack", "publish", "will", "ack", "subscribe", "suback", "unsubscribe", "unsuback", "disconnect", "auth",
+  "connect",
+  "connack",
+  "publish",
+  "will",
+  "ack",
+  "subscribe",
+  "suback",
+  "unsubscribe",
+  "unsuback",
+  "disconnect",
+  "auth",
 ];
 
 /** MQTT 5.0 table 2-4: identifier, type and the packets each property may appear in. */
@@ -51,7 +61,12 @@ const DEFINITIONS: PropertyDef[] = [
   { id: 0x19, name: "requestResponseInformation", type: "byte", contexts: ["connect"], valid: boolean },
   { id: 0x1a, name: "responseInformation", type: "utf8", contexts: ["connack"] },
   { id: 0x1c, name: "serverReference", type: "utf8", contexts: ["connack", "disconnect"] },
-  { id: 0x1f, name: "reasonString", type: "utf8", contexts: ["connack", "ack", "suback", "unsuback", "disconnect", "auth"] },
+  {
+    id: 0x1f,
+    name: "reasonString",
+    type: "utf8",
+    contexts: ["connack", "ack", "suback", "unsuback", "disconnect", "auth"],
+  },
   { id: 0x21, name: "receiveMaximum", type: "u16", contexts: ["connect", "connack"], valid: nonZero },
   { id: 0x22, name: "topicAliasMaximum", type: "u16", contexts: ["connect", "connack"] },
   { id: 0x23, name: "topicAlias", type: "u16", contexts: ["publish"], valid: nonZero },
@@ -127,8 +142,10 @@ export function writeProperties(writer: ByteWriter, props: Properties | undefine
     const def = BY_NAME.get(name as keyof Properties);
     if (!def) throw new TypeError(`Unknown property ${name}`);
     if (!def.contexts.includes(context)) throw new TypeError(`Property ${name} is not allowed in ${context}`);
-    const values: unknown[] = def.type === "pair" || def.name === "subscriptionIdentifiers" ? (value as unknown[]) : [value];
-    if (values.length > 1 && !repeatable(def, context)) throw new TypeError(`Property ${name} may appear only once in ${context}`);
+    const values: unknown[] =
+      def.type === "pair" || def.name === "subscriptionIdentifiers" ? (value as unknown[]) : [value];
+    if (values.length > 1 && !repeatable(def, context))
+      throw new TypeError(`Property ${name} may appear only once in ${context}`);
     for (const v of values) {
       body.varint(def.id);
       writeValue(body, def, v);

@@ -28,14 +28,20 @@ const TEST_MESSAGE = "Test call from the gamification service: not a real change
 
 /** Queues a test call to one endpoint, delivered, signed, retried and logged like any other; answers its delivery. */
 export async function sendTestCall(env: Env, app: AppRow, endpoint: EndpointRow, now: number): Promise<DeliveryRow> {
-  if (endpoint.disabled_at) throw conflict(`Webhook ${endpoint.webhook_id} is disabled; replace it (PUT) to enable it again`);
+  if (endpoint.disabled_at)
+    throw conflict(`Webhook ${endpoint.webhook_id} is disabled; replace it (PUT) to enable it again`);
   const message = {
     messageId: newMessageId(),
     appId: String(app.app_id),
     webhookId: String(endpoint.webhook_id),
     webhookType: endpoint.webhook_type,
     overrideUrl: null,
-    body: JSON.stringify({ webhook_type: endpoint.webhook_type, test: true, message: TEST_MESSAGE, created_at: toIso(now) }),
+    body: JSON.stringify({
+      webhook_type: endpoint.webhook_type,
+      test: true,
+      message: TEST_MESSAGE,
+      created_at: toIso(now),
+    }),
     createdAt: now,
   };
   const row = await insertQueuedDelivery(env.DB, message, toIso(now));
@@ -49,7 +55,8 @@ export async function sendTestCall(env: Env, app: AppRow, endpoint: EndpointRow,
  */
 export async function redeliver(env: Env, appId: number, row: DeliveryRow, now: number): Promise<DeliveryRow> {
   if (row.status === "pending") throw conflict(`Webhook delivery ${row.delivery_id} is still pending`);
-  const endpoint = row.webhook_id === null ? null : await endpointForDelivery(env.DB, String(appId), String(row.webhook_id));
+  const endpoint =
+    row.webhook_id === null ? null : await endpointForDelivery(env.DB, String(appId), String(row.webhook_id));
   if (!endpoint) throw conflict(`The endpoint of webhook delivery ${row.delivery_id} was deleted`);
   if (!endpoint.enabled && !row.override_url) {
     throw conflict(`Webhook ${endpoint.webhookId} is disabled; replace it (PUT) to enable it again`);

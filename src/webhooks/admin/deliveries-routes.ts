@@ -15,7 +15,11 @@ const ListQuery = PagingQuery.extend({
   webhook_id: z.string().optional(),
   webhook_type: z.enum(ACCEPTED_WEBHOOK_TYPES).optional(),
   message_id: z.string().optional(),
-  user_id: z.string().max(256).optional().openapi({ description: "Only the deliveries whose payload names this player (what a player's export points to)" }),
+  user_id: z
+    .string()
+    .max(256)
+    .optional()
+    .openapi({ description: "Only the deliveries whose payload names this player (what a player's export points to)" }),
 });
 const tags = ["Admin: webhooks"];
 const security = bearerSecurity.admin;
@@ -23,7 +27,11 @@ const security = bearerSecurity.admin;
 export const deliveriesAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "listWebhookDeliveries", method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries", tags, security,
+      operationId: "listWebhookDeliveries",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/webhook-deliveries",
+      tags,
+      security,
       summary: "The delivery log, newest first (kept 30 days)",
       request: { params: AppParams, query: ListQuery },
       responses: { 200: jsonResponse(pageOf(Delivery), "A page of deliveries"), ...errorResponses },
@@ -31,14 +39,24 @@ export const deliveriesAdmin = createRouter()
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
       const { status, webhook_id, webhook_type, message_id, user_id, ...paging } = c.req.valid("query");
-      const filter = { status, webhook_id, message_id, user_id, webhook_type: webhook_type && canonicalWebhookType(webhook_type) };
+      const filter = {
+        status,
+        webhook_id,
+        message_id,
+        user_id,
+        webhook_type: webhook_type && canonicalWebhookType(webhook_type),
+      };
       const { rows, total } = await listDeliveries(c.env.DB, app.app_id, filter, paging);
       return c.json({ items: rows.map(presentDelivery), ...paging, total }, 200);
     },
   )
   .openapi(
     createRoute({
-      operationId: "getWebhookDelivery", method: "get", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}", tags, security,
+      operationId: "getWebhookDelivery",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}",
+      tags,
+      security,
       summary: "One delivery with its body and every attempt",
       request: { params: DeliveryParams },
       responses: { 200: jsonResponse(DeliveryDetail, "The delivery"), ...errorResponses },
@@ -53,7 +71,11 @@ export const deliveriesAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "redeliverWebhookDelivery", method: "post", path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver", tags, security,
+      operationId: "redeliverWebhookDelivery",
+      method: "post",
+      path: "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver",
+      tags,
+      security,
       summary: "Send a finished delivery again",
       description:
         "Queues the same body with the same webhook-id (receivers deduplicate by it) to the endpoint's current URL and secret, with a fresh retry schedule. 409 while the delivery is still pending or when its endpoint is deleted or disabled.",

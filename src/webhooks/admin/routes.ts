@@ -2,11 +2,26 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
-import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId, keyConflictResponse } from "../../shared/openapi";
+import {
+  bearerSecurity,
+  conflictResponse,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  pathId,
+  keyConflictResponse,
+} from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
 import { canonicalWebhookType } from "../core/webhook-types";
 import { presentDelivery } from "../deliveries-repo";
-import { deleteEndpoint, insertEndpoint, listEndpoints, presentEndpoint, replaceEndpoint, requireEndpoint } from "../endpoints-repo";
+import {
+  deleteEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  presentEndpoint,
+  replaceEndpoint,
+  requireEndpoint,
+} from "../endpoints-repo";
 import { endpointInput, sendTestCall } from "./actions";
 import { deliveriesAdmin } from "./deliveries-routes";
 import { Delivery, Webhook, WebhookInput, WebhookTypeField } from "./schemas";
@@ -21,13 +36,22 @@ const security = bearerSecurity.admin;
 const endpointsAdmin = createRouter()
   .openapi(
     createRoute({
-      operationId: "createWebhook", method: "post", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "Create a webhook endpoint",
+      operationId: "createWebhook",
+      method: "post",
+      path: "/api/v1/admin/apps/{appId}/webhooks",
+      tags,
+      security,
+      summary: "Create a webhook endpoint",
       request: {
         params: AppParams,
         ...jsonBody(WebhookInput, "The endpoint", {
           challenges: {
             summary: "The studio's backend receives every change of players' challenges",
-            value: { key: "challenge-progress", webhook_type: "challenge-changed", url: "https://studio.example.com/hooks/gamification" },
+            value: {
+              key: "challenge-progress",
+              webhook_type: "challenge-changed",
+              url: "https://studio.example.com/hooks/gamification",
+            },
           },
         }),
       },
@@ -35,13 +59,24 @@ const endpointsAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
-      const row = await insertEndpoint(c.env.DB, app.app_id, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")), requestActor(c));
+      const row = await insertEndpoint(
+        c.env.DB,
+        app.app_id,
+        endpointInput(c.env, c.req.valid("json")),
+        toIso(c.get("now")),
+        requestActor(c),
+      );
       return c.json(presentEndpoint(row), 201);
     },
   )
   .openapi(
     createRoute({
-      operationId: "listWebhooks", method: "get", path: "/api/v1/admin/apps/{appId}/webhooks", tags, security, summary: "List webhook endpoints",
+      operationId: "listWebhooks",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/webhooks",
+      tags,
+      security,
+      summary: "List webhook endpoints",
       request: { params: AppParams, query: ListQuery },
       responses: { 200: jsonResponse(pageOf(Webhook), "A page of endpoints"), ...errorResponses },
     }),
@@ -55,7 +90,12 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "getWebhook", method: "get", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security, summary: "Get a webhook endpoint",
+      operationId: "getWebhook",
+      method: "get",
+      path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}",
+      tags,
+      security,
+      summary: "Get a webhook endpoint",
       request: { params: WebhookParams },
       responses: { 200: jsonResponse(Webhook, "The endpoint"), ...errorResponses },
     }),
@@ -67,7 +107,11 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "replaceWebhook", method: "put", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
+      operationId: "replaceWebhook",
+      method: "put",
+      path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}",
+      tags,
+      security,
       summary: "Replace a webhook endpoint (also enables it again after a 410)",
       request: { params: WebhookParams, ...jsonBody(WebhookInput) },
       responses: { 200: jsonResponse(Webhook, "The updated endpoint"), ...errorResponses, ...keyConflictResponse },
@@ -76,13 +120,23 @@ const endpointsAdmin = createRouter()
       const { appId, webhookId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const row = await requireEndpoint(c.env.DB, app.app_id, webhookId);
-      const updated = await replaceEndpoint(c.env.DB, row, endpointInput(c.env, c.req.valid("json")), toIso(c.get("now")), requestActor(c));
+      const updated = await replaceEndpoint(
+        c.env.DB,
+        row,
+        endpointInput(c.env, c.req.valid("json")),
+        toIso(c.get("now")),
+        requestActor(c),
+      );
       return c.json(presentEndpoint(updated), 200);
     },
   )
   .openapi(
     createRoute({
-      operationId: "deleteWebhook", method: "delete", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}", tags, security,
+      operationId: "deleteWebhook",
+      method: "delete",
+      path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}",
+      tags,
+      security,
       summary: "Delete a webhook endpoint; its queued calls are not sent, its delivery log stays",
       request: { params: WebhookParams },
       responses: { 204: { description: "Deleted" }, ...errorResponses },
@@ -96,7 +150,11 @@ const endpointsAdmin = createRouter()
   )
   .openapi(
     createRoute({
-      operationId: "testWebhook", method: "post", path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test", tags, security,
+      operationId: "testWebhook",
+      method: "post",
+      path: "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test",
+      tags,
+      security,
       summary: "Send a test call to one endpoint",
       description:
         "Queues a call with the body {webhook_type, test: true, message, created_at}, delivered, signed, retried and logged like any other. Answers the new delivery.",

@@ -15,11 +15,13 @@ export const WebhookTypeField = z.enum(ACCEPTED_WEBHOOK_TYPES).openapi({
 export const WebhookInput = z
   .object({
     key: ConfigKey.optional().openapi({
-      description: "Stable key of the endpoint in this app (catalog documents); default webhook-<id>. Left out on PUT: unchanged",
+      description:
+        "Stable key of the endpoint in this app (catalog documents); default webhook-<id>. Left out on PUT: unchanged",
     }),
     webhook_type: WebhookTypeField,
     url: z.string().openapi({
-      description: "HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).",
+      description:
+        "HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).",
       example: "https://game.example.com/hooks/gamification",
     }),
     secret_key: z.string().optional().openapi({
@@ -49,12 +51,15 @@ export const Webhook = z
 export const Delivery = z
   .object({
     delivery_id: z.string(),
-    message_id: z.string().openapi({ description: "The webhook-id header: the same on every attempt and on redelivery." }),
+    message_id: z
+      .string()
+      .openapi({ description: "The webhook-id header: the same on every attempt and on redelivery." }),
     webhook_id: z.string().nullable(),
     webhook_type: z.enum(WEBHOOK_TYPES),
     url: z.string().nullable().openapi({ description: "The URL called (without the secret)." }),
     status: z.enum(DELIVERY_STATUSES).openapi({
-      description: "pending: not delivered yet, attempts remain; succeeded: a 2xx answer; failed: 410 Gone, not sendable, or every attempt failed.",
+      description:
+        "pending: not delivered yet, attempts remain; succeeded: a 2xx answer; failed: 410 Gone, not sendable, or every attempt failed.",
     }),
     attempt_count: z.number().int(),
     last_status_code: z.number().int().nullable(),

@@ -5,10 +5,7 @@ import { retryDelaySeconds } from "./backoff";
  * asks never to be called again; everything else (no answer, 3xx, 4xx, 5xx) is retried. After the
  * last attempt the queue itself moves the retried message to the dead-letter queue.
  */
-export type Decision =
-  | { kind: "succeeded" }
-  | { kind: "gone" }
-  | { kind: "retry"; delaySeconds: number };
+export type Decision = { kind: "succeeded" } | { kind: "gone" } | { kind: "retry"; delaySeconds: number };
 
 export function decide(
   statusCode: number | null,

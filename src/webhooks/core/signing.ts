@@ -31,10 +31,17 @@ export function secretProblem(secret: string): string | null {
 }
 
 export function signingKey(secret: string): Uint8Array {
-  return secret.startsWith(SECRET_PREFIX) ? fromBase64(secret.slice(SECRET_PREFIX.length)) : new TextEncoder().encode(secret);
+  return secret.startsWith(SECRET_PREFIX)
+    ? fromBase64(secret.slice(SECRET_PREFIX.length))
+    : new TextEncoder().encode(secret);
 }
 
-export async function webhookSignature(secret: string, messageId: string, timestampSeconds: number, body: string): Promise<string> {
+export async function webhookSignature(
+  secret: string,
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<string> {
   const mac = await hmacSha256(signingKey(secret), `${messageId}.${timestampSeconds}.${body}`);
   return `v1,${toBase64(new Uint8Array(mac))}`;
 }

@@ -2,13 +2,18 @@ import { describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp } from "../helpers";
 import { createCategory, createChallenge } from "../challenges/support";
 
-const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
+const admin = (method: string, path: string, body?: unknown) =>
+  call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
 describe("apps", () => {
   it("are created, read, listed, replaced and deleted", async () => {
     const created = await admin("POST", "/apps", { name: "Space Racer", default_language: "de" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ app_id: expect.stringMatching(/^\d+$/), name: "Space Racer", default_language: "de" });
+    expect(created.body).toMatchObject({
+      app_id: expect.stringMatching(/^\d+$/),
+      name: "Space Racer",
+      default_language: "de",
+    });
     const id = created.body.app_id;
 
     expect(await admin("GET", `/apps/${id}`)).toMatchObject({ status: 200, body: { app_id: id, name: "Space Racer" } });
@@ -20,12 +25,21 @@ describe("apps", () => {
     expect(replaced).toMatchObject({ status: 200, body: { name: "Space Racer 2", default_language: "en" } });
 
     expect((await admin("DELETE", `/apps/${id}`)).status).toBe(204);
-    expect(await admin("GET", `/apps/${id}`)).toMatchObject({ status: 404, body: { status: 404, message: `App ${id} not found` } });
+    expect(await admin("GET", `/apps/${id}`)).toMatchObject({
+      status: 404,
+      body: { status: 404, message: `App ${id} not found` },
+    });
   });
 
   it("answers unknown and malformed ids as not found", async () => {
-    expect(await admin("GET", "/apps/999999")).toMatchObject({ status: 404, body: { status: 404, message: "App 999999 not found" } });
-    expect(await admin("GET", "/apps/abc")).toMatchObject({ status: 404, body: { status: 404, message: "App abc not found" } });
+    expect(await admin("GET", "/apps/999999")).toMatchObject({
+      status: 404,
+      body: { status: 404, message: "App 999999 not found" },
+    });
+    expect(await admin("GET", "/apps/abc")).toMatchObject({
+      status: 404,
+      body: { status: 404, message: "App abc not found" },
+    });
   });
 
   it("validates input field by field", async () => {
@@ -41,7 +55,10 @@ describe("apps", () => {
   });
 
   it("answers a body over 1 MiB with 413", async () => {
-    const r = await call("POST", "/api/v1/admin/apps", { token: ADMIN, rawBody: JSON.stringify({ name: "x".repeat(1024 * 1024 + 1) }) });
+    const r = await call("POST", "/api/v1/admin/apps", {
+      token: ADMIN,
+      rawBody: JSON.stringify({ name: "x".repeat(1024 * 1024 + 1) }),
+    });
     expect(r).toMatchObject({ status: 413, body: { status: 413, message: "Request body larger than 1048576 bytes" } });
   });
 
@@ -66,7 +83,10 @@ describe("apps", () => {
       return r.body.map((c: any) => [c.category_name, c.challenges.map((ch: any) => ch.challenge_name)]);
     };
     expect(await names()).toEqual([["Category", ["Kill 3 enemies"]]]);
-    const put = await call("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ADMIN, body: { name: "Languages", default_language: "de" } });
+    const put = await call("PUT", `/api/v1/admin/apps/${app.appId}`, {
+      token: ADMIN,
+      body: { name: "Languages", default_language: "de" },
+    });
     expect(put.status).toBe(200);
     expect(await names()).toEqual([["Kategorie", ["Besiege 3 Gegner"]]]);
   });
@@ -75,7 +95,10 @@ describe("apps", () => {
 describe("fair-play settings of an app", () => {
   it("default to no backend-only events and the service's limits, and are replaced by PUT", async () => {
     const created = await admin("POST", "/apps", { name: "Defaults" });
-    expect(created.body).toMatchObject({ backend_only_events: [], rate_limits: { per_user_per_minute: 3000, per_app_per_minute: 6_000_000 } });
+    expect(created.body).toMatchObject({
+      backend_only_events: [],
+      rate_limits: { per_user_per_minute: 3000, per_app_per_minute: 6_000_000 },
+    });
     const id = created.body.app_id;
     const set = await admin("PUT", `/apps/${id}`, {
       name: "Defaults",
@@ -88,10 +111,21 @@ describe("fair-play settings of an app", () => {
     });
     expect((await admin("GET", `/apps/${id}`)).body).toEqual(set.body);
     // Left out again: the defaults.
-    expect((await admin("PUT", `/apps/${id}`, { name: "Defaults" })).body).toMatchObject({ backend_only_events: [], rate_limits: { per_user_per_minute: 3000 } });
+    expect((await admin("PUT", `/apps/${id}`, { name: "Defaults" })).body).toMatchObject({
+      backend_only_events: [],
+      rate_limits: { per_user_per_minute: 3000 },
+    });
 
-    const bad = await admin("PUT", `/apps/${id}`, { name: "Defaults", backend_only_events: [""], rate_limits: { per_user_per_minute: 0, per_app_per_minute: 1.5 } });
-    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["backend_only_events.0", "rate_limits.per_app_per_minute", "rate_limits.per_user_per_minute"]);
+    const bad = await admin("PUT", `/apps/${id}`, {
+      name: "Defaults",
+      backend_only_events: [""],
+      rate_limits: { per_user_per_minute: 0, per_app_per_minute: 1.5 },
+    });
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "backend_only_events.0",
+      "rate_limits.per_app_per_minute",
+      "rate_limits.per_user_per_minute",
+    ]);
   });
 });
 
@@ -114,7 +148,10 @@ describe("API keys", () => {
 
     const revoked = await admin("DELETE", `/apps/${app.app_id}/api-keys/${created.body.key_id}`);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
-    expect(await admin("GET", `/apps/${app.app_id}/api-keys/999`)).toMatchObject({ status: 404, body: { message: "API key 999 not found" } });
+    expect(await admin("GET", `/apps/${app.app_id}/api-keys/999`)).toMatchObject({
+      status: 404,
+      body: { message: "API key 999 not found" },
+    });
   });
 
   it("belong to their app", async () => {

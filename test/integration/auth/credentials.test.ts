@@ -7,7 +7,11 @@ const keys = JSON.parse(TEST_SECRETS.JWT_SIGNING_KEYS) as { kid: string; secret:
 const unauthorized = (message: string) => ({ status: 401, body: { status: 401, message } });
 
 /** A token as an attacker or a misconfigured signer would make it. */
-async function craftToken(claims: { sub?: string; app_id?: string; iss?: string; aud?: string; exp?: number }, kid: string, secret: string) {
+async function craftToken(
+  claims: { sub?: string; app_id?: string; iss?: string; aud?: string; exp?: number },
+  kid: string,
+  secret: string,
+) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ app_id: claims.app_id })
     .setProtectedHeader({ alg: "HS256", kid })
@@ -18,7 +22,8 @@ async function craftToken(claims: { sub?: string; app_id?: string; iss?: string;
     .sign(new TextEncoder().encode(secret));
 }
 
-const b64url = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+const b64url = (value: object) =>
+  btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 
 let app: Awaited<ReturnType<typeof createTestApp>>;
 let token: string;
@@ -33,13 +38,15 @@ describe("admin token", () => {
     expect(await call("GET", "/api/v1/admin/apps")).toMatchObject(unauthorized("Missing Authorization header"));
   });
   it("must be a Bearer credential", async () => {
-    expect(await call("GET", "/api/v1/admin/apps", { headers: { Authorization: "Basic YWxhZGRpbjpvcGVu" } })).toMatchObject(
-      unauthorized("Authorization header must be 'Bearer <credential>'"),
-    );
+    expect(
+      await call("GET", "/api/v1/admin/apps", { headers: { Authorization: "Basic YWxhZGRpbjpvcGVu" } }),
+    ).toMatchObject(unauthorized("Authorization header must be 'Bearer <credential>'"));
   });
   it("refuses a wrong token, an API key and an access token", async () => {
     for (const credential of ["not-the-admin-token", app.apiKey, token]) {
-      expect(await call("GET", "/api/v1/admin/apps", { token: credential })).toMatchObject(unauthorized("Invalid admin token"));
+      expect(await call("GET", "/api/v1/admin/apps", { token: credential })).toMatchObject(
+        unauthorized("Invalid admin token"),
+      );
     }
   });
   it("answers 401 with a WWW-Authenticate challenge", async () => {
@@ -49,7 +56,8 @@ describe("admin token", () => {
 });
 
 describe("API key", () => {
-  const mint = (credential?: string) => call("POST", "/api/v1/auth/access-token", { token: credential, body: { user_id: "u2" } });
+  const mint = (credential?: string) =>
+    call("POST", "/api/v1/auth/access-token", { token: credential, body: { user_id: "u2" } });
 
   it("mints a token", async () => {
     const r = await mint(app.apiKey);
@@ -81,9 +89,17 @@ describe("access token", () => {
 
   it("is a JWT longer than 64 characters with the pinned algorithm, kid and claims", async () => {
     expect(token.length).toBeGreaterThan(64);
-    const [header, payload] = token.split(".").slice(0, 2).map((part) => JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))));
+    const [header, payload] = token
+      .split(".")
+      .slice(0, 2)
+      .map((part) => JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))));
     expect(header).toEqual({ alg: "HS256", kid: "test-2", typ: "JWT" });
-    expect(payload).toMatchObject({ sub: "u1", app_id: app.appId, iss: "open-gamification", aud: "open-gamification-clients" });
+    expect(payload).toMatchObject({
+      sub: "u1",
+      app_id: app.appId,
+      iss: "open-gamification",
+      aud: "open-gamification-clients",
+    });
     expect(payload.exp - payload.iat).toBe(86400);
   });
   it("reads user info", async () => {
@@ -93,7 +109,9 @@ describe("access token", () => {
     expect(await readInfo()).toMatchObject(unauthorized("Missing Authorization header"));
   });
   it("refuses an API key where a token is needed", async () => {
-    expect(await readInfo(app.apiKey)).toMatchObject(unauthorized("This operation requires an access token, not an API key"));
+    expect(await readInfo(app.apiKey)).toMatchObject(
+      unauthorized("This operation requires an access token, not an API key"),
+    );
   });
   it("refuses a tampered token", async () => {
     const [h, p, s] = token.split(".");
@@ -104,25 +122,29 @@ describe("access token", () => {
   });
   it("refuses a credential that is not a JWT at all", async () => {
     expect(await readInfo("x".repeat(80))).toMatchObject(unauthorized("Access token is invalid"));
-    expect(await readInfo(`${"a".repeat(40)}.${"b".repeat(40)}.c`)).toMatchObject(unauthorized("Access token is invalid"));
+    expect(await readInfo(`${"a".repeat(40)}.${"b".repeat(40)}.c`)).toMatchObject(
+      unauthorized("Access token is invalid"),
+    );
   });
   it("refuses alg none", async () => {
     const none = `${b64url({ alg: "none", typ: "JWT", kid: "test-2" })}.${b64url({ sub: "u1", app_id: app.appId, iss: "open-gamification", aud: "open-gamification-clients", exp: 9999999999 })}.`;
     expect(await readInfo(none + "x".repeat(10))).toMatchObject(unauthorized("Access token is invalid"));
   });
   it("refuses a token of an unknown key, issuer or audience", async () => {
-    expect(await readInfo(await craftToken({ app_id: app.appId }, "gone", "some-other-secret-0123456789abcdef"))).toMatchObject(
-      unauthorized("Access token is signed with an unknown key"),
-    );
-    expect(await readInfo(await craftToken({ app_id: app.appId, iss: "elsewhere" }, keys[0].kid, keys[0].secret))).toMatchObject(
-      unauthorized("Access token is invalid"),
-    );
-    expect(await readInfo(await craftToken({ app_id: app.appId, aud: "elsewhere" }, keys[0].kid, keys[0].secret))).toMatchObject(
-      unauthorized("Access token is invalid"),
-    );
+    expect(
+      await readInfo(await craftToken({ app_id: app.appId }, "gone", "some-other-secret-0123456789abcdef")),
+    ).toMatchObject(unauthorized("Access token is signed with an unknown key"));
+    expect(
+      await readInfo(await craftToken({ app_id: app.appId, iss: "elsewhere" }, keys[0].kid, keys[0].secret)),
+    ).toMatchObject(unauthorized("Access token is invalid"));
+    expect(
+      await readInfo(await craftToken({ app_id: app.appId, aud: "elsewhere" }, keys[0].kid, keys[0].secret)),
+    ).toMatchObject(unauthorized("Access token is invalid"));
   });
   it("refuses a token without its app", async () => {
-    expect(await readInfo(await craftToken({}, keys[0].kid, keys[0].secret))).toMatchObject(unauthorized("Access token lacks its app or user"));
+    expect(await readInfo(await craftToken({}, keys[0].kid, keys[0].secret))).toMatchObject(
+      unauthorized("Access token lacks its app or user"),
+    );
   });
   it("verifies a token signed with the previous key until that key is removed", async () => {
     const previous = await craftToken({ app_id: app.appId, sub: "rotated" }, keys[1].kid, keys[1].secret);
@@ -143,7 +165,9 @@ describe("a credential of another app", () => {
     const notFound = { status: 404, body: { status: 404, message: `App ${other.appId} not found` } };
     expect(await call("GET", `/api/v1/challenges/personal/all/${other.appId}`, { token })).toMatchObject(notFound);
     expect(await call("GET", `/v1/api/battle-passes/${other.appId}`, { token })).toMatchObject(notFound);
-    expect(await call("DELETE", `/api/v1/reset-challenges/${other.appId}/u1`, { token: app.apiKey })).toMatchObject(notFound);
+    expect(await call("DELETE", `/api/v1/reset-challenges/${other.appId}/u1`, { token: app.apiKey })).toMatchObject(
+      notFound,
+    );
     // The same paths with the credential's own app are fine.
     expect((await call("GET", `/api/v1/challenges/personal/all/${app.appId}`, { token })).status).toBe(200);
   });

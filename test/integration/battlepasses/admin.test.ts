@@ -68,9 +68,15 @@ describe("admin: battle passes", () => {
     const r = await call("POST", base(), { token: ADMIN, body: { ...PASS, end_date: "2029-12-31T00:00:00Z" } });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([{ field: "end_date", problem: "must be after start_date" }]);
-    const missing = await call("POST", base(), { token: ADMIN, body: { ...PASS, battle_pass_name: undefined, start_date: "soon" } });
+    const missing = await call("POST", base(), {
+      token: ADMIN,
+      body: { ...PASS, battle_pass_name: undefined, start_date: "soon" },
+    });
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["battle_pass_name", "start_date"]);
+    expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "battle_pass_name",
+      "start_date",
+    ]);
   });
 
   it("lists by priority then id, with paging", async () => {
@@ -80,17 +86,30 @@ describe("admin: battle passes", () => {
     const c = await createPass(app, { ...PASS, battle_pass_priority: 5 });
     const page1 = await call("GET", `/api/v1/admin/apps/${app}/battle-passes?pageSize=2`, { token: ADMIN });
     expect(page1.body).toMatchObject({ currentPage: 1, pageSize: 2, total: 3 });
-    expect(page1.body.items.map((p: { battle_pass_id: string }) => p.battle_pass_id)).toEqual([a.battle_pass_id, b.battle_pass_id]);
-    const page2 = await call("GET", `/api/v1/admin/apps/${app}/battle-passes?pageSize=2&currentPage=2`, { token: ADMIN });
+    expect(page1.body.items.map((p: { battle_pass_id: string }) => p.battle_pass_id)).toEqual([
+      a.battle_pass_id,
+      b.battle_pass_id,
+    ]);
+    const page2 = await call("GET", `/api/v1/admin/apps/${app}/battle-passes?pageSize=2&currentPage=2`, {
+      token: ADMIN,
+    });
     expect(page2.body.items.map((p: { battle_pass_id: string }) => p.battle_pass_id)).toEqual([c.battle_pass_id]);
   });
 
   it("replaces and deletes a pass; another app's path does not find it", async () => {
     const created = await createPass(appId, PASS);
     const path = `${base()}/${created.battle_pass_id}`;
-    const put = await call("PUT", path, { token: ADMIN, body: { ...PASS, battle_pass_name: "Renamed", is_active: false } });
-    expect(put).toMatchObject({ status: 200, body: { battle_pass_name: "Renamed", is_active: false, battle_pass_priority: 2 } });
-    const foreign = await call("GET", `/api/v1/admin/apps/${otherAppId}/battle-passes/${created.battle_pass_id}`, { token: ADMIN });
+    const put = await call("PUT", path, {
+      token: ADMIN,
+      body: { ...PASS, battle_pass_name: "Renamed", is_active: false },
+    });
+    expect(put).toMatchObject({
+      status: 200,
+      body: { battle_pass_name: "Renamed", is_active: false, battle_pass_priority: 2 },
+    });
+    const foreign = await call("GET", `/api/v1/admin/apps/${otherAppId}/battle-passes/${created.battle_pass_id}`, {
+      token: ADMIN,
+    });
     expect(foreign).toEqual({
       status: 404,
       body: { status: 404, message: `Battle pass ${created.battle_pass_id} not found` },
@@ -113,7 +132,16 @@ describe("admin: levels with their challenges inline", () => {
       reward_amount: "100",
       level_reward_type: "coin",
       reward_webhook_url: "https://game.example.com/reward",
-      challenges: [CHALLENGE, { challenge_name: { en: "Fast lap" }, challenge_goal: 50, challenge_goal_condition: 1, event_name: "finish-laps", value_field: "required_time" }],
+      challenges: [
+        CHALLENGE,
+        {
+          challenge_name: { en: "Fast lap" },
+          challenge_goal: 50,
+          challenge_goal_condition: 1,
+          event_name: "finish-laps",
+          value_field: "required_time",
+        },
+      ],
     });
     expect(first).toEqual({
       level_id: expect.stringMatching(/^\d+$/),
@@ -159,30 +187,53 @@ describe("admin: levels with their challenges inline", () => {
       updated_at: expect.any(String),
     });
     const second = await createLevel(appId, pass.battle_pass_id, { challenges: [CHALLENGE] });
-    expect(second).toMatchObject({ level_priority: 1, reward_type_name: "", level_reward_type: "nothing", reward_webhook_url: null });
+    expect(second).toMatchObject({
+      level_priority: 1,
+      reward_type_name: "",
+      level_reward_type: "nothing",
+      reward_webhook_url: null,
+    });
     const early = await createLevel(appId, pass.battle_pass_id, { level_priority: 0, challenges: [CHALLENGE] });
     const list = await call("GET", `${base()}/${pass.battle_pass_id}/levels`, { token: ADMIN });
     expect(list.body.total).toBe(3);
-    expect(list.body.items.map((l: { level_id: string }) => l.level_id)).toEqual([first.level_id, early.level_id, second.level_id]);
+    expect(list.body.items.map((l: { level_id: string }) => l.level_id)).toEqual([
+      first.level_id,
+      early.level_id,
+      second.level_id,
+    ]);
     expect(list.body.items[0].challenges).toHaveLength(2);
   });
 
   it("keeps challenges named by id on PUT, adds new ones and deletes those left out", async () => {
     const pass = await createPass(appId, PASS);
-    const level = await createLevel(appId, pass.battle_pass_id, { challenges: [CHALLENGE, { ...CHALLENGE, challenge_name: "Second" }] });
+    const level = await createLevel(appId, pass.battle_pass_id, {
+      challenges: [CHALLENGE, { ...CHALLENGE, challenge_name: "Second" }],
+    });
     const [kept, dropped] = level.challenges.map((c) => c.challenge_id);
     const path = `${base()}/${pass.battle_pass_id}/levels/${level.level_id}`;
     const put = await call("PUT", path, {
       token: ADMIN,
-      body: { reward_amount: "5", challenges: [{ ...CHALLENGE, challenge_name: "New" }, { ...CHALLENGE, challenge_id: kept, challenge_goal: 7 }] },
+      body: {
+        reward_amount: "5",
+        challenges: [
+          { ...CHALLENGE, challenge_name: "New" },
+          { ...CHALLENGE, challenge_id: kept, challenge_goal: 7 },
+        ],
+      },
     });
     expect(put.status).toBe(200);
     expect(put.body.level_priority).toBe(level.level_priority);
-    expect(put.body.challenges.map((c: any) => [c.challenge_name, c.challenge_goal])).toEqual([["New", 5], ["Kill 5", 7]]);
+    expect(put.body.challenges.map((c: any) => [c.challenge_name, c.challenge_goal])).toEqual([
+      ["New", 5],
+      ["Kill 5", 7],
+    ]);
     expect(put.body.challenges[1].challenge_id).toBe(kept);
     expect(put.body.challenges.map((c: any) => c.challenge_id)).not.toContain(dropped);
 
-    const foreign = await call("PUT", path, { token: ADMIN, body: { challenges: [{ ...CHALLENGE, challenge_id: dropped }] } });
+    const foreign = await call("PUT", path, {
+      token: ADMIN,
+      body: { challenges: [{ ...CHALLENGE, challenge_id: dropped }] },
+    });
     expect(foreign).toMatchObject({
       status: 400,
       body: { errors: [{ field: "challenges.0.challenge_id", problem: "not a challenge of this level" }] },
@@ -196,15 +247,32 @@ describe("admin: levels with their challenges inline", () => {
     const path = `${base()}/${pass.battle_pass_id}/levels`;
     const none = await call("POST", path, { token: ADMIN, body: { challenges: [] } });
     expect(none.status).toBe(400);
-    const badFilter = await call("POST", path, { token: ADMIN, body: { challenges: [{ ...CHALLENGE, filters: [{ field: "x", op: "eq", value: [1] }] }] } });
-    expect(badFilter.body.errors).toEqual([{ field: "challenges.0.filters.0.value", problem: "`in` takes a list, every other op one value" }]);
-    const badOp = await call("POST", path, { token: ADMIN, body: { challenges: [{ ...CHALLENGE, filters: [{ field: "x", op: "like", value: 1 }] }] } });
+    const badFilter = await call("POST", path, {
+      token: ADMIN,
+      body: { challenges: [{ ...CHALLENGE, filters: [{ field: "x", op: "eq", value: [1] }] }] },
+    });
+    expect(badFilter.body.errors).toEqual([
+      { field: "challenges.0.filters.0.value", problem: "`in` takes a list, every other op one value" },
+    ]);
+    const badOp = await call("POST", path, {
+      token: ADMIN,
+      body: { challenges: [{ ...CHALLENGE, filters: [{ field: "x", op: "like", value: 1 }] }] },
+    });
     expect(badOp.body.errors[0].field).toBe("challenges.0.filters.0.op");
-    const plainHttp = await call("POST", path, { token: ADMIN, body: { reward_webhook_url: "http://game.example.com/r", challenges: [CHALLENGE] } });
+    const plainHttp = await call("POST", path, {
+      token: ADMIN,
+      body: { reward_webhook_url: "http://game.example.com/r", challenges: [CHALLENGE] },
+    });
     expect(plainHttp).toMatchObject({ status: 400, body: { errors: [{ field: "reward_webhook_url" }] } });
-    const withId = await call("POST", path, { token: ADMIN, body: { challenges: [{ ...CHALLENGE, challenge_id: "5" }] } });
+    const withId = await call("POST", path, {
+      token: ADMIN,
+      body: { challenges: [{ ...CHALLENGE, challenge_id: "5" }] },
+    });
     expect(withId.status).toBe(400);
-    const unknownPass = await call("POST", `${base()}/999999/levels`, { token: ADMIN, body: { challenges: [CHALLENGE] } });
+    const unknownPass = await call("POST", `${base()}/999999/levels`, {
+      token: ADMIN,
+      body: { challenges: [CHALLENGE] },
+    });
     expect(unknownPass.status).toBe(404);
   });
 });

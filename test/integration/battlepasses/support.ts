@@ -1,9 +1,4 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../../src/index";
 import { ADMIN, call, callWith, captureSends } from "../helpers";
 
@@ -15,7 +10,10 @@ export async function createPass(appId: string, fields: Record<string, unknown>)
 }
 
 export async function createLevel(appId: string, battlePassId: string, fields: Record<string, unknown>) {
-  const r = await call("POST", `/api/v1/admin/apps/${appId}/battle-passes/${battlePassId}/levels`, { token: ADMIN, body: fields });
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/battle-passes/${battlePassId}/levels`, {
+    token: ADMIN,
+    body: fields,
+  });
   if (r.status !== 201) throw new Error(`create level: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { level_id: string; challenges: { challenge_id: string }[] } & Record<string, any>;
 }
@@ -44,22 +42,33 @@ export async function threeLevelPass(appId: string, pass: Record<string, unknown
 
 /** Sends one event for a user from the customer's backend. */
 export async function addWebhook(appId: string, webhookType: string, url = "http://127.0.0.1:9/hook") {
-  const r = await call("POST", `/api/v1/admin/apps/${appId}/webhooks`, { token: ADMIN, body: { webhook_type: webhookType, url, secret_key: "test-secret-1234" } });
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/webhooks`, {
+    token: ADMIN,
+    body: { webhook_type: webhookType, url, secret_key: "test-secret-1234" },
+  });
   if (r.status !== 201) throw new Error(`webhook: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
 /** The webhook queue, keeping what is sent to it: the webhook payloads (parsed) and their override URLs. */
 export function capturingWebhooks() {
-  const sent = captureSends(env.WEBHOOKS, (body: { webhookType: string; overrideUrl: string | null; body: string }) => ({
-    webhookType: body.webhookType,
-    overrideUrl: body.overrideUrl,
-    payload: JSON.parse(body.body),
-  }));
+  const sent = captureSends(
+    env.WEBHOOKS,
+    (body: { webhookType: string; overrideUrl: string | null; body: string }) => ({
+      webhookType: body.webhookType,
+      overrideUrl: body.overrideUrl,
+      payload: JSON.parse(body.body),
+    }),
+  );
   return { sent, queue: env.WEBHOOKS };
 }
 
 /** Calls the Worker with the webhook queue replaced (changes made by the Worker itself land there). */
-export async function callCapturing(webhooks: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+export async function callCapturing(
+  webhooks: Queue,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
   const { status, body } = await callWith({ WEBHOOKS: webhooks }, method, path, options);
   return { status, body };
 }

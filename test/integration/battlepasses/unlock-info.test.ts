@@ -28,7 +28,13 @@ describe("the unlock answer", () => {
     const token = await app.tokenFor("buyer");
     const first = await call("POST", SPEC(passId), { token, body: { purchase_price: 4.99, purchase_currency: "EUR" } });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ battle_pass_id: passId, user_id: "buyer", purchase_price: 4.99, purchase_currency: "EUR", battle_pass_completed: false });
+    expect(first.body).toMatchObject({
+      battle_pass_id: passId,
+      user_id: "buyer",
+      purchase_price: 4.99,
+      purchase_currency: "EUR",
+      battle_pass_completed: false,
+    });
     expect(first.body.purchase_id).toMatch(/^\d{1,19}$/);
     const again = await call("POST", SCILL(passId), { token, body: {} });
     expect(again.body.purchase_id).toBe(first.body.purchase_id);
@@ -39,7 +45,11 @@ describe("the unlock answer", () => {
 
   it("differs between users and between passes", async () => {
     const ids = [];
-    for (const [user, pass] of [["ann", passId], ["bob", passId], ["ann", otherPassId]]) {
+    for (const [user, pass] of [
+      ["ann", passId],
+      ["bob", passId],
+      ["ann", otherPassId],
+    ]) {
       const r = await call("POST", SCILL(pass), { token: await app.tokenFor(user), body: {} });
       ids.push(r.body.purchase_id);
     }
@@ -48,7 +58,9 @@ describe("the unlock answer", () => {
 
   it("is documented as SCILL's BattlePassUnlockInfo", async () => {
     const doc = (await call("GET", "/openapi.json")).body;
-    const schema = doc.paths["/api/v1/battle-passes/{appId}/unlock/{battlePassId}"].post.responses["200"].content["application/json"].schema;
+    const schema =
+      doc.paths["/api/v1/battle-passes/{appId}/unlock/{battlePassId}"].post.responses["200"].content["application/json"]
+        .schema;
     expect(schema).toEqual({ $ref: "#/components/schemas/BattlePassUnlockInfo" });
     expect(JSON.stringify(doc.components.schemas.BattlePassUnlockInfo)).toContain("purchase_id");
   });

@@ -4,14 +4,27 @@ import { parse } from "yaml";
 import { applyCatalog as applyWithService, parseCatalogDocument } from "../../../src/catalog/service";
 import { ADMIN, call, createTestApp, serviceNow, TEST_ACTOR } from "../helpers";
 import { player } from "../challenges/support";
-import { applied, applyCatalog, catalogVersion, configuration, demoCatalog, exportCatalog, planCatalog } from "./support";
+import {
+  applied,
+  applyCatalog,
+  catalogVersion,
+  configuration,
+  demoCatalog,
+  exportCatalog,
+  planCatalog,
+} from "./support";
 
 /** A D1 binding whose `nth` batch (1-based) runs `around` instead: to break a write in the middle of an apply. */
-function interceptBatch(nth: number, around: (db: D1Database, statements: D1PreparedStatement[]) => Promise<D1Result[]>): D1Database {
+function interceptBatch(
+  nth: number,
+  around: (db: D1Database, statements: D1PreparedStatement[]) => Promise<D1Result[]>,
+): D1Database {
   let batches = 0;
   return new Proxy(env.DB, {
     get(target, prop) {
-      if (prop === "batch") return (statements: D1PreparedStatement[]) => (++batches === nth ? around(target, statements) : target.batch(statements));
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) =>
+          ++batches === nth ? around(target, statements) : target.batch(statements);
       const value = Reflect.get(target, prop);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -50,9 +63,18 @@ describe("invalid documents", () => {
     for (const r of [await planCatalog(appId, doc), await applyCatalog(appId, doc)]) {
       expect(r.status).toBe(400);
       expect(r.body.errors).toEqual([
-        { field: "categories.1.challenges.0.key", problem: "'daily-matches' is used more than once in the document's challenges" },
-        { field: "battle_passes.0.levels.1.key", problem: "'bronze' is used more than once in battle pass founders-season" },
-        { field: "battle_passes.0.levels.0.reward_webhook_url", problem: "must use https (plain http only to a loopback address)" },
+        {
+          field: "categories.1.challenges.0.key",
+          problem: "'daily-matches' is used more than once in the document's challenges",
+        },
+        {
+          field: "battle_passes.0.levels.1.key",
+          problem: "'bronze' is used more than once in battle pass founders-season",
+        },
+        {
+          field: "battle_passes.0.levels.0.reward_webhook_url",
+          problem: "must use https (plain http only to a loopback address)",
+        },
         { field: "webhooks.1.key", problem: "'hook' is used more than once in the document's webhooks" },
         { field: "webhooks.0.secret_key", problem: "must be 8 to 256 characters" },
         { field: "webhooks.1.url", problem: "must be an absolute URL" },
@@ -75,8 +97,12 @@ describe("atomicity", () => {
     doc.categories[0].challenges[0].challenge_goal = 4;
     doc.leaderboards.push({ key: "new-board", name: "New", event_name: "kill-enemy" });
     // The snapshot read is the first batch, the write the second: its last statement fails.
-    const db = interceptBatch(2, (target, statements) => target.batch([...statements, target.prepare("INSERT INTO dev_clock (id, offset_ms) VALUES (2, 0)")]));
-    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR)).rejects.toThrow(/CHECK constraint failed/);
+    const db = interceptBatch(2, (target, statements) =>
+      target.batch([...statements, target.prepare("INSERT INTO dev_clock (id, offset_ms) VALUES (2, 0)")]),
+    );
+    await expect(
+      applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR),
+    ).rejects.toThrow(/CHECK constraint failed/);
     expect(await configuration(appId)).toEqual(before);
   });
 
@@ -86,14 +112,24 @@ describe("atomicity", () => {
     const doc = demoCatalog();
     doc.leaderboards.push({ key: "new-board", name: "New", event_name: "kill-enemy" });
     const db = interceptBatch(2, async (target, statements) => {
-      await call("POST", `/api/v1/admin/apps/${appId}/leaderboards`, { token: ADMIN, body: { key: "meanwhile", name: "Meanwhile", event_name: "kill-enemy" } });
+      await call("POST", `/api/v1/admin/apps/${appId}/leaderboards`, {
+        token: ADMIN,
+        body: { key: "meanwhile", name: "Meanwhile", event_name: "kill-enemy" },
+      });
       return target.batch(statements);
     });
-    await expect(applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR)).rejects.toMatchObject({
+    await expect(
+      applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR),
+    ).rejects.toMatchObject({
       status: 409,
-      message: "The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.",
+      message:
+        "The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.",
     });
-    expect((await exportCatalog(appId)).leaderboards.map((b: any) => b.key)).toEqual(["high-scores", "weekly-kills", "meanwhile"]);
+    expect((await exportCatalog(appId)).leaderboards.map((b: any) => b.key)).toEqual([
+      "high-scores",
+      "weekly-kills",
+      "meanwhile",
+    ]);
   });
 });
 
@@ -101,8 +137,17 @@ describe("webhook secrets", () => {
   it("are applied from the document, never exported, kept by a reference, and replaced (hidden in the plan) by a new value", async () => {
     const { appId } = await createTestApp("Secrets");
     const hook = { key: "game-server", webhook_type: "challenge-changed", url: "https://game.example.com/hooks" };
-    await applied(appId, { version: 1, webhooks: [{ ...hook, secret_key: "first-secret-123" }, { key: "generated", webhook_type: "battlepass-expired", url: "https://game.example.com/x" }] });
-    const secrets = async () => (await call("GET", `/api/v1/admin/apps/${appId}/webhooks`, { token: ADMIN })).body.items.map((w: any) => w.secret_key);
+    await applied(appId, {
+      version: 1,
+      webhooks: [
+        { ...hook, secret_key: "first-secret-123" },
+        { key: "generated", webhook_type: "battlepass-expired", url: "https://game.example.com/x" },
+      ],
+    });
+    const secrets = async () =>
+      (await call("GET", `/api/v1/admin/apps/${appId}/webhooks`, { token: ADMIN })).body.items.map(
+        (w: any) => w.secret_key,
+      );
     const [first, generated] = await secrets();
     expect(first).toBe("first-secret-123");
     expect(generated).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -110,7 +155,12 @@ describe("webhook secrets", () => {
     const exported = await exportCatalog(appId);
     expect(exported.webhooks).toEqual([
       { ...hook, secret_key: { env: "WEBHOOK_SECRET_GAME_SERVER" } },
-      { key: "generated", webhook_type: "battlepass-expired", url: "https://game.example.com/x", secret_key: { env: "WEBHOOK_SECRET_GENERATED" } },
+      {
+        key: "generated",
+        webhook_type: "battlepass-expired",
+        url: "https://game.example.com/x",
+        secret_key: { env: "WEBHOOK_SECRET_GENERATED" },
+      },
     ]);
     expect(JSON.stringify(exported)).not.toContain(first);
     expect(JSON.stringify(exported)).not.toContain(generated);
@@ -123,7 +173,12 @@ describe("webhook secrets", () => {
     const changed = { version: 1, webhooks: [{ ...hook, secret_key: "second-secret-456" }] };
     const plan = await planCatalog(appId, changed);
     expect(plan.body.changes).toEqual([
-      { action: "update", object: "webhook", ref: "webhooks/game-server", fields: [{ field: "secret_key", before: "(secret)", after: "(new secret)" }] },
+      {
+        action: "update",
+        object: "webhook",
+        ref: "webhooks/game-server",
+        fields: [{ field: "secret_key", before: "(secret)", after: "(new secret)" }],
+      },
     ]);
     expect(JSON.stringify(plan.body)).not.toContain("second-secret-456");
     await applied(appId, changed);
@@ -162,8 +217,16 @@ leaderboards:
     expect(answer.summary).toEqual({ create: 4, update: 0, delete: 0, unmanaged: 0, blocked: 0 });
     const list = await player(appId, await tokenFor("newcomer")).all();
     expect(list.status).toBe(200);
-    expect(list.body.map((c: any) => [c.category_slug, c.challenges.map((ch: any) => [ch.challenge_name, ch.type])])).toEqual([
-      ["starter", [["First blood", "in-progress"], ["Collector", "unlock"]]],
+    expect(
+      list.body.map((c: any) => [c.category_slug, c.challenges.map((ch: any) => [ch.challenge_name, ch.type])]),
+    ).toEqual([
+      [
+        "starter",
+        [
+          ["First blood", "in-progress"],
+          ["Collector", "unlock"],
+        ],
+      ],
     ]);
   });
 
@@ -171,7 +234,9 @@ leaderboards:
     const { appId, tokenFor } = await createTestApp("Demo");
     await applied(appId, demoCatalog());
     const list = await player(appId, await tokenFor("first-visit")).all();
-    expect(list.body.map((c: any) => [c.category_slug, c.challenges.map((ch: any) => `${ch.challenge_name} (${ch.type})`)])).toEqual([
+    expect(
+      list.body.map((c: any) => [c.category_slug, c.challenges.map((ch: any) => `${ch.challenge_name} (${ch.type})`)]),
+    ).toEqual([
       ["daily", ["Play 3 matches (in-progress)", "Collect 100 coins (in-progress)"]],
       ["weekly", ["Defeat 200 enemies (in-progress)", "25 laser kills in an hour (unlock)"]],
     ]);

@@ -18,7 +18,9 @@ async function challengeHolders(appId: string) {
 }
 
 async function passHolders(appId: string) {
-  const rows = await env.DB.prepare("SELECT p.key, h.users FROM battle_pass_holders h JOIN battle_passes p USING (battle_pass_id) WHERE p.app_id = ?")
+  const rows = await env.DB.prepare(
+    "SELECT p.key, h.users FROM battle_pass_holders h JOIN battle_passes p USING (battle_pass_id) WHERE p.app_id = ?",
+  )
     .bind(Number(appId))
     .all<{ key: string; users: number }>();
   return rows.results.map((r) => `${r.key} ${r.users}`);
@@ -33,7 +35,8 @@ function edited(change: (doc: any) => void) {
   change(doc);
   return doc;
 }
-const withoutDaily = () => edited((doc) => (doc.categories = doc.categories.filter((c: any) => c.category_slug !== "daily")));
+const withoutDaily = () =>
+  edited((doc) => (doc.categories = doc.categories.filter((c: any) => c.category_slug !== "daily")));
 const weeklyChallenge = (doc: any, key: string) => doc.categories[1].challenges.find((c: any) => c.key === key);
 
 describe("holder counts", () => {
@@ -45,22 +48,24 @@ describe("holder counts", () => {
     await ann.all(); // starts the three automatic challenges
     await player(appId, await tokenFor("bob")).all();
     expect((await ann.unlock(ids["weekly-sharpshooter"])).status).toBe(200);
-    await eventually(() => challengeHolders(appId), [
-      "daily-coins in-progress 2",
-      "daily-matches in-progress 2",
-      "weekly-raider in-progress 2",
-      "weekly-sharpshooter unlocked 1",
-    ]);
+    await eventually(
+      () => challengeHolders(appId),
+      [
+        "daily-coins in-progress 2",
+        "daily-matches in-progress 2",
+        "weekly-raider in-progress 2",
+        "weekly-sharpshooter unlocked 1",
+      ],
+    );
 
     expect((await ann.activate(ids["weekly-sharpshooter"])).status).toBe(200);
     for (let i = 0; i < 3; i++) await sendEvent(apiKey, "ann", "match-finish"); // daily-matches: finished, claimed by the service
     await sendEvent(apiKey, "ann", "kill-enemy", { amount: 25, weapon_used: "laser" }); // weekly-sharpshooter: unclaimed
     expect((await call("DELETE", `/api/v1/reset-challenges/${appId}/bob`, { token: apiKey })).status).toBe(200);
-    await eventually(() => challengeHolders(appId), [
-      "daily-coins in-progress 1",
-      "weekly-raider in-progress 1",
-      "weekly-sharpshooter unclaimed 1",
-    ]);
+    await eventually(
+      () => challengeHolders(appId),
+      ["daily-coins in-progress 1", "weekly-raider in-progress 1", "weekly-sharpshooter unclaimed 1"],
+    );
     expect((await ann.claim(ids["weekly-sharpshooter"])).status).toBe(200);
     await eventually(() => challengeHolders(appId), ["daily-coins in-progress 1", "weekly-raider in-progress 1"]);
   });
@@ -92,34 +97,68 @@ describe("changes that would break running player state", () => {
     const ann = player(appId, await tokenFor("ann"));
     await ann.all();
     await ann.unlock(ids["weekly-sharpshooter"]);
-    await eventually(() => challengeHolders(appId), [
-      "daily-coins in-progress 1",
-      "daily-matches in-progress 1",
-      "weekly-raider in-progress 1",
-      "weekly-sharpshooter unlocked 1",
-    ]);
+    await eventually(
+      () => challengeHolders(appId),
+      [
+        "daily-coins in-progress 1",
+        "daily-matches in-progress 1",
+        "weekly-raider in-progress 1",
+        "weekly-sharpshooter unlocked 1",
+      ],
+    );
     const before = await exportCatalog(appId);
 
     const pruned = await applyCatalog(appId, withoutDaily(), { prune: true });
     expect(pruned.status).toBe(409);
     expect(pruned.body.errors).toEqual([
-      { field: "challenges/daily-matches", problem: "deleting it would drop running player state: 1 user holds it in progress" },
-      { field: "challenges/daily-coins", problem: "deleting it would drop running player state: 1 user holds it in progress" },
+      {
+        field: "challenges/daily-matches",
+        problem: "deleting it would drop running player state: 1 user holds it in progress",
+      },
+      {
+        field: "challenges/daily-coins",
+        problem: "deleting it would drop running player state: 1 user holds it in progress",
+      },
     ]);
-    expect(pruned.body.message).toMatch(/^The document would break running player state \(apply with force=true to do it anyway\): challenges\/daily-matches: /);
+    expect(pruned.body.message).toMatch(
+      /^The document would break running player state \(apply with force=true to do it anyway\): challenges\/daily-matches: /,
+    );
     expect((await planCatalog(appId, withoutDaily(), { prune: true })).body.blocked).toEqual([
-      { object: "challenge", ref: "challenges/daily-matches", problem: "deleting it would drop running player state: 1 user holds it in progress" },
-      { object: "challenge", ref: "challenges/daily-coins", problem: "deleting it would drop running player state: 1 user holds it in progress" },
+      {
+        object: "challenge",
+        ref: "challenges/daily-matches",
+        problem: "deleting it would drop running player state: 1 user holds it in progress",
+      },
+      {
+        object: "challenge",
+        ref: "challenges/daily-coins",
+        problem: "deleting it would drop running player state: 1 user holds it in progress",
+      },
     ]);
 
     const newGoal = edited((doc) => (weeklyChallenge(doc, "weekly-raider").challenge_goal = 150));
     expect(await applyCatalog(appId, newGoal)).toMatchObject({
       status: 409,
-      body: { errors: [{ field: "challenges/weekly-raider", problem: "1 user has it in progress: changing challenge_goal would change what their counters mean" }] },
+      body: {
+        errors: [
+          {
+            field: "challenges/weekly-raider",
+            problem: "1 user has it in progress: changing challenge_goal would change what their counters mean",
+          },
+        ],
+      },
     });
-    const gone = edited((doc) => (doc.categories[1].challenges = doc.categories[1].challenges.filter((c: any) => c.key !== "weekly-sharpshooter")));
+    const gone = edited(
+      (doc) =>
+        (doc.categories[1].challenges = doc.categories[1].challenges.filter(
+          (c: any) => c.key !== "weekly-sharpshooter",
+        )),
+    );
     expect((await applyCatalog(appId, gone, { prune: true })).body.errors).toEqual([
-      { field: "challenges/weekly-sharpshooter", problem: "deleting it would drop running player state: 1 user holds it unlocked" },
+      {
+        field: "challenges/weekly-sharpshooter",
+        problem: "deleting it would drop running player state: 1 user holds it unlocked",
+      },
     ]);
     expect(await exportCatalog(appId)).toEqual(before);
 
@@ -128,7 +167,13 @@ describe("changes that would break running player state", () => {
       weeklyChallenge(doc, "weekly-raider").challenge_name = "Defeat 200 raiders";
       weeklyChallenge(doc, "weekly-sharpshooter").challenge_goal = 20;
     });
-    expect((await applied(appId, harmless)).summary).toEqual({ create: 0, update: 2, delete: 0, unmanaged: 0, blocked: 0 });
+    expect((await applied(appId, harmless)).summary).toEqual({
+      create: 0,
+      update: 2,
+      delete: 0,
+      unmanaged: 0,
+      blocked: 0,
+    });
 
     const forced = await applyCatalog(appId, withoutDaily(), { prune: true, force: true });
     expect(forced.status).toBe(200);
@@ -142,23 +187,34 @@ describe("changes that would break running player state", () => {
   it("protect a running battle pass that users unlocked: its levels and what their challenges count", async () => {
     const { appId, tokenFor } = await createTestApp("Guarded pass");
     await applied(appId, demoCatalog());
-    const passId = String((await env.DB.prepare("SELECT battle_pass_id FROM battle_passes WHERE app_id = ?").bind(Number(appId)).first<{ battle_pass_id: number }>())!.battle_pass_id);
-    const unlock = await call("POST", `/v1/battle-pass/${appId}/unlock/${passId}`, { token: await tokenFor("ann"), body: { purchase_price: 0, purchase_currency: "EUR" } });
+    const passId = String(
+      (await env.DB.prepare("SELECT battle_pass_id FROM battle_passes WHERE app_id = ?")
+        .bind(Number(appId))
+        .first<{ battle_pass_id: number }>())!.battle_pass_id,
+    );
+    const unlock = await call("POST", `/v1/battle-pass/${appId}/unlock/${passId}`, {
+      token: await tokenFor("ann"),
+      body: { purchase_price: 0, purchase_currency: "EUR" },
+    });
     expect(unlock.status).toBe(200);
     await eventually(() => passHolders(appId), ["founders-season 1"]);
 
-    const withoutSilver = edited((doc) => (doc.battle_passes[0].levels = doc.battle_passes[0].levels.filter((l: any) => l.key !== "silver")));
+    const withoutSilver = edited(
+      (doc) => (doc.battle_passes[0].levels = doc.battle_passes[0].levels.filter((l: any) => l.key !== "silver")),
+    );
     expect((await applyCatalog(appId, withoutSilver, { prune: true })).body.errors).toEqual([
       {
         field: "battle_passes/founders-season/levels/silver",
-        problem: "1 user has unlocked battle pass founders-season, which runs until 2031-01-01T00:00:00.000Z: deleting the level would drop their progress in it",
+        problem:
+          "1 user has unlocked battle pass founders-season, which runs until 2031-01-01T00:00:00.000Z: deleting the level would drop their progress in it",
       },
     ]);
     const newGoal = edited((doc) => (doc.battle_passes[0].levels[2].challenges[0].challenge_goal = 5000));
     expect((await applyCatalog(appId, newGoal)).body.errors).toEqual([
       {
         field: "battle_passes/founders-season/levels/gold/challenges/score-hunter",
-        problem: "1 user has unlocked battle pass founders-season, which runs until 2031-01-01T00:00:00.000Z: changing challenge_goal would change what their counters mean",
+        problem:
+          "1 user has unlocked battle pass founders-season, which runs until 2031-01-01T00:00:00.000Z: changing challenge_goal would change what their counters mean",
       },
     ]);
     const renamed = edited((doc) => (doc.battle_passes[0].levels[2].challenges[0].challenge_name = "Score big"));
@@ -172,7 +228,10 @@ describe("a user's object from before the holder counts", () => {
     await applied(appId, demoCatalog());
     const ids = await challengeIds(appId);
     const now = await serviceNow();
-    const sent = (background: BackgroundMessage[]) => background.filter((m) => m.kind === "holders").map((m) => (m as Extract<BackgroundMessage, { kind: "holders" }>).deltas);
+    const sent = (background: BackgroundMessage[]) =>
+      background
+        .filter((m) => m.kind === "holders")
+        .map((m) => (m as Extract<BackgroundMessage, { kind: "holders" }>).deltas);
     await runInDurableObject(userObject(env, appId, "old-timer"), async (_instance, state) => {
       const first = restartedChallenges(state.storage);
       await first.challenges.list(appId, "old-timer", now, { filter: "all" });
@@ -184,7 +243,8 @@ describe("a user's object from before the holder counts", () => {
       await restarted.challenges.act(appId, "old-timer", now, "activate", ids["weekly-sharpshooter"]);
       await restarted.challenges.list(appId, "old-timer", now, { filter: "all" });
       const held = (key: string, s: string, delta: number) => ({ object: "challenge", id: ids[key], state: s, delta });
-      // One message: what it held (sharpshooter unlocked, +1) and the activation's move (unlocked -1, in progress +1), summed.
+      // One message: what it held (sharpshooter unlocked, +1) and the activation's move (unlocked -1, in progress +1),
+      // summed.
       expect(sent(restarted.background)).toEqual([
         [
           held("daily-matches", "in-progress", 1),

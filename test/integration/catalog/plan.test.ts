@@ -13,7 +13,12 @@ function editedDemo() {
   weekly.challenges.push(daily.challenges.pop());
   const silver = doc.battle_passes[0].levels[1];
   silver.challenges.reverse(); // collector first, hunter second
-  doc.battle_passes[0].levels[2].challenges.push({ key: "sharp", challenge_name: "Laser kills", challenge_goal: 10, event_name: "kill-enemy" });
+  doc.battle_passes[0].levels[2].challenges.push({
+    key: "sharp",
+    challenge_name: "Laser kills",
+    challenge_goal: 10,
+    event_name: "kill-enemy",
+  });
   doc.leaderboards = doc.leaderboards.filter((b: any) => b.key !== "weekly-kills");
   doc.leaderboards.push({ key: "coins", name: "Coins", event_name: "collect-item", aggregation: "sum" });
   return doc;
@@ -33,20 +38,49 @@ describe("plan", () => {
       applied: false,
       summary: { create: 2, update: 5, delete: 0, unmanaged: 1, blocked: 0 },
       changes: [
-        { action: "update", object: "category", ref: "categories/daily", fields: [{ field: "category_name", before: { en: "Daily", de: "Täglich" }, after: { en: "Every day" } }] },
+        {
+          action: "update",
+          object: "category",
+          ref: "categories/daily",
+          fields: [{ field: "category_name", before: { en: "Daily", de: "Täglich" }, after: { en: "Every day" } }],
+        },
         {
           action: "update",
           object: "challenge",
           ref: "challenges/weekly-raider",
           fields: [
-            { field: "challenge_name", before: { en: "Defeat 200 enemies", de: "Besiege 200 Gegner" }, after: { en: "Defeat 250 enemies", de: "Besiege 200 Gegner" } },
+            {
+              field: "challenge_name",
+              before: { en: "Defeat 200 enemies", de: "Besiege 200 Gegner" },
+              after: { en: "Defeat 250 enemies", de: "Besiege 200 Gegner" },
+            },
             { field: "challenge_goal", before: 200, after: 250 },
           ],
         },
-        { action: "update", object: "challenge", ref: "challenges/daily-coins", fields: [{ field: "category", before: "daily", after: "weekly" }] },
-        { action: "update", object: "level_challenge", ref: "battle_passes/founders-season/levels/silver/challenges/collector", fields: [{ field: "position", before: 1, after: 0 }] },
-        { action: "update", object: "level_challenge", ref: "battle_passes/founders-season/levels/silver/challenges/hunter", fields: [{ field: "position", before: 0, after: 1 }] },
-        { action: "create", object: "level_challenge", ref: "battle_passes/founders-season/levels/gold/challenges/sharp", fields: [] },
+        {
+          action: "update",
+          object: "challenge",
+          ref: "challenges/daily-coins",
+          fields: [{ field: "category", before: "daily", after: "weekly" }],
+        },
+        {
+          action: "update",
+          object: "level_challenge",
+          ref: "battle_passes/founders-season/levels/silver/challenges/collector",
+          fields: [{ field: "position", before: 1, after: 0 }],
+        },
+        {
+          action: "update",
+          object: "level_challenge",
+          ref: "battle_passes/founders-season/levels/silver/challenges/hunter",
+          fields: [{ field: "position", before: 0, after: 1 }],
+        },
+        {
+          action: "create",
+          object: "level_challenge",
+          ref: "battle_passes/founders-season/levels/gold/challenges/sharp",
+          fields: [],
+        },
         { action: "create", object: "leaderboard", ref: "leaderboards/coins", fields: [] },
       ],
       unmanaged: [{ object: "leaderboard", ref: "leaderboards/weekly-kills" }],
@@ -70,7 +104,13 @@ describe("plan", () => {
     ]);
     expect(exported.battle_passes[0].levels[1].challenges.map((c: any) => c.key)).toEqual(["collector", "hunter"]);
     expect(exported.leaderboards.map((b: any) => b.key)).toEqual(["high-scores", "weekly-kills", "coins"]);
-    expect((await planCatalog(appId, doc)).body.summary).toEqual({ create: 0, update: 0, delete: 0, unmanaged: 1, blocked: 0 });
+    expect((await planCatalog(appId, doc)).body.summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+      unmanaged: 1,
+      blocked: 0,
+    });
   });
 });
 
@@ -81,7 +121,11 @@ describe("apply", () => {
     expect(first.summary).toEqual({ create: 16, update: 0, delete: 0, unmanaged: 0, blocked: 0 });
     const before = await configuration(appId);
     const second = await applied(appId, demoCatalog());
-    expect(second).toEqual({ ...first, summary: { create: 0, update: 0, delete: 0, unmanaged: 0, blocked: 0 }, changes: [] });
+    expect(second).toEqual({
+      ...first,
+      summary: { create: 0, update: 0, delete: 0, unmanaged: 0, blocked: 0 },
+      changes: [],
+    });
     expect(await configuration(appId)).toEqual(before);
   });
 
@@ -127,6 +171,12 @@ describe("apply", () => {
     expect(exported.battle_passes[0].levels.map((l: any) => l.key)).toEqual(["bronze", "gold"]);
     expect(exported.leaderboards).toEqual([]);
     expect(exported.webhooks).toEqual([]);
-    expect((await planCatalog(appId, smaller, { prune: true })).body.summary).toEqual({ create: 0, update: 0, delete: 0, unmanaged: 0, blocked: 0 });
+    expect((await planCatalog(appId, smaller, { prune: true })).body.summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+      unmanaged: 0,
+      blocked: 0,
+    });
   });
 });

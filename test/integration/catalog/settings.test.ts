@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN, call, createTestApp } from "../helpers";
-import { applied, applyCatalog, catalogVersion, configuration, demoCatalog, exportCatalog, planCatalog } from "./support";
+import {
+  applied,
+  applyCatalog,
+  catalogVersion,
+  configuration,
+  demoCatalog,
+  exportCatalog,
+  planCatalog,
+} from "./support";
 
 /** The app's fair-play settings in its catalog document: exported, planned, applied like its objects. */
 
@@ -8,7 +16,8 @@ const SETTINGS = { backend_only_events: ["grant-coins"], rate_limits: { per_user
 const NOTHING = { create: 0, update: 0, delete: 0, unmanaged: 0, blocked: 0 };
 
 const appSettings = async (appId: string) => {
-  const { backend_only_events, rate_limits } = (await call("GET", `/api/v1/admin/apps/${appId}`, { token: ADMIN })).body;
+  const { backend_only_events, rate_limits } = (await call("GET", `/api/v1/admin/apps/${appId}`, { token: ADMIN }))
+    .body;
   return { backend_only_events, rate_limits };
 };
 
@@ -18,10 +27,17 @@ describe("the app's settings in the catalog", () => {
     expect((await exportCatalog(appId)).settings).toEqual({ backend_only_events: [], rate_limits: {} });
     const put = await call("PUT", `/api/v1/admin/apps/${appId}`, {
       token: ADMIN,
-      body: { name: "Settings export", backend_only_events: ["grant-coins", "purchase-completed"], rate_limits: { per_app_per_minute: 50_000 } },
+      body: {
+        name: "Settings export",
+        backend_only_events: ["grant-coins", "purchase-completed"],
+        rate_limits: { per_app_per_minute: 50_000 },
+      },
     });
     expect(put.status).toBe(200);
-    expect((await exportCatalog(appId)).settings).toEqual({ backend_only_events: ["grant-coins", "purchase-completed"], rate_limits: { per_app_per_minute: 50_000 } });
+    expect((await exportCatalog(appId)).settings).toEqual({
+      backend_only_events: ["grant-coins", "purchase-completed"],
+      rate_limits: { per_app_per_minute: 50_000 },
+    });
   });
 
   it("are planned as one update of app_settings with each field that changes, changing nothing", async () => {
@@ -55,11 +71,23 @@ describe("the app's settings in the catalog", () => {
     const { appId } = await createTestApp("Settings apply");
     const version = await catalogVersion(appId);
     const doc = { ...demoCatalog(), settings: SETTINGS };
-    const r = await call("PUT", `/api/v1/admin/apps/${appId}/catalog`, { token: ADMIN, body: doc, headers: { "X-Actor": "deploy-bot" } });
+    const r = await call("PUT", `/api/v1/admin/apps/${appId}/catalog`, {
+      token: ADMIN,
+      body: doc,
+      headers: { "X-Actor": "deploy-bot" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.summary).toEqual({ ...NOTHING, create: 16, update: 1 });
-    expect(r.body.changes[0]).toEqual({ action: "update", object: "app_settings", ref: "settings", fields: expect.any(Array) });
-    expect(await appSettings(appId)).toEqual({ backend_only_events: ["grant-coins"], rate_limits: { per_user_per_minute: 600, per_app_per_minute: 6_000_000 } });
+    expect(r.body.changes[0]).toEqual({
+      action: "update",
+      object: "app_settings",
+      ref: "settings",
+      fields: expect.any(Array),
+    });
+    expect(await appSettings(appId)).toEqual({
+      backend_only_events: ["grant-coins"],
+      rate_limits: { per_user_per_minute: 600, per_app_per_minute: 6_000_000 },
+    });
     expect(await catalogVersion(appId)).toBe(version + 1);
 
     const log = await call("GET", `/api/v1/admin/apps/${appId}/audit-log?resource=app`, { token: ADMIN });
@@ -92,9 +120,15 @@ describe("the app's settings in the catalog", () => {
     await applied(app.appId, { version: 1, settings: { backend_only_events: ["grant-coins"] } });
     expect(await call("POST", "/api/v1/events", { token, body: grant })).toMatchObject({
       status: 403,
-      body: { status: 403, message: "Event 'grant-coins' may only be sent by the studio's backend with an API key: the app lists it in backend_only_events" },
+      body: {
+        status: 403,
+        message:
+          "Event 'grant-coins' may only be sent by the studio's backend with an API key: the app lists it in backend_only_events",
+      },
     });
-    expect((await call("POST", "/api/v1/events", { token: app.apiKey, body: { ...grant, user_id: "player-1" } })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/v1/events", { token: app.apiKey, body: { ...grant, user_id: "player-1" } })).status,
+    ).toBe(200);
   });
 
   it("are left as they are by a document without settings, even with prune", async () => {
@@ -109,7 +143,14 @@ describe("the app's settings in the catalog", () => {
   it("answer 400 with the path of each problem when invalid, by the admin API's rules, and change nothing", async () => {
     const { appId } = await createTestApp("Settings invalid");
     const before = await configuration(appId);
-    const invalid = { version: 1, settings: { name: "Space Racer", backend_only_events: ["grant-coins", 7, ""], rate_limits: { per_user_per_minute: 0 } } };
+    const invalid = {
+      version: 1,
+      settings: {
+        name: "Space Racer",
+        backend_only_events: ["grant-coins", 7, ""],
+        rate_limits: { per_user_per_minute: 0 },
+      },
+    };
     for (const r of [await planCatalog(appId, invalid), await applyCatalog(appId, invalid)]) {
       expect(r.status).toBe(400);
       expect(r.body.errors).toEqual([

@@ -7,7 +7,9 @@ import { ADMIN, call } from "../helpers";
 
 const catalogPath = (appId: string) => `/api/v1/admin/apps/${appId}/catalog`;
 const flags = (options: { prune?: boolean; force?: boolean }) => {
-  const set = Object.entries(options).filter(([, on]) => on).map(([name]) => `${name}=true`);
+  const set = Object.entries(options)
+    .filter(([, on]) => on)
+    .map(([name]) => `${name}=true`);
   return set.length ? `?${set.join("&")}` : "";
 };
 
@@ -34,7 +36,9 @@ export async function applied(appId: string, doc: unknown, options: { prune?: bo
 export const demoCatalog = () => parse(demoYaml);
 
 export async function catalogVersion(appId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT catalog_version FROM apps WHERE app_id = ?").bind(Number(appId)).first<{ catalog_version: number }>();
+  const row = await env.DB.prepare("SELECT catalog_version FROM apps WHERE app_id = ?")
+    .bind(Number(appId))
+    .first<{ catalog_version: number }>();
   return row!.catalog_version;
 }
 
@@ -45,6 +49,8 @@ export async function configuration(appId: string) {
 
 /** The challenge ids of a player's "all" list, by key: tests drive players with ids, documents name keys. */
 export async function challengeIds(appId: string): Promise<Record<string, string>> {
-  const rows = await env.DB.prepare("SELECT key, challenge_id FROM challenges WHERE app_id = ?").bind(Number(appId)).all<{ key: string; challenge_id: number }>();
+  const rows = await env.DB.prepare("SELECT key, challenge_id FROM challenges WHERE app_id = ?")
+    .bind(Number(appId))
+    .all<{ key: string; challenge_id: number }>();
   return Object.fromEntries(rows.results.map((r) => [r.key, String(r.challenge_id)]));
 }

@@ -36,7 +36,11 @@ describe("challenge categories", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const first = await admin("POST", categories(), { category_slug: "first", category_name: "First", category_position: 0 });
+    const first = await admin("POST", categories(), {
+      category_slug: "first",
+      category_name: "First",
+      category_position: 0,
+    });
     expect(first.body).toMatchObject({ category_name: "First", is_daily_category: false, daily_challenge_count: 3 });
 
     const list = await admin("GET", `${categories()}?pageSize=1&currentPage=2`);
@@ -45,11 +49,21 @@ describe("challenge categories", () => {
 
     const id = created.body.category_id;
     expect((await admin("GET", `${categories()}/${id}`)).body).toEqual(created.body);
-    const replaced = await admin("PUT", `${categories()}/${id}`, { category_slug: "daily-2", category_name: "Daily", category_position: 5 });
-    expect(replaced).toMatchObject({ status: 200, body: { category_id: id, category_slug: "daily-2", category_position: 5, is_daily_category: false } });
+    const replaced = await admin("PUT", `${categories()}/${id}`, {
+      category_slug: "daily-2",
+      category_name: "Daily",
+      category_position: 5,
+    });
+    expect(replaced).toMatchObject({
+      status: 200,
+      body: { category_id: id, category_slug: "daily-2", category_position: 5, is_daily_category: false },
+    });
 
     expect((await admin("DELETE", `${categories()}/${id}`)).status).toBe(204);
-    expect(await admin("GET", `${categories()}/${id}`)).toMatchObject({ status: 404, body: { status: 404, message: `Challenge category ${id} not found` } });
+    expect(await admin("GET", `${categories()}/${id}`)).toMatchObject({
+      status: 404,
+      body: { status: 404, message: `Challenge category ${id} not found` },
+    });
   });
 
   it("refuses a slug used twice in the app with 409, but not across apps", async () => {
@@ -65,8 +79,13 @@ describe("challenge categories", () => {
       }),
     );
     const b = await admin("POST", categories(), { category_slug: "other-slug", category_name: "B" });
-    expect((await admin("PUT", `${categories()}/${b.body.category_id}`, { category_slug: "twice", category_name: "B" })).status).toBe(409);
-    expect((await admin("POST", categories(other.appId), { category_slug: "twice", category_name: "B" })).status).toBe(201);
+    expect(
+      (await admin("PUT", `${categories()}/${b.body.category_id}`, { category_slug: "twice", category_name: "B" }))
+        .status,
+    ).toBe(409);
+    expect((await admin("POST", categories(other.appId), { category_slug: "twice", category_name: "B" })).status).toBe(
+      201,
+    );
   });
 
   it("refuses to delete a category that holds challenges (409)", async () => {
@@ -75,7 +94,10 @@ describe("challenge categories", () => {
     expect(await admin("DELETE", `${categories()}/${cat.category_id}`)).toEqual(
       expect.objectContaining({
         status: 409,
-        body: { status: 409, message: `Challenge category ${cat.category_id} still holds 1 challenges; delete or move them first` },
+        body: {
+          status: 409,
+          message: `Challenge category ${cat.category_id} still holds 1 challenges; delete or move them first`,
+        },
       }),
     );
     await admin("DELETE", `${challenges()}/${ch.challenge_id}`);
@@ -101,7 +123,10 @@ describe("challenge categories", () => {
     expect((await admin("GET", `${categories()}/abc`)).status).toBe(404);
     expect((await admin("PUT", `${categories()}/999999`, { category_slug: "x", category_name: "x" })).status).toBe(404);
     expect((await admin("DELETE", `${categories()}/999999`)).status).toBe(404);
-    expect(await admin("GET", categories("999999"))).toMatchObject({ status: 404, body: { message: "App 999999 not found" } });
+    expect(await admin("GET", categories("999999"))).toMatchObject({
+      status: 404,
+      body: { message: "App 999999 not found" },
+    });
     expect((await call("GET", categories(), { token: app.apiKey })).status).toBe(401);
   });
 });
@@ -109,7 +134,12 @@ describe("challenge categories", () => {
 describe("challenges", () => {
   it("creates with defaults and answers every field", async () => {
     const cat = await createCategory(app.appId);
-    const r = await admin("POST", challenges(), { category_id: cat.category_id, challenge_name: "Win", challenge_goal: 1, event_name: "match-finish" });
+    const r = await admin("POST", challenges(), {
+      category_id: cat.category_id,
+      challenge_name: "Win",
+      challenge_goal: 1,
+      event_name: "match-finish",
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       challenge_id: expect.stringMatching(/^\d+$/),
@@ -178,15 +208,25 @@ describe("challenges", () => {
     const id = created.body.challenge_id;
     expect((await admin("GET", `${challenges()}/${id}`)).body).toEqual(created.body);
 
-    const moved = await admin("PUT", `${challenges()}/${id}`, { ...full, category_id: cat2.category_id, challenge_goal: 10 });
-    expect(moved).toMatchObject({ status: 200, body: { challenge_id: id, category_id: cat2.category_id, challenge_goal: 10 } });
+    const moved = await admin("PUT", `${challenges()}/${id}`, {
+      ...full,
+      category_id: cat2.category_id,
+      challenge_goal: 10,
+    });
+    expect(moved).toMatchObject({
+      status: 200,
+      body: { challenge_id: id, category_id: cat2.category_id, challenge_goal: 10 },
+    });
     const listed = await admin("GET", `${challenges()}?category_id=${cat2.category_id}`);
     expect(listed.body).toMatchObject({ total: 1, items: [{ challenge_id: id }] });
     expect((await admin("GET", `${challenges()}?category_id=${cat.category_id}`)).body.total).toBe(0);
     expect((await admin("GET", `${challenges()}?category_id=nope`)).body.total).toBe(0);
 
     expect((await admin("DELETE", `${challenges()}/${id}`)).status).toBe(204);
-    expect(await admin("GET", `${challenges()}/${id}`)).toMatchObject({ status: 404, body: { message: `Challenge ${id} not found` } });
+    expect(await admin("GET", `${challenges()}/${id}`)).toMatchObject({
+      status: 404,
+      body: { message: `Challenge ${id} not found` },
+    });
     expect((await admin("DELETE", `${challenges()}/${id}`)).status).toBe(404);
   });
 
@@ -198,24 +238,62 @@ describe("challenges", () => {
       expect(r.status).toBe(400);
       expect(r.body.errors).toContainEqual({ field, problem });
     };
-    await bad({ period_range_time_zone: "Mars/Olympus" }, "period_range_time_zone", "must be an IANA time zone such as Europe/Berlin");
-    await bad({ period_range_reset_at_time: "24:00:00" }, "period_range_reset_at_time", "must be a time HH:MM:SS (24 h)");
+    await bad(
+      { period_range_time_zone: "Mars/Olympus" },
+      "period_range_time_zone",
+      "must be an IANA time zone such as Europe/Berlin",
+    );
+    await bad(
+      { period_range_reset_at_time: "24:00:00" },
+      "period_range_reset_at_time",
+      "must be a time HH:MM:SS (24 h)",
+    );
     await bad({ period_range_reset_at_time: "6:00" }, "period_range_reset_at_time", "must be a time HH:MM:SS (24 h)");
     await bad({ challenge_goal: -1 }, "challenge_goal", "must not be negative");
-    await bad({ challenge_duration_time: 0 }, "challenge_duration_time", "must be -1 (no time-out) or a positive number of seconds");
-    await bad({ challenge_duration_time: -2 }, "challenge_duration_time", "must be -1 (no time-out) or a positive number of seconds");
-    await bad({ filters: [{ field: "w", op: "in", value: "bow" }] }, "filters.0.value", "`in` takes a list, every other op one value");
-    await bad({ filters: [{ field: "w", op: "eq", value: ["bow"] }] }, "filters.0.value", "`in` takes a list, every other op one value");
+    await bad(
+      { challenge_duration_time: 0 },
+      "challenge_duration_time",
+      "must be -1 (no time-out) or a positive number of seconds",
+    );
+    await bad(
+      { challenge_duration_time: -2 },
+      "challenge_duration_time",
+      "must be -1 (no time-out) or a positive number of seconds",
+    );
+    await bad(
+      { filters: [{ field: "w", op: "in", value: "bow" }] },
+      "filters.0.value",
+      "`in` takes a list, every other op one value",
+    );
+    await bad(
+      { filters: [{ field: "w", op: "eq", value: ["bow"] }] },
+      "filters.0.value",
+      "`in` takes a list, every other op one value",
+    );
     await bad(
       { period_range: "d" },
       "period_range",
       "periodic resets apply to automatic, repeatable challenges: set is_auto_activated and repeatable, or period_range never",
     );
-    await bad({ category_id: foreign.category_id }, "category_id", `category ${foreign.category_id} does not exist in this app`);
-    expect((await admin("POST", challenges(), challengeBody(cat.category_id, { challenge_goal: 1.5 }))).status).toBe(400);
-    expect((await admin("POST", challenges(), challengeBody(cat.category_id, { live_date: "tomorrow" }))).status).toBe(400);
-    expect((await admin("POST", challenges(), challengeBody(cat.category_id, { challenge_goal_condition: 2 }))).status).toBe(400);
-    const zero = await admin("POST", challenges(), challengeBody(cat.category_id, { challenge_goal: 0, challenge_duration_time: -1 }));
+    await bad(
+      { category_id: foreign.category_id },
+      "category_id",
+      `category ${foreign.category_id} does not exist in this app`,
+    );
+    expect((await admin("POST", challenges(), challengeBody(cat.category_id, { challenge_goal: 1.5 }))).status).toBe(
+      400,
+    );
+    expect((await admin("POST", challenges(), challengeBody(cat.category_id, { live_date: "tomorrow" }))).status).toBe(
+      400,
+    );
+    expect(
+      (await admin("POST", challenges(), challengeBody(cat.category_id, { challenge_goal_condition: 2 }))).status,
+    ).toBe(400);
+    const zero = await admin(
+      "POST",
+      challenges(),
+      challengeBody(cat.category_id, { challenge_goal: 0, challenge_duration_time: -1 }),
+    );
     expect(zero.status).toBe(201);
   });
 
@@ -225,21 +303,36 @@ describe("challenges", () => {
     const insert = env.DB.prepare(
       "INSERT INTO challenges (app_id, category_id, challenge_name, challenge_goal, event_name, created_at, updated_at) VALUES (?, ?, '\"x\"', 1, 'kill-enemy', ?, ?)",
     );
-    await env.DB.batch(Array.from({ length: 999 }, () => insert.bind(Number(app.appId), Number(full.category_id), now, now)));
+    await env.DB.batch(
+      Array.from({ length: 999 }, () => insert.bind(Number(app.appId), Number(full.category_id), now, now)),
+    );
     expect((await admin("POST", challenges(), challengeBody(full.category_id))).status).toBe(201);
     const refused = await admin("POST", challenges(), challengeBody(full.category_id));
     expect(refused).toEqual(
       expect.objectContaining({
         status: 409,
-        body: { status: 409, message: `Challenge category ${full.category_id} already holds 1000 challenges, the most a category may hold` },
+        body: {
+          status: 409,
+          message: `Challenge category ${full.category_id} already holds 1000 challenges, the most a category may hold`,
+        },
       }),
     );
     const elsewhere = await createCategory(app.appId);
     const ch = await createChallenge(app.appId, elsewhere.category_id);
-    expect((await admin("PUT", `${challenges()}/${ch.challenge_id}`, challengeBody(full.category_id))).status).toBe(409);
+    expect((await admin("PUT", `${challenges()}/${ch.challenge_id}`, challengeBody(full.category_id))).status).toBe(
+      409,
+    );
     // A challenge already in the full category can still be replaced.
     const inside = (await admin("GET", `${challenges()}?category_id=${full.category_id}&pageSize=1`)).body.items[0];
-    expect((await admin("PUT", `${challenges()}/${inside.challenge_id}`, challengeBody(full.category_id, { challenge_goal: 9 }))).status).toBe(200);
+    expect(
+      (
+        await admin(
+          "PUT",
+          `${challenges()}/${inside.challenge_id}`,
+          challengeBody(full.category_id, { challenge_goal: 9 }),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("answers 404 for another app's challenge", async () => {
@@ -255,7 +348,11 @@ describe("challenges", () => {
     const ch = await createChallenge(fresh.appId, cat.category_id);
     const p = player(fresh.appId, await fresh.tokenFor("u"));
     expect((await p.find(ch.challenge_id))!.challenge_name).toBe("Kill 3 enemies");
-    await admin("PUT", `${challenges(fresh.appId)}/${ch.challenge_id}`, challengeBody(cat.category_id, { challenge_name: "Renamed" }));
+    await admin(
+      "PUT",
+      `${challenges(fresh.appId)}/${ch.challenge_id}`,
+      challengeBody(cat.category_id, { challenge_name: "Renamed" }),
+    );
     expect((await p.find(ch.challenge_id))!.challenge_name).toBe("Renamed");
   });
 });

@@ -24,7 +24,12 @@ beforeAll(async () => {
   forty = await createCategory(app.appId, { category_slug: "forty", category_position: 40 });
   fifty = await createCategory(app.appId, { category_slug: "fifty", category_position: 50 });
   unpositioned = await createCategory(app.appId, { category_slug: "plain" });
-  daily = await createCategory(app.appId, { category_slug: "daily", category_position: 45, is_daily_category: true, daily_challenge_count: 1 });
+  daily = await createCategory(app.appId, {
+    category_slug: "daily",
+    category_position: 45,
+    is_daily_category: true,
+    daily_challenge_count: 1,
+  });
   inFifty = await createChallenge(app.appId, fifty.category_id, { challenge_goal: 5 });
   await createChallenge(app.appId, daily.category_id);
   const hook = await call("POST", `/api/v1/admin/apps/${app.appId}/webhooks`, {
@@ -40,7 +45,12 @@ async function newPlayer() {
 }
 
 const positions = (body: any[]) => body.map((c) => [c.category_slug, c.category_position]);
-const ORDER = [["plain", 0], ["forty", 1], ["daily", 2], ["fifty", 3]];
+const ORDER = [
+  ["plain", 0],
+  ["forty", 1],
+  ["daily", 2],
+  ["fifty", 3],
+];
 
 describe("category_position", () => {
   it("is the index in the list, by stored position then id, in every list, language and for daily categories", async () => {
@@ -53,8 +63,15 @@ describe("category_position", () => {
 
   it("stays the index in the whole list when a request names some categories, as payloads carry it", async () => {
     const p = await newPlayer();
-    expect(positions((await p.get(`?include_categories=fifty,${forty.category_id}`)).body)).toEqual([["forty", 1], ["fifty", 3]]);
-    expect(positions((await p.get(`?exclude_categories=plain,${unpositioned.category_id}`)).body)).toEqual([["forty", 1], ["daily", 2], ["fifty", 3]]);
+    expect(positions((await p.get(`?include_categories=fifty,${forty.category_id}`)).body)).toEqual([
+      ["forty", 1],
+      ["fifty", 3],
+    ]);
+    expect(positions((await p.get(`?exclude_categories=plain,${unpositioned.category_id}`)).body)).toEqual([
+      ["forty", 1],
+      ["daily", 2],
+      ["fifty", 3],
+    ]);
   });
 
   it("in a challenge-changed payload is the index of the challenge's category, and the challenge names its user and session", async () => {
@@ -62,12 +79,19 @@ describe("category_position", () => {
     const p = await newPlayer();
     expect((await p.unlock(inFifty.challenge_id)).status).toBe(200);
     expect((await p.activate(inFifty.challenge_id)).status).toBe(200);
-    const event = await call("POST", "/api/v1/events", { token: app.apiKey, body: { user_id: p.userId, event_name: "kill-enemy", session_id: "match-7", meta_data: { amount: 2 } } });
+    const event = await call("POST", "/api/v1/events", {
+      token: app.apiKey,
+      body: { user_id: p.userId, event_name: "kill-enemy", session_id: "match-7", meta_data: { amount: 2 } },
+    });
     expect(event.status).toBe(200);
 
     expect(sent.map((payload) => payload.category_position)).toEqual([3, 3, 3]);
     const sessions = sent.map((payload) => [payload.old_challenge.session_id, payload.new_challenge.session_id]);
-    expect(sessions).toEqual([[null, null], [null, null], [null, "match-7"]]);
+    expect(sessions).toEqual([
+      [null, null],
+      [null, null],
+      [null, "match-7"],
+    ]);
     for (const payload of sent) {
       expect([payload.old_challenge.user_id, payload.new_challenge.user_id]).toEqual([p.userId, p.userId]);
     }

@@ -25,7 +25,11 @@ beforeAll(async () => {
   categoryId = (await createCategory(app.appId, { category_position: 3 })).category_id;
   const hook = await call("POST", `/api/v1/admin/apps/${app.appId}/webhooks`, {
     token: ADMIN,
-    body: { webhook_type: "challenge-changed", url: "https://game.example.com/hooks/challenges", secret_key: "test-secret-1234" },
+    body: {
+      webhook_type: "challenge-changed",
+      url: "https://game.example.com/hooks/challenges",
+      secret_key: "test-secret-1234",
+    },
   });
   if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
 });
@@ -34,7 +38,11 @@ function capturing() {
   const webhooks = capturingQueue((message: { body: string }) => JSON.parse(message.body));
   // Without the id each message was staged with (the outbox's, test/integration/wiring/outbox.test.ts).
   const background = capturingQueue(({ outboxId: _id, ...message }: QueuedBackground): BackgroundMessage => message);
-  return { webhooks: webhooks.sent, background: background.sent, env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env };
+  return {
+    webhooks: webhooks.sent,
+    background: background.sent,
+    env: { ...env, WEBHOOKS: webhooks.queue, BACKGROUND: background.queue } as Env,
+  };
 }
 
 /** What applying one event reported. */
@@ -45,7 +53,9 @@ function applied(challenges: UserChallenges, touch: ChallengeTouch, ev: UserEven
 }
 
 /** Runs `body` against a fresh user's object, with capturing queues. */
-async function withUser<T>(body: (challenges: UserChallenges, userId: string, cap: ReturnType<typeof capturing>, now: number) => Promise<T>) {
+async function withUser<T>(
+  body: (challenges: UserChallenges, userId: string, cap: ReturnType<typeof capturing>, now: number) => Promise<T>,
+) {
   const userId = `c${++users}`;
   const now = await serviceNow();
   const cap = capturing();
@@ -68,7 +78,8 @@ const event = (userId: string, now: number, amount: number, over: Partial<UserEv
   ...over,
 });
 
-const types = (payloads: any[]) => payloads.map((p) => [p.old_challenge.type, p.new_challenge.type, p.new_challenge.user_challenge_current_score]);
+const types = (payloads: any[]) =>
+  payloads.map((p) => [p.old_challenge.type, p.new_challenge.type, p.new_challenge.user_challenge_current_score]);
 
 describe("challenge-changed", () => {
   it("carries webhook_type, category_position, a user token, and the challenge before and after", async () => {
@@ -77,15 +88,30 @@ describe("challenge-changed", () => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       expect(cap.webhooks).toHaveLength(1);
       const [payload] = cap.webhooks;
-      expect(Object.keys(payload).sort()).toEqual(["category_position", "new_challenge", "old_challenge", "user_token", "webhook_type"]);
+      expect(Object.keys(payload).sort()).toEqual([
+        "category_position",
+        "new_challenge",
+        "old_challenge",
+        "user_token",
+        "webhook_type",
+      ]);
       expect(payload).toMatchObject({
         webhook_type: "challenge-changed",
         // The index of the app's only category, whatever its stored position (3).
         category_position: 0,
-        old_challenge: { challenge_id: ch.challenge_id, type: "unlock", user_challenge_id: "0", challenge_description: "Any weapon" },
+        old_challenge: {
+          challenge_id: ch.challenge_id,
+          type: "unlock",
+          user_challenge_id: "0",
+          challenge_description: "Any weapon",
+        },
         new_challenge: { challenge_id: ch.challenge_id, type: "unlocked", challenge_auto_activated: false },
       });
-      expect(await verifyAccessToken(env, payload.user_token, now)).toEqual({ appId: app.appId, userId, issuedAt: Math.floor(now / 1000) });
+      expect(await verifyAccessToken(env, payload.user_token, now)).toEqual({
+        appId: app.appId,
+        userId,
+        issuedAt: Math.floor(now / 1000),
+      });
     });
   });
 
@@ -116,12 +142,17 @@ describe("challenge-changed", () => {
   });
 
   it("an event that changes nothing visible reports nothing", async () => {
-    const ch = await createChallenge(app.appId, categoryId, { event_name: "open-door", filters: [{ field: "door", op: "eq", value: "red" }] });
+    const ch = await createChallenge(app.appId, categoryId, {
+      event_name: "open-door",
+      filters: [{ field: "door", op: "eq", value: "red" }],
+    });
     await withUser(async (challenges, userId, _cap, now) => {
       await challenges.act(app.appId, userId, now, "unlock", ch.challenge_id);
       await challenges.act(app.appId, userId, now, "activate", ch.challenge_id);
       const touch = await challenges.prepare(app.appId, userId, now);
-      expect(applied(challenges, touch, event(userId, now, 1, { eventName: "open-door", metaData: { door: "blue" } }))).toEqual([]);
+      expect(
+        applied(challenges, touch, event(userId, now, 1, { eventName: "open-door", metaData: { door: "blue" } })),
+      ).toEqual([]);
       expect(applied(challenges, touch, event(userId, now, 1, { eventName: "other" }))).toEqual([]);
     });
   });
@@ -165,7 +196,13 @@ describe("usage", () => {
       await challenges.list(app.appId, userId, now, { filter: "all" });
       const id = ch.challenge_id;
       expect(cap.background).toEqual([
-        { kind: "usage", appId: app.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 1 },
+        {
+          kind: "usage",
+          appId: app.appId,
+          metric: "unlocked_challenges",
+          month: new Date(now).toISOString().slice(0, 7),
+          count: 1,
+        },
         // Each state change also moves the app's holder counts (src/catalog/holders-store.ts).
         { kind: "holders", appId: app.appId, deltas: [{ object: "challenge", id, state: "unlocked", delta: 1 }] },
         {
@@ -185,10 +222,17 @@ describe("usage", () => {
     const cat = await createCategory(auto.appId);
     await call("POST", `/api/v1/admin/apps/${auto.appId}/webhooks`, {
       token: ADMIN,
-      body: { webhook_type: "challenge-changed", url: "https://game.example.com/hooks/auto", secret_key: "test-secret-1234" },
+      body: {
+        webhook_type: "challenge-changed",
+        url: "https://game.example.com/hooks/auto",
+        secret_key: "test-secret-1234",
+      },
     });
     const first = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true });
-    const second = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, event_name: "collect-item" });
+    const second = await createChallenge(auto.appId, cat.category_id, {
+      is_auto_activated: true,
+      event_name: "collect-item",
+    });
     const now = await serviceNow();
     const cap = capturing();
     await runInDurableObject(userObject(env, auto.appId, "a"), async (_instance, state) => {
@@ -197,7 +241,13 @@ describe("usage", () => {
       await challenges.list(auto.appId, "a", now, { filter: "all" });
     });
     expect(cap.background).toEqual([
-      { kind: "usage", appId: auto.appId, metric: "unlocked_challenges", month: new Date(now).toISOString().slice(0, 7), count: 2 },
+      {
+        kind: "usage",
+        appId: auto.appId,
+        metric: "unlocked_challenges",
+        month: new Date(now).toISOString().slice(0, 7),
+        count: 2,
+      },
       {
         kind: "holders",
         appId: auto.appId,
@@ -220,7 +270,9 @@ describe("usage", () => {
     const b = await createChallenge(metered.appId, cat.category_id);
     const token = await metered.tokenFor("m");
     for (const cid of [a.challenge_id, b.challenge_id]) {
-      expect((await call("POST", `/api/v1/challenges/personal/unlock/${metered.appId}/${cid}`, { token })).status).toBe(200);
+      expect((await call("POST", `/api/v1/challenges/personal/unlock/${metered.appId}/${cid}`, { token })).status).toBe(
+        200,
+      );
     }
     const month = new Date(await serviceNow()).toISOString().slice(0, 7);
     await vi.waitFor(

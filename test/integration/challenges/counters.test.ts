@@ -76,7 +76,11 @@ describe("rule 3: a new session resets the counter at its first event", () => {
 
   it("counter_scope total keeps counting across sessions (lifts known limitation 8)", async () => {
     const perMatch = await createChallenge(app.appId, categoryId, { challenge_goal: 1000, event_name: "instant-kill" });
-    const total = await createChallenge(app.appId, categoryId, { challenge_goal: 1000, event_name: "instant-kill", counter_scope: "total" });
+    const total = await createChallenge(app.appId, categoryId, {
+      challenge_goal: 1000,
+      event_name: "instant-kill",
+      counter_scope: "total",
+    });
     const userId = `u${++users}`;
     const p = player(app.appId, await app.tokenFor(userId));
     for (const c of [perMatch, total]) {
@@ -174,8 +178,14 @@ describe("goal conditions", () => {
   });
 
   it("1: complete when an event leaves the counter at or below the goal (a lap under 60 s)", async () => {
-    const t = await running({ event_name: "finish-laps", value_field: "required_time", challenge_goal: 6000, challenge_goal_condition: 1 });
-    const lap = (required_time: number) => t.send("finish-laps", { lap_position: 1, required_time }, { event_type: "group" });
+    const t = await running({
+      event_name: "finish-laps",
+      value_field: "required_time",
+      challenge_goal: 6000,
+      challenge_goal_condition: 1,
+    });
+    const lap = (required_time: number) =>
+      t.send("finish-laps", { lap_position: 1, required_time }, { event_type: "group" });
     await lap(6500);
     expect(await t.state()).toEqual({ type: "in-progress", score: 6500 });
     await lap(5990);
@@ -187,7 +197,10 @@ describe("events sent with the user's access token", () => {
   it("count like those of the backend", async () => {
     const t = await running({ event_name: "kill-enemy" });
     const token = await app.tokenFor(t.userId);
-    const r = await call("POST", "/api/v1/events?auth=access_token", { token, body: { event_name: "kill-enemy", meta_data: { amount: 4 } } });
+    const r = await call("POST", "/api/v1/events?auth=access_token", {
+      token,
+      body: { event_name: "kill-enemy", meta_data: { amount: 4 } },
+    });
     expect(r.status).toBe(200);
     expect(await t.state()).toEqual({ type: "in-progress", score: 4 });
   });

@@ -27,7 +27,9 @@ const started = (id: string, score = 0): Instance => ({
 
 let objects = 0;
 const inObject = (body: (sql: AreaSql) => void) =>
-  runInDurableObject(userObject(env, "1", `writes-${++objects}`), (_instance, state) => body(areaTables(state.storage, UserChallenges.schema)));
+  runInDurableObject(userObject(env, "1", `writes-${++objects}`), (_instance, state) =>
+    body(areaTables(state.storage, UserChallenges.schema)),
+  );
 
 describe("instance writes", () => {
   it("stores each challenge's last state: new rows, counters of stored rows, rows deleted", async () => {

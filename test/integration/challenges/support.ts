@@ -9,14 +9,21 @@ import { ADMIN, areaTables, call } from "../helpers";
 export async function createCategory(appId: string, fields: Record<string, unknown> = {}) {
   const r = await call("POST", `/api/v1/admin/apps/${appId}/challenge-categories`, {
     token: ADMIN,
-    body: { category_slug: `cat-${Math.random().toString(36).slice(2, 10)}`, category_name: { en: "Category", de: "Kategorie" }, ...fields },
+    body: {
+      category_slug: `cat-${Math.random().toString(36).slice(2, 10)}`,
+      category_name: { en: "Category", de: "Kategorie" },
+      ...fields,
+    },
   });
   if (r.status !== 201) throw new Error(`create category: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { category_id: string } & Record<string, any>;
 }
 
 export async function createChallenge(appId: string, categoryId: string, fields: Record<string, unknown> = {}) {
-  const r = await call("POST", `/api/v1/admin/apps/${appId}/challenges`, { token: ADMIN, body: challengeBody(categoryId, fields) });
+  const r = await call("POST", `/api/v1/admin/apps/${appId}/challenges`, {
+    token: ADMIN,
+    body: challengeBody(categoryId, fields),
+  });
   if (r.status !== 201) throw new Error(`create challenge: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { challenge_id: string } & Record<string, any>;
 }

@@ -64,11 +64,19 @@ describe("time-outs", () => {
     await advanceClock(31);
     expect(await runDurableObjectAlarm(u.stub)).toBe(true);
     expect(await storedState(u.userId)).toEqual([]);
-    expect(await u.find(ch.challenge_id)).toMatchObject({ type: "unlock", user_challenge_current_score: 0, user_challenge_id: "0" });
+    expect(await u.find(ch.challenge_id)).toMatchObject({
+      type: "unlock",
+      user_challenge_current_score: 0,
+      user_challenge_id: "0",
+    });
   });
 
   it("is also applied lazily at the next touch, and events after the expiry do not count", async () => {
-    const ch = await createChallenge(app.appId, categoryId, { challenge_duration_time: 20, repeatable: true, event_name: "earn-points" });
+    const ch = await createChallenge(app.appId, categoryId, {
+      challenge_duration_time: 20,
+      repeatable: true,
+      event_name: "earn-points",
+    });
     const u = await newUser();
     await u.unlock(ch.challenge_id);
     await u.activate(ch.challenge_id);
@@ -81,7 +89,11 @@ describe("time-outs", () => {
   });
 
   it("a completed challenge does not time out", async () => {
-    const ch = await createChallenge(app.appId, categoryId, { challenge_duration_time: 20, challenge_goal: 1, event_name: "user-invite" });
+    const ch = await createChallenge(app.appId, categoryId, {
+      challenge_duration_time: 20,
+      challenge_goal: 1,
+      event_name: "user-invite",
+    });
     const u = await newUser();
     await u.unlock(ch.challenge_id);
     await u.activate(ch.challenge_id);
@@ -94,7 +106,11 @@ describe("time-outs", () => {
   it("an automatic challenge that timed out starts again at the next touch", async () => {
     const auto = await createTestApp("Auto time-out");
     const cat = await createCategory(auto.appId);
-    const ch = await createChallenge(auto.appId, cat.category_id, { is_auto_activated: true, repeatable: true, challenge_duration_time: 60 });
+    const ch = await createChallenge(auto.appId, cat.category_id, {
+      is_auto_activated: true,
+      repeatable: true,
+      challenge_duration_time: 60,
+    });
     const p = player(auto.appId, await auto.tokenFor("a"));
     const first = await p.find(ch.challenge_id);
     await advanceClock(61);
@@ -102,7 +118,9 @@ describe("time-outs", () => {
     const again = await p.find(ch.challenge_id);
     expect(again).toMatchObject({ type: "in-progress", user_challenge_current_score: 0 });
     expect(again.user_challenge_id).not.toBe(first.user_challenge_id);
-    expect(Date.parse(again.user_challenge_activated_at)).toBeGreaterThan(Date.parse(first.user_challenge_activated_at));
+    expect(Date.parse(again.user_challenge_activated_at)).toBeGreaterThan(
+      Date.parse(first.user_challenge_activated_at),
+    );
   });
 });
 
@@ -122,11 +140,17 @@ describe("periodic resets of automatic challenges", () => {
     const first = await u.find(ch.challenge_id);
     expect(first.type).toBe("in-progress");
     await sendEvent(app.apiKey, u.userId, "spawn-item", { amount: 2, item_type: "egg" });
-    expect(await u.find(ch.challenge_id)).toMatchObject({ type: "finished", user_challenge_id: first.user_challenge_id });
+    expect(await u.find(ch.challenge_id)).toMatchObject({
+      type: "finished",
+      user_challenge_id: first.user_challenge_id,
+    });
 
     // 17:59 UTC: still the same period, the challenge stays finished.
     await advanceClock(Math.floor((noon + 6 * HOUR - 60_000 - (await serviceNow())) / 1000));
-    expect(await u.find(ch.challenge_id)).toMatchObject({ type: "finished", user_challenge_id: first.user_challenge_id });
+    expect(await u.find(ch.challenge_id)).toMatchObject({
+      type: "finished",
+      user_challenge_id: first.user_challenge_id,
+    });
     // 18:00 UTC: reset.
     await advanceClock(120);
     const reset = await u.find(ch.challenge_id);
@@ -164,7 +188,11 @@ describe("periodic resets of automatic challenges", () => {
 describe("live_date", () => {
   it("a challenge is not offered before its live date, and events do not count for it", async () => {
     const now = await serviceNow();
-    const ch = await createChallenge(app.appId, categoryId, { live_date: iso(now + HOUR), is_auto_activated: true, event_name: "win-bounty" });
+    const ch = await createChallenge(app.appId, categoryId, {
+      live_date: iso(now + HOUR),
+      is_auto_activated: true,
+      event_name: "win-bounty",
+    });
     const u = await newUser();
     expect(await u.find(ch.challenge_id)).toBeUndefined();
     expect((await u.unlock(ch.challenge_id)).status).toBe(404);
@@ -180,10 +208,17 @@ describe("the daily category", () => {
     const daily = await createTestApp("Daily");
     const cat = await createCategory(daily.appId, { is_daily_category: true, daily_challenge_count: 2 });
     const pool: string[] = [];
-    for (let i = 0; i < 6; i++) pool.push((await createChallenge(daily.appId, cat.category_id, { challenge_name: `Daily ${i}` })).challenge_id);
+    for (let i = 0; i < 6; i++)
+      pool.push((await createChallenge(daily.appId, cat.category_id, { challenge_name: `Daily ${i}` })).challenge_id);
     const noon = await toNextNoon();
     // Challenges created without a key are keyed challenge-<id>.
-    const picked = (ms: number) => dailyPick(pool.map((id) => `challenge-${id}`), 2, cat.category_slug, iso(ms).slice(0, 10));
+    const picked = (ms: number) =>
+      dailyPick(
+        pool.map((id) => `challenge-${id}`),
+        2,
+        cat.category_slug,
+        iso(ms).slice(0, 10),
+      );
     const expected = (ms: number) => pool.filter((id) => picked(ms).has(`challenge-${id}`)).sort();
     const shown = async (userId: string) => {
       const r = await player(daily.appId, await daily.tokenFor(userId)).all();

@@ -15,14 +15,28 @@ const catalogPath = (appId: string) => `/console/apps/${appId}/catalog`;
 function applyFields(html: string): Record<string, string> {
   const form = /<form[^>]*action="[^"]*\/catalog\/apply"[^>]*>(.*?)<\/form>/s.exec(html);
   if (!form) throw new Error("the preview offers no apply");
-  return Object.fromEntries([...form[1].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].filter(([, name]) => name !== "_csrf").map(([, n, v]) => [n, unescape(v)]));
+  return Object.fromEntries(
+    [...form[1].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)]
+      .filter(([, name]) => name !== "_csrf")
+      .map(([, n, v]) => [n, unescape(v)]),
+  );
 }
 
-const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescape = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The problems listed under the document field, as text. */
 const documentProblems = (html: string) =>
-  [...(/<ul class="field-errors" id="f-document-errors">(.*?)<\/ul>/s.exec(html)?.[1] ?? "").matchAll(/<li>(.*?)<\/li>/gs)].map((m) => unescape(m[1]));
+  [
+    ...(/<ul class="field-errors" id="f-document-errors">(.*?)<\/ul>/s.exec(html)?.[1] ?? "").matchAll(
+      /<li>(.*?)<\/li>/gs,
+    ),
+  ].map((m) => unescape(m[1]));
 
 /** The plan's summary line. */
 const summary = (html: string) => unescape(textOf(html, /<p class="plan-summary">(.*?)<\/p>/s) ?? "");
@@ -42,14 +56,19 @@ describe("the console's catalog export", () => {
     expect(yaml.status).toBe(200);
     expect(yaml.headers.get("Content-Type")).toBe("application/yaml; charset=utf-8");
     expect(yaml.headers.get("Content-Disposition")).toBe(`attachment; filename="app-${appId}-catalog.yaml"`);
-    expect(yaml.html.split("\n")[0]).toBe("# yaml-language-server: $schema=https://gamification.test/api/v1/public/catalog-schema.json");
+    expect(yaml.html.split("\n")[0]).toBe(
+      "# yaml-language-server: $schema=https://gamification.test/api/v1/public/catalog-schema.json",
+    );
     const api = await exportCatalog(appId);
     expect(parse(yaml.html)).toEqual(api);
     expect(yaml.html).toContain('category_slug: "main"');
 
     const json = await viewer.get(`${catalogPath(appId)}.json`);
     expect(json.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(json.html)).toEqual({ $schema: "https://gamification.test/api/v1/public/catalog-schema.json", ...api });
+    expect(JSON.parse(json.html)).toEqual({
+      $schema: "https://gamification.test/api/v1/public/catalog-schema.json",
+      ...api,
+    });
   });
 });
 
@@ -67,9 +86,16 @@ describe("the console's catalog import", () => {
 
     const applied = await editor.post(`${catalogPath(appId)}/apply`, applyFields(preview.html));
     expect(applied).toMatchObject({ status: 303, location: catalogPath(appId) });
-    expect(decodeURIComponent(editor.cookies.get("og_console_notice") ?? "")).toBe("success:Catalog applied: 16 created, 0 updated, 0 deleted.");
-    expect(await exportCatalog(appId)).toEqual((await call("GET", `/api/v1/admin/apps/${appId}/catalog`, { token: ADMIN })).body);
-    expect((await exportCatalog(appId)).categories.map((c: { category_slug: string }) => c.category_slug)).toEqual(["daily", "weekly"]);
+    expect(decodeURIComponent(editor.cookies.get("og_console_notice") ?? "")).toBe(
+      "success:Catalog applied: 16 created, 0 updated, 0 deleted.",
+    );
+    expect(await exportCatalog(appId)).toEqual(
+      (await call("GET", `/api/v1/admin/apps/${appId}/catalog`, { token: ADMIN })).body,
+    );
+    expect((await exportCatalog(appId)).categories.map((c: { category_slug: string }) => c.category_slug)).toEqual([
+      "daily",
+      "weekly",
+    ]);
 
     // The same document again: nothing to apply, and nothing offered.
     const again = await editor.post(`${catalogPath(appId)}/preview`, { document: demoYaml });
@@ -81,20 +107,29 @@ describe("the console's catalog import", () => {
     const { appId } = await createTestApp("Prune");
     const editor = new ConsoleClient();
     await editor.signInAs("editor");
-    await editor.post(`${catalogPath(appId)}/apply`, applyFields((await editor.post(`${catalogPath(appId)}/preview`, { document: demoYaml })).html));
+    await editor.post(
+      `${catalogPath(appId)}/apply`,
+      applyFields((await editor.post(`${catalogPath(appId)}/preview`, { document: demoYaml })).html),
+    );
     const doc = await exportCatalog(appId);
     doc.categories[0].challenges[0].challenge_goal = 7;
     doc.leaderboards = doc.leaderboards.slice(1);
     const kept = await editor.post(`${catalogPath(appId)}/preview`, { document: stringify(doc) });
-    expect(summary(kept.html)).toBe("Plan: 0 to create, 1 to update, 0 to delete. 1 object of the app is not in the document.");
-    expect(kept.html).toMatch(/<code>challenge_goal<\/code>: <code class="before">3<\/code> → <code class="after">7<\/code>/);
+    expect(summary(kept.html)).toBe(
+      "Plan: 0 to create, 1 to update, 0 to delete. 1 object of the app is not in the document.",
+    );
+    expect(kept.html).toMatch(
+      /<code>challenge_goal<\/code>: <code class="before">3<\/code> → <code class="after">7<\/code>/,
+    );
     expect(kept.html).toContain("Not in the document");
 
     const pruned = await editor.post(`${catalogPath(appId)}/preview`, { document: stringify(doc), prune: "on" });
     expect(summary(pruned.html)).toBe("Plan: 0 to create, 1 to update, 1 to delete.");
     const fields = applyFields(pruned.html);
     expect(fields.prune).toBe("on");
-    expect(pruned.html).toMatch(/data-confirm="Apply to Prune: 0 to create, 1 to update, 1 to delete\? It deletes 1 object,/);
+    expect(pruned.html).toMatch(
+      /data-confirm="Apply to Prune: 0 to create, 1 to update, 1 to delete\? It deletes 1 object,/,
+    );
     expect((await editor.post(`${catalogPath(appId)}/apply`, fields)).status).toBe(303);
     expect(await exportCatalog(appId)).toEqual(doc);
   });
@@ -103,7 +138,18 @@ describe("the console's catalog import", () => {
     const { appId } = await createTestApp("Upload");
     const editor = new ConsoleClient();
     await editor.signInAs("editor");
-    const doc = { version: 1, leaderboards: [{ key: "high-scores", name: "High scores", event_name: "achieve-score", value_field: "score", aggregation: "max" }] };
+    const doc = {
+      version: 1,
+      leaderboards: [
+        {
+          key: "high-scores",
+          name: "High scores",
+          event_name: "achieve-score",
+          value_field: "score",
+          aggregation: "max",
+        },
+      ],
+    };
     const file = new File([JSON.stringify(doc)], "catalog.json", { type: "application/json" });
     const preview = await editor.postMultipart(`${catalogPath(appId)}/preview`, { document: "", file });
     expect(preview.status).toBe(200);
@@ -155,10 +201,20 @@ describe("the console's catalog import", () => {
     expect(answer.html).toContain('aria-invalid="true"');
 
     // What the schema cannot see, with the same paths: a key used twice.
-    const twice = await editor.post(`${catalogPath(appId)}/preview`, { document: text.replace("Not-A-Key", "win").replace("-1", "1").replace("        colour: red\n", "").replace("    name: Top\n", "    name: Top\n    event_name: achieve-score\n") });
-    expect(documentProblems(twice.html)).toEqual(["Line 14: leaderboards[1].key: 'top' is used more than once in the document's leaderboards"]);
+    const twice = await editor.post(`${catalogPath(appId)}/preview`, {
+      document: text
+        .replace("Not-A-Key", "win")
+        .replace("-1", "1")
+        .replace("        colour: red\n", "")
+        .replace("    name: Top\n", "    name: Top\n    event_name: achieve-score\n"),
+    });
+    expect(documentProblems(twice.html)).toEqual([
+      "Line 14: leaderboards[1].key: 'top' is used more than once in the document's leaderboards",
+    ]);
 
-    const broken = await editor.post(`${catalogPath(appId)}/preview`, { document: "version: 1\nleaderboards: [\n  {key: a\n" });
+    const broken = await editor.post(`${catalogPath(appId)}/preview`, {
+      document: "version: 1\nleaderboards: [\n  {key: a\n",
+    });
     expect(broken.status).toBe(400);
     expect(documentProblems(broken.html)[0]).toMatch(/^Line \d+: /);
     expect(await configuration(appId)).toEqual(before);
@@ -169,9 +225,14 @@ describe("the console's catalog import", () => {
     const editor = new ConsoleClient();
     await editor.signInAs("editor");
     const doc = { version: 1, leaderboards: [{ key: "top", name: "Top", event_name: "achieve-score" }] };
-    const fields = applyFields((await editor.post(`${catalogPath(appId)}/preview`, { document: JSON.stringify(doc) })).html);
+    const fields = applyFields(
+      (await editor.post(`${catalogPath(appId)}/preview`, { document: JSON.stringify(doc) })).html,
+    );
     // Someone else creates the same board through the API meanwhile.
-    await call("POST", `/api/v1/admin/apps/${appId}/leaderboards`, { token: ADMIN, body: { key: "top", name: "Top (API)", event_name: "achieve-score" } });
+    await call("POST", `/api/v1/admin/apps/${appId}/leaderboards`, {
+      token: ADMIN,
+      body: { key: "top", name: "Top (API)", event_name: "achieve-score" },
+    });
     const stale = await editor.post(`${catalogPath(appId)}/apply`, fields);
     expect(stale.status).toBe(409);
     expect(stale.html).toContain("The plan is not the one previewed");
@@ -185,9 +246,18 @@ describe("the console's catalog import", () => {
     const { appId } = await createTestApp("Blocked");
     const editor = new ConsoleClient();
     await editor.signInAs("editor");
-    await editor.post(`${catalogPath(appId)}/apply`, applyFields((await editor.post(`${catalogPath(appId)}/preview`, { document: demoYaml })).html));
-    const challenge = await env.DB.prepare("SELECT challenge_id FROM challenges WHERE app_id = ? AND key = 'daily-matches'").bind(Number(appId)).first<{ challenge_id: number }>();
-    await env.DB.prepare("INSERT INTO challenge_holders (challenge_id, state, users) VALUES (?, 'in-progress', 2)").bind(challenge!.challenge_id).run();
+    await editor.post(
+      `${catalogPath(appId)}/apply`,
+      applyFields((await editor.post(`${catalogPath(appId)}/preview`, { document: demoYaml })).html),
+    );
+    const challenge = await env.DB.prepare(
+      "SELECT challenge_id FROM challenges WHERE app_id = ? AND key = 'daily-matches'",
+    )
+      .bind(Number(appId))
+      .first<{ challenge_id: number }>();
+    await env.DB.prepare("INSERT INTO challenge_holders (challenge_id, state, users) VALUES (?, 'in-progress', 2)")
+      .bind(challenge!.challenge_id)
+      .run();
     const doc = parse(demoYaml);
     doc.categories[0].challenges[0].challenge_goal = 5;
 
@@ -219,14 +289,34 @@ describe("the console's catalog import", () => {
     const editor = new ConsoleClient();
     await editor.signInAs("editor");
     const junk = [
-      "", "   ", "null", "[]", "42", '"text"', "version: 2", "version: 1\ncategories: {}", "{version: 1, leaderboards: [{key: a, name: A, event_name: e, aggregation: avg}]}",
-      "a: &a [*a]", "a: *missing", "x: !!binary aGk=", "---\nversion: 1\n---\nversion: 1\n", `version: 1\nleaderboards:\n${"  - key: a\n".repeat(3)}`,
+      "",
+      "   ",
+      "null",
+      "[]",
+      "42",
+      '"text"',
+      "version: 2",
+      "version: 1\ncategories: {}",
+      "{version: 1, leaderboards: [{key: a, name: A, event_name: e, aggregation: avg}]}",
+      "a: &a [*a]",
+      "a: *missing",
+      "x: !!binary aGk=",
+      "---\nversion: 1\n---\nversion: 1\n",
+      `version: 1\nleaderboards:\n${"  - key: a\n".repeat(3)}`,
       "version: 1\nwebhooks: [{key: h, webhook_type: challenge-changed, url: 'javascript:alert(1)', secret_key: s}]",
-      `${"[".repeat(5000)}${"]".repeat(5000)}`, "version: 99999999999999999999999", "\u0000\u0001", "{\"version\": 1, \"version\": 1}",
+      `${"[".repeat(5000)}${"]".repeat(5000)}`,
+      "version: 99999999999999999999999",
+      "\u0000\u0001",
+      '{"version": 1, "version": 1}',
     ];
     for (const document of junk) {
       for (const action of ["preview", "apply"]) {
-        const answer = await editor.post(`${catalogPath(appId)}/${action}`, { document, plan_digest: "x", prune: "on", force: "on" });
+        const answer = await editor.post(`${catalogPath(appId)}/${action}`, {
+          document,
+          plan_digest: "x",
+          prune: "on",
+          force: "on",
+        });
         expect(answer.status, `${action} ${JSON.stringify(document).slice(0, 60)}`).toBeLessThan(500);
       }
     }

@@ -21,7 +21,12 @@ describe("console challenges", () => {
     expect(category.status).toBe(303);
     const categories = await call("GET", `/api/v1/admin/apps/${appId}/challenge-categories`, { token: ADMIN });
     expect(categories.body.items).toMatchObject([
-      { category_slug: "weekly", category_name: { en: "Weekly", de: "Wöchentlich" }, category_position: 2, is_daily_category: false },
+      {
+        category_slug: "weekly",
+        category_name: { en: "Weekly", de: "Wöchentlich" },
+        category_position: 2,
+        is_daily_category: false,
+      },
     ]);
     const categoryId = categories.body.items[0].category_id;
 
@@ -94,10 +99,18 @@ describe("console challenges", () => {
       period_range_time_zone: "Mars/Olympus",
     });
     expect(result.status).toBe(400);
-    const errorsOf = (id: string) => new RegExp(`id="${id}-errors"[^>]*>(.*?)</ul>`, "s").exec(result.html)?.[1].replace(/<[^>]+>/g, " ").trim();
+    const errorsOf = (id: string) =>
+      new RegExp(`id="${id}-errors"[^>]*>(.*?)</ul>`, "s")
+        .exec(result.html)?.[1]
+        .replace(/<[^>]+>/g, " ")
+        .trim();
     expect(errorsOf("f-challenge_goal")).toBe("challenge_goal must not be negative");
-    expect(errorsOf("f-challenge_duration_time")).toBe("challenge_duration_time must be -1 (no time-out) or a positive number of seconds");
-    expect(errorsOf("f-period_range_time_zone")).toBe("period_range_time_zone must be an IANA time zone such as Europe/Berlin");
+    expect(errorsOf("f-challenge_duration_time")).toBe(
+      "challenge_duration_time must be -1 (no time-out) or a positive number of seconds",
+    );
+    expect(errorsOf("f-period_range_time_zone")).toBe(
+      "period_range_time_zone must be an IANA time zone such as Europe/Berlin",
+    );
     expect(errorsOf("f-period_range")).toContain("periodic resets apply to automatic, repeatable challenges");
     expect(result.html).toContain('value="Run far"');
     expect(result.html).toContain('value="Mars/Olympus"');
@@ -110,11 +123,20 @@ describe("console challenges", () => {
     const { appId } = await createTestApp("Rows");
     const browser = new ConsoleClient();
     await browser.signInAsOwner();
-    const added = await browser.post(`/console/apps/${appId}/challenges/new`, { "filters.0.field": "realm", "filters.0.op": "ne", "filters.0.value": "moon", _add: "filters" });
+    const added = await browser.post(`/console/apps/${appId}/challenges/new`, {
+      "filters.0.field": "realm",
+      "filters.0.op": "ne",
+      "filters.0.value": "moon",
+      _add: "filters",
+    });
     expect(added.status).toBe(200);
     expect(added.html).toContain('name="filters.1.field"');
     expect(added.html).toContain('value="moon"');
-    const removed = await browser.post(`/console/apps/${appId}/challenges/new`, { "filters.0.field": "realm", "filters.1.field": "map_name", _remove: "filters.0" });
+    const removed = await browser.post(`/console/apps/${appId}/challenges/new`, {
+      "filters.0.field": "realm",
+      "filters.1.field": "map_name",
+      _remove: "filters.0",
+    });
     expect(removed.html).not.toContain('name="filters.1.field"');
     expect(removed.html).toContain('value="map_name"');
     const list = await call("GET", `/api/v1/admin/apps/${appId}/challenges`, { token: ADMIN });
@@ -128,7 +150,13 @@ describe("keys in the console's forms", () => {
     const browser = new ConsoleClient();
     await browser.signInAs("editor");
     const boards = `/console/apps/${appId}/leaderboards`;
-    const board = (key: string, name: string) => ({ key, "name.0.lang": "en", "name.0.text": name, event_name: "achieve-score", aggregation: "max" });
+    const board = (key: string, name: string) => ({
+      key,
+      "name.0.lang": "en",
+      "name.0.text": name,
+      event_name: "achieve-score",
+      aggregation: "max",
+    });
     await browser.get(`${boards}/new`);
     expect((await browser.post(`${boards}/new`, board("high-scores", "High scores"))).status).toBe(303);
     const [created] = (await call("GET", `/api/v1/admin/apps/${appId}/leaderboards`, { token: ADMIN })).body.items;
@@ -137,11 +165,15 @@ describe("keys in the console's forms", () => {
     const edit = await browser.get(`${boards}/${created.leaderboard_id}`);
     expect(edit.html).toMatch(/<input id="f-key" name="key" type="text" value="high-scores"/);
     expect((await browser.post(`${boards}/${created.leaderboard_id}`, board("", "Best scores"))).status).toBe(303);
-    expect((await call("GET", `/api/v1/admin/apps/${appId}/leaderboards/${created.leaderboard_id}`, { token: ADMIN })).body).toMatchObject({ key: "high-scores", name: { en: "Best scores" } });
+    expect(
+      (await call("GET", `/api/v1/admin/apps/${appId}/leaderboards/${created.leaderboard_id}`, { token: ADMIN })).body,
+    ).toMatchObject({ key: "high-scores", name: { en: "Best scores" } });
 
     const clash = await browser.post(`${boards}/new`, board("high-scores", "Another board"));
     expect(clash.status).toBe(409);
-    expect(clash.html).toMatch(/<ul class="field-errors" id="f-key-errors"><li>Leaderboard key &#39;high-scores&#39; is already used in this app<\/li><\/ul>/);
+    expect(clash.html).toMatch(
+      /<ul class="field-errors" id="f-key-errors"><li>Leaderboard key &#39;high-scores&#39; is already used in this app<\/li><\/ul>/,
+    );
     expect(clash.html).toContain('value="Another board"');
     expect(clash.html).not.toContain('class="form-errors"');
   });

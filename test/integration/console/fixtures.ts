@@ -14,14 +14,35 @@ export async function consoleFixture(name = "Console fixture") {
     return r.body;
   };
   const category = await create("/challenge-categories", { category_slug: "main", category_name: "Main" });
-  const challenge = await create("/challenges", { category_id: category.category_id, challenge_name: "Kill 3", challenge_goal: 3, event_name: "kill-enemy" });
-  const pass = await create("/battle-passes", { battle_pass_name: "S1", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" });
-  const level = await create(`/battle-passes/${pass.battle_pass_id}/levels`, { challenges: [{ challenge_name: "Collect 5", challenge_goal: 5, event_name: "collect-item" }] });
-  const board = await create("/leaderboards", { name: "Scores", event_name: "achieve-score", value_field: "score", aggregation: "max" });
+  const challenge = await create("/challenges", {
+    category_id: category.category_id,
+    challenge_name: "Kill 3",
+    challenge_goal: 3,
+    event_name: "kill-enemy",
+  });
+  const pass = await create("/battle-passes", {
+    battle_pass_name: "S1",
+    start_date: "2026-01-01T00:00:00Z",
+    end_date: "2027-01-01T00:00:00Z",
+  });
+  const level = await create(`/battle-passes/${pass.battle_pass_id}/levels`, {
+    challenges: [{ challenge_name: "Collect 5", challenge_goal: 5, event_name: "collect-item" }],
+  });
+  const board = await create("/leaderboards", {
+    name: "Scores",
+    event_name: "achieve-score",
+    value_field: "score",
+    aggregation: "max",
+  });
   const webhook = await create("/webhooks", { webhook_type: "challenge-changed", url: "http://127.0.0.1:9/hooks" });
   const delivery = await create(`/webhooks/${webhook.webhook_id}/test`, {});
   const user = await call("POST", "/api/v1/admin/console-users", {
-    token: ADMIN, body: { email: `fixture-${crypto.randomUUID().slice(0, 8)}@studio.test`, role: "viewer", password: "a long enough password" },
+    token: ADMIN,
+    body: {
+      email: `fixture-${crypto.randomUUID().slice(0, 8)}@studio.test`,
+      role: "viewer",
+      password: "a long enough password",
+    },
   });
   return {
     ...app,

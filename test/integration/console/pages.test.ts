@@ -14,24 +14,34 @@ describe("console pages", () => {
     // Hourly event counts and usage counters as the background queue writes them.
     const hour = (ms: number) => hourStart(ms);
     await env.DB.batch([
-      ...[[0, 2], [2, 1]].map(([back, count]) =>
-        env.DB.prepare("INSERT INTO event_counts (app_id, hour, event_name, count) VALUES (?, ?, 'kill-enemy', ?)").bind(Number(fixture.appId), hour(now - back * day), count),
+      ...[
+        [0, 2],
+        [2, 1],
+      ].map(([back, count]) =>
+        env.DB.prepare(
+          "INSERT INTO event_counts (app_id, hour, event_name, count) VALUES (?, ?, 'kill-enemy', ?)",
+        ).bind(Number(fixture.appId), hour(now - back * day), count),
       ),
-      env.DB.prepare("INSERT INTO usage_counters (app_id, month, metric, count) VALUES (?, ?, 'unlocked_challenges', 7)").bind(Number(fixture.appId), new Date(now).toISOString().slice(0, 7)),
-      env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE delivery_id = ?").bind(Number(fixture.deliveryId)),
+      env.DB.prepare(
+        "INSERT INTO usage_counters (app_id, month, metric, count) VALUES (?, ?, 'unlocked_challenges', 7)",
+      ).bind(Number(fixture.appId), new Date(now).toISOString().slice(0, 7)),
+      env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE delivery_id = ?").bind(
+        Number(fixture.deliveryId),
+      ),
     ]);
     const owner = new ConsoleClient();
     await owner.signInAsOwner();
     const page = await owner.get(`/console/apps/${fixture.appId}`);
     expect(page.status).toBe(200);
     const charts = [...page.html.matchAll(/<svg[^>]*role="img"[^>]*>(.*?)<\/svg>/gs)].map((m) => m[1]);
-    const bars = (svg: string) => [...svg.matchAll(/<rect[^>]*class="bar"[^>]*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    const bars = (svg: string) =>
+      [...svg.matchAll(/<rect[^>]*class="bar"[^>]*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
     expect(bars(charts[0])).toHaveLength(30);
     expect(bars(charts[0]).at(-1)).toBe(`${new Date(now).toISOString().slice(0, 10)}: 2 events`);
     expect(bars(charts[0]).at(-3)).toBe(`${new Date(now - 2 * day).toISOString().slice(0, 10)}: 1 events`);
     expect(bars(charts[1])).toHaveLength(12);
     expect(bars(charts[1]).at(-1)).toBe(`${new Date(now).toISOString().slice(0, 7)}: 7 unlocks`);
-    expect(page.html).toContain("Failed <strong class=\"num\">1</strong>");
+    expect(page.html).toContain('Failed <strong class="num">1</strong>');
     expect(page.html).toMatch(/Scores<\/a><\/td><td class="num">0<\/td><td class="num">0<\/td>/);
   });
 
@@ -43,7 +53,10 @@ describe("console pages", () => {
     expect(wrong.status).toBe(400);
     expect(wrong.html).toContain("“Doomed” is not this app&#39;s name.");
     expect((await call("GET", `/api/v1/admin/apps/${appId}`, { token: ADMIN })).status).toBe(200);
-    expect(await owner.post(`/console/apps/${appId}/delete`, { confirm_name: "Doomed app" })).toMatchObject({ status: 303, location: "/console" });
+    expect(await owner.post(`/console/apps/${appId}/delete`, { confirm_name: "Doomed app" })).toMatchObject({
+      status: 303,
+      location: "/console",
+    });
     expect((await call("GET", `/api/v1/admin/apps/${appId}`, { token: ADMIN })).status).toBe(404);
   });
 
@@ -64,19 +77,40 @@ describe("console pages", () => {
   it("reorders levels with the same rule as the admin API", async () => {
     const fixture = await consoleFixture("Levels");
     const base = `/api/v1/admin/apps/${fixture.appId}/battle-passes/${fixture.passId}`;
-    const second = await call("POST", `${base}/levels`, { token: ADMIN, body: { challenges: [{ challenge_name: "Two", challenge_goal: 2, event_name: "collect-item" }] } });
+    const second = await call("POST", `${base}/levels`, {
+      token: ADMIN,
+      body: { challenges: [{ challenge_name: "Two", challenge_goal: 2, event_name: "collect-item" }] },
+    });
     const owner = new ConsoleClient();
     await owner.signInAsOwner();
-    const moved = await owner.post(`/console/apps/${fixture.appId}/battle-passes/${fixture.passId}/levels/${second.body.level_id}/move`, { direction: "up" });
+    const moved = await owner.post(
+      `/console/apps/${fixture.appId}/battle-passes/${fixture.passId}/levels/${second.body.level_id}/move`,
+      { direction: "up" },
+    );
     expect(moved.status).toBe(303);
-    const order = async () => (await call("GET", `${base}/levels`, { token: ADMIN })).body.items.map((l: { level_id: string; level_priority: number }) => [l.level_id, l.level_priority]);
-    expect(await order()).toEqual([[second.body.level_id, 0], [fixture.levelId, 1]]);
+    const order = async () =>
+      (await call("GET", `${base}/levels`, { token: ADMIN })).body.items.map(
+        (l: { level_id: string; level_priority: number }) => [l.level_id, l.level_priority],
+      );
+    expect(await order()).toEqual([
+      [second.body.level_id, 0],
+      [fixture.levelId, 1],
+    ]);
 
-    const api = await call("PUT", `${base}/level-order`, { token: ADMIN, body: { level_ids: [fixture.levelId, second.body.level_id] } });
+    const api = await call("PUT", `${base}/level-order`, {
+      token: ADMIN,
+      body: { level_ids: [fixture.levelId, second.body.level_id] },
+    });
     expect(api).toMatchObject({ status: 200, body: { level_ids: [fixture.levelId, second.body.level_id] } });
-    expect(await order()).toEqual([[fixture.levelId, 0], [second.body.level_id, 1]]);
+    expect(await order()).toEqual([
+      [fixture.levelId, 0],
+      [second.body.level_id, 1],
+    ]);
     const partial = await call("PUT", `${base}/level-order`, { token: ADMIN, body: { level_ids: [fixture.levelId] } });
-    expect(partial).toMatchObject({ status: 400, body: { errors: [{ field: "level_ids", problem: "must name each of the pass's 2 levels once" }] } });
+    expect(partial).toMatchObject({
+      status: 400,
+      body: { errors: [{ field: "level_ids", problem: "must name each of the pass's 2 levels once" }] },
+    });
   });
 
   it("answers an unknown console page inside the console, and refers to its files by their static assets' URLs", async () => {

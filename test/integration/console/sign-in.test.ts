@@ -8,7 +8,10 @@ describe("console sign-in", () => {
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toBe("/console/sign-in?next=%2Fconsole%2Fapps%2F1%2Fchallenges%3FcurrentPage%3D2");
 
-    const signedIn = await browser.signIn({ admin_token: "test-admin-token", next: "/console" }, "/console/sign-in/admin-token");
+    const signedIn = await browser.signIn(
+      { admin_token: "test-admin-token", next: "/console" },
+      "/console/sign-in/admin-token",
+    );
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe("/console");
     const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("og_console_session="))!;

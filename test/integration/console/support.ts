@@ -33,7 +33,12 @@ export class ConsoleClient {
   }
 
   /** A form body: urlencoded, or multipart (FormData, with files) with the boundary its serializer chooses. */
-  async request(method: string, path: string, body?: URLSearchParams | FormData, headers: Record<string, string> = {}): Promise<PageResult> {
+  async request(
+    method: string,
+    path: string,
+    body?: URLSearchParams | FormData,
+    headers: Record<string, string> = {},
+  ): Promise<PageResult> {
     const response = await SELF.fetch(`${ORIGIN}${path}`, {
       method,
       redirect: "manual",
@@ -57,7 +62,11 @@ export class ConsoleClient {
   }
 
   /** Posts a form with the session's CSRF token, as the console's own forms do. */
-  post(path: string, fields: Record<string, string> = {}, options: { csrf?: string | null; headers?: Record<string, string> } = {}) {
+  post(
+    path: string,
+    fields: Record<string, string> = {},
+    options: { csrf?: string | null; headers?: Record<string, string> } = {},
+  ) {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     const body = new URLSearchParams({ ...(csrf === null ? {} : { _csrf: csrf }), ...fields });
     return this.request("POST", path, body, options.headers);
@@ -85,9 +94,15 @@ export class ConsoleClient {
   }
 
   /** Signs in as a new console user of `role`; answers the user's id. */
-  async signInAs(role: "owner" | "editor" | "viewer", email = `${role}-${crypto.randomUUID().slice(0, 8)}@studio.test`) {
+  async signInAs(
+    role: "owner" | "editor" | "viewer",
+    email = `${role}-${crypto.randomUUID().slice(0, 8)}@studio.test`,
+  ) {
     const password = "correct horse battery";
-    const created = await call("POST", "/api/v1/admin/console-users", { token: ADMIN, body: { email, role, password } });
+    const created = await call("POST", "/api/v1/admin/console-users", {
+      token: ADMIN,
+      body: { email, role, password },
+    });
     if (created.status !== 201) throw new Error(`console user: ${JSON.stringify(created.body)}`);
     const signedIn = await this.signIn({ email, password });
     if (signedIn.status !== 303) throw new Error(`sign-in as ${role}: ${signedIn.status}`);
@@ -99,5 +114,10 @@ export class ConsoleClient {
 /** The text content of the element with `id`, roughly: enough to assert on messages. */
 export function textOf(html: string, pattern: RegExp): string | null {
   const match = pattern.exec(html);
-  return match ? match[1].replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim() : null;
+  return match
+    ? match[1]
+        .replace(/<[^>]+>/g, "")
+        .replace(/\s+/g, " ")
+        .trim()
+    : null;
 }

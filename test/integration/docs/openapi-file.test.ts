@@ -10,10 +10,18 @@ describe("the committed openapi.json", () => {
   });
 
   it("lists the development-only paths, their tags and schemas only with DEV_CLOCK on", async () => {
-    const devPaths = (doc: any) => Object.keys(doc.paths).filter((p) => p.startsWith("/api/v1/admin/dev/")).sort();
-    const devTags = (doc: any) => doc.tags.map((t: { name: string }) => t.name).filter((name: string) => name.startsWith("Admin: development"));
+    const devPaths = (doc: any) =>
+      Object.keys(doc.paths)
+        .filter((p) => p.startsWith("/api/v1/admin/dev/"))
+        .sort();
+    const devTags = (doc: any) =>
+      doc.tags.map((t: { name: string }) => t.name).filter((name: string) => name.startsWith("Admin: development"));
     const on = (await call("GET", "/openapi.json")).body;
-    expect(devPaths(on)).toEqual(["/api/v1/admin/dev/apps/{appId}/changes", "/api/v1/admin/dev/clock", "/api/v1/admin/dev/clock/advance"]);
+    expect(devPaths(on)).toEqual([
+      "/api/v1/admin/dev/apps/{appId}/changes",
+      "/api/v1/admin/dev/clock",
+      "/api/v1/admin/dev/clock/advance",
+    ]);
     expect(devTags(on)).toEqual(["Admin: development clock", "Admin: development"]);
     expect(on.components.schemas.DevClock).toBeDefined();
     expect(devPaths(committed)).toEqual([]);

@@ -74,7 +74,8 @@ async function documentedOperations(): Promise<Set<string>> {
   const doc = (await call("GET", "/openapi.json")).body;
   const operations = new Set<string>();
   for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
-    for (const method of Object.keys(item)) operations.add(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`);
+    for (const method of Object.keys(item))
+      operations.add(`${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, "{}")}`);
   }
   return operations;
 }
@@ -93,7 +94,12 @@ describe("the interface of the spec and of SCILL", () => {
       const concrete = path.replace(/\{\}/g, "1");
       const r = await call(method, concrete, method === "GET" || method === "DELETE" ? {} : { body: {} });
       if (op === PUBLIC) expect(r.status).toBe(200);
-      else expect({ op, status: r.status, message: r.body.message }).toEqual({ op, status: 401, message: "Missing Authorization header" });
+      else
+        expect({ op, status: r.status, message: r.body.message }).toEqual({
+          op,
+          status: 401,
+          message: "Missing Authorization header",
+        });
     }
   });
 
@@ -136,29 +142,52 @@ describe("fair play in the document", () => {
 
     for (const path of ["/api/v1/events", "/api/v1/events/batch"]) {
       const limited = doc.paths[path].post.responses["429"];
-      expect(Object.keys(limited.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id"]);
+      expect(Object.keys(limited.headers).sort()).toEqual([
+        "RateLimit",
+        "RateLimit-Policy",
+        "Retry-After",
+        "X-Request-Id",
+      ]);
       expect(doc.paths[path].post.responses["403"]).toBeDefined();
     }
     // 429 only where intake can answer it.
     const with429 = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).filter(([, op]) => op.responses?.["429"]).map(([method]) => `${method.toUpperCase()} ${path}`),
+      Object.entries(item)
+        .filter(([, op]) => op.responses?.["429"])
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(with429.sort()).toEqual(["POST /api/v1/events", "POST /api/v1/events/batch"]);
 
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const takesToken = (op.security ?? []).some((s: object) => "AccessToken" in s);
-        if (takesToken) expect({ op: `${method} ${path}`, has403: Boolean(op.responses["403"]) }).toEqual({ op: `${method} ${path}`, has403: true });
+        if (takesToken)
+          expect({ op: `${method} ${path}`, has403: Boolean(op.responses["403"]) }).toEqual({
+            op: `${method} ${path}`,
+            has403: true,
+          });
       }
     }
     expect(doc.paths["/api/v1/auth/access-token"].post.responses["403"].description).toBe("The player is banned");
 
     const schemas = doc.components.schemas;
-    expect(Object.keys(schemas.AppInput.properties)).toEqual(expect.arrayContaining(["backend_only_events", "rate_limits"]));
-    expect(Object.keys(schemas.LeaderboardInput.properties)).toEqual(expect.arrayContaining(["authoritative", "min_value", "max_value", "max_events_per_minute"]));
+    expect(Object.keys(schemas.AppInput.properties)).toEqual(
+      expect.arrayContaining(["backend_only_events", "rate_limits"]),
+    );
+    expect(Object.keys(schemas.LeaderboardInput.properties)).toEqual(
+      expect.arrayContaining(["authoritative", "min_value", "max_value", "max_events_per_minute"]),
+    );
     expect(Object.keys(schemas.BattlePassInput.properties)).toContain("backend_only_unlock");
     expect(Object.keys(schemas.ApiKeyInput.properties)).toContain("end_tokens_on_revoke");
-    expect(schemas.FlaggedSubmission.required.sort()).toEqual(["event_name", "flag_id", "flagged_at", "member_id", "member_type", "reason", "value"]);
+    expect(schemas.FlaggedSubmission.required.sort()).toEqual([
+      "event_name",
+      "flag_id",
+      "flagged_at",
+      "member_id",
+      "member_type",
+      "reason",
+      "value",
+    ]);
     expect(schemas.Error.properties.retry_after_seconds).toBeDefined();
   });
 });

@@ -14,18 +14,37 @@ beforeAll(async () => {
 });
 
 const at = (iso: string) => Date.parse(iso);
-const eventMessage = (appId: string, eventName: string, receivedAt: number, extra: Partial<UserEvent> = {}): BackgroundMessage => ({
+const eventMessage = (
+  appId: string,
+  eventName: string,
+  receivedAt: number,
+  extra: Partial<UserEvent> = {},
+): BackgroundMessage => ({
   kind: "event",
   event: {
-    appId, userId: "u1", teamId: "red", eventName, eventType: "single", sessionId: "s1",
-    metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt, credential: "api_key", ...extra,
+    appId,
+    userId: "u1",
+    teamId: "red",
+    eventName,
+    eventType: "single",
+    sessionId: "s1",
+    metaData: { amount: 2, weapon_used: "rifle" },
+    eventId: null,
+    receivedAt,
+    credential: "api_key",
+    ...extra,
   },
   userRef: "ref-of-u1",
 });
 const usageMessage = (appId: string, month: string, count: number): BackgroundMessage => ({
-  kind: "usage", appId, metric: "unlocked_challenges", month, count,
+  kind: "usage",
+  appId,
+  metric: "unlocked_challenges",
+  month,
+  count,
 });
-const analytics = (appId: string, query: string) => call("GET", `/api/v1/admin/apps/${appId}/analytics/events?${query}`, { token: ADMIN });
+const analytics = (appId: string, query: string) =>
+  call("GET", `/api/v1/admin/apps/${appId}/analytics/events?${query}`, { token: ADMIN });
 const usage = (appId: string, query = "") => call("GET", `/api/v1/admin/apps/${appId}/usage${query}`, { token: ADMIN });
 
 describe("the background consumer", () => {
@@ -58,7 +77,9 @@ describe("the background consumer", () => {
         ],
       },
     });
-    expect((await usage(app.appId, "?month=2025-01")).body.items).toEqual([{ month: "2025-01", events: 4, unlocked_challenges: 0 }]);
+    expect((await usage(app.appId, "?month=2025-01")).body.items).toEqual([
+      { month: "2025-01", events: 4, unlocked_challenges: 0 },
+    ]);
   });
 
   it("archives the raw events in R2, one gzip NDJSON object per app and UTC hour", async () => {
@@ -70,21 +91,36 @@ describe("the background consumer", () => {
     ]);
     const objects = await archiveOf(other.appId);
     expect(objects.map((o) => o.key)).toEqual([
-      expect.stringMatching(new RegExp(`^events/app=${other.appId}/date=2025-01-01/hour=10/[0-9a-f]{32}\\.ndjson\\.gz$`)),
-      expect.stringMatching(new RegExp(`^events/app=${other.appId}/date=2025-01-02/hour=00/[0-9a-f]{32}\\.ndjson\\.gz$`)),
+      expect.stringMatching(
+        new RegExp(`^events/app=${other.appId}/date=2025-01-01/hour=10/[0-9a-f]{32}\\.ndjson\\.gz$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^events/app=${other.appId}/date=2025-01-02/hour=00/[0-9a-f]{32}\\.ndjson\\.gz$`),
+      ),
     ]);
     expect(objects.map((o) => o.events)).toEqual(["2", "1"]);
     // The player appears by the pseudonym their object gave the event, never by user id.
     const line = (id: string, eventName: string, receivedAt: string, extra = {}) => ({
-      id, app_id: other.appId, user_ref: "ref-of-u1", team_id: "red", event_name: eventName, event_type: "single", session_id: "s1",
-      event_id: null, meta_data: { amount: 2, weapon_used: "rifle" }, received_at: receivedAt, ...extra,
+      id,
+      app_id: other.appId,
+      user_ref: "ref-of-u1",
+      team_id: "red",
+      event_name: eventName,
+      event_type: "single",
+      session_id: "s1",
+      event_id: null,
+      meta_data: { amount: 2, weapon_used: "rifle" },
+      received_at: receivedAt,
+      ...extra,
     });
     expect(objects[0].lines).toEqual([
       line(ids[0], "kill-enemy", "2025-01-01T10:00:00.000Z"),
       line(ids[1], "earn-points", "2025-01-01T10:59:59.999Z", { event_id: "e-7", team_id: null }),
     ]);
     expect(objects[1].lines).toEqual([line(ids[2], "kill-enemy", "2025-01-02T00:00:00.000Z")]);
-    const raw = await env.DB.prepare("SELECT name FROM sqlite_master WHERE name = 'analytics_events' AND type = 'table'").first();
+    const raw = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE name = 'analytics_events' AND type = 'table'",
+    ).first();
     expect(raw).toBeNull();
   });
 
@@ -95,11 +131,15 @@ describe("the background consumer", () => {
     // 300 events over 5 hours across a day boundary, in three batches (a queue batch holds 100).
     const events = Array.from({ length: 300 }, (_, i) => eventMessage(other.appId, names[i % 3], start + i * 60_000));
     for (let i = 0; i < events.length; i += 100) await consume(events.slice(i, i + 100));
-    const rows = await env.DB.prepare("SELECT hour, event_name, count FROM event_counts WHERE app_id = ? ORDER BY hour, event_name")
+    const rows = await env.DB.prepare(
+      "SELECT hour, event_name, count FROM event_counts WHERE app_id = ? ORDER BY hour, event_name",
+    )
       .bind(Number(other.appId))
       .all<{ hour: number; event_name: string; count: number }>();
     expect(rows.results).toEqual(
-      [0, 1, 2, 3, 4].flatMap((h) => names.map((name) => ({ hour: start + h * 3_600_000, event_name: name, count: 20 }))),
+      [0, 1, 2, 3, 4].flatMap((h) =>
+        names.map((name) => ({ hour: start + h * 3_600_000, event_name: name, count: 20 })),
+      ),
     );
     expect(await analytics(other.appId, "from=2025-03-10&to=2025-03-11")).toMatchObject({
       status: 200,
@@ -194,7 +234,11 @@ describe("the background consumer", () => {
       queue: "gamification-background",
       kind: "event",
       messages: 1,
-      error: { name: "RangeError", message: "Invalid time value", stack: expect.stringContaining("RangeError: Invalid time value") },
+      error: {
+        name: "RangeError",
+        message: "Invalid time value",
+        stack: expect.stringContaining("RangeError: Invalid time value"),
+      },
     });
     logged.mockRestore();
   });
@@ -202,10 +246,15 @@ describe("the background consumer", () => {
   it("archives, but does not count, the events of an app deleted since they were accepted, without failing the batch", async () => {
     const gone = await createTestApp("Deleted");
     await call("DELETE", `/api/v1/admin/apps/${gone.appId}`, { token: ADMIN });
-    const { result } = await consume([eventMessage(gone.appId, "kill-enemy", Date.now()), usageMessage(gone.appId, "2025-03", 1)]);
+    const { result } = await consume([
+      eventMessage(gone.appId, "kill-enemy", Date.now()),
+      usageMessage(gone.appId, "2025-03", 1),
+    ]);
     expect(result.explicitAcks).toHaveLength(2);
     expect((await archiveOf(gone.appId)).map((o) => o.lines.map((l) => l.event_name))).toEqual([["kill-enemy"]]);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM event_counts WHERE app_id = ?").bind(Number(gone.appId)).first();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM event_counts WHERE app_id = ?")
+      .bind(Number(gone.appId))
+      .first();
     expect(rows).toEqual({ n: 0 });
   });
 });
@@ -230,7 +279,9 @@ describe("GET /api/v1/admin/apps/{appId}/usage", () => {
       pageSize: 1,
       total: 3,
     });
-    expect((await usage(other.appId, "?month=2024-12")).body.items).toEqual([{ month: "2024-12", events: 0, unlocked_challenges: 0 }]);
+    expect((await usage(other.appId, "?month=2024-12")).body.items).toEqual([
+      { month: "2024-12", events: 0, unlocked_challenges: 0 },
+    ]);
   });
 
   it("refuses a malformed month and an unknown app", async () => {
@@ -238,7 +289,10 @@ describe("GET /api/v1/admin/apps/{appId}/usage", () => {
       status: 400,
       body: { status: 400, errors: [{ field: "month", problem: "must be a month as YYYY-MM" }] },
     });
-    expect(await usage("999999")).toMatchObject({ status: 404, body: { status: 404, message: "App 999999 not found" } });
+    expect(await usage("999999")).toMatchObject({
+      status: 404,
+      body: { status: 404, message: "App 999999 not found" },
+    });
   });
 });
 
@@ -249,7 +303,9 @@ describe("GET /api/v1/admin/apps/{appId}/analytics/events", () => {
       body: {
         status: 400,
         message: "Invalid query: from must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z)",
-        errors: [{ field: "from", problem: "must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z)" }],
+        errors: [
+          { field: "from", problem: "must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z)" },
+        ],
       },
     });
     expect(await analytics(app.appId, "from=2025-02-02&to=2025-02-01T00:00:00Z")).toMatchObject({
@@ -263,7 +319,9 @@ describe("GET /api/v1/admin/apps/{appId}/analytics/events", () => {
   });
 
   it("needs the admin token and a known app", async () => {
-    expect(await call("GET", `/api/v1/admin/apps/${app.appId}/analytics/events`, { token: app.apiKey })).toMatchObject({ status: 401 });
+    expect(await call("GET", `/api/v1/admin/apps/${app.appId}/analytics/events`, { token: app.apiKey })).toMatchObject({
+      status: 401,
+    });
     expect(await analytics("424242", "")).toMatchObject({ status: 404, body: { message: "App 424242 not found" } });
   });
 
@@ -272,7 +330,10 @@ describe("GET /api/v1/admin/apps/{appId}/analytics/events", () => {
     const token = await other.tokenFor("t1");
     await call("POST", "/api/v1/events", { token: other.apiKey, body: { user_id: "k1", event_name: "match-start" } });
     await call("POST", "/api/v1/events?auth=access_token", { token, body: { event_name: "match-start" } });
-    await call("POST", "/api/v1/events/batch", { token: other.apiKey, body: { events: [{ user_id: "k2", event_name: "match-finish" }] } });
+    await call("POST", "/api/v1/events/batch", {
+      token: other.apiKey,
+      body: { events: [{ user_id: "k2", event_name: "match-finish" }] },
+    });
     await vi.waitFor(
       async () => {
         const r = await analytics(other.appId, "");
@@ -298,8 +359,11 @@ describe("retention", () => {
     ]);
     const names = async () => (await archiveOf(other.appId)).flatMap((o) => o.lines.map((l) => l.event_name));
     const counted = async () =>
-      (await env.DB.prepare("SELECT event_name FROM event_counts WHERE app_id = ? ORDER BY hour").bind(Number(other.appId)).all())
-        .results.map((r) => r.event_name);
+      (
+        await env.DB.prepare("SELECT event_name FROM event_counts WHERE app_id = ? ORDER BY hour")
+          .bind(Number(other.appId))
+          .all()
+      ).results.map((r) => r.event_name);
     expect(await names()).toEqual(["ancient", "old", "recent"]);
 
     await runScheduled(env, now);
@@ -329,7 +393,8 @@ describe("retention", () => {
   it("forgets receipts once the queue can no longer redeliver their messages", async () => {
     const other = await createTestApp("Receipts");
     const { ids } = await consume([eventMessage(other.appId, "x", Date.now())]);
-    const receipt = () => env.DB.prepare("SELECT period FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ period: number }>();
+    const receipt = () =>
+      env.DB.prepare("SELECT period FROM event_receipts WHERE message_id = ?").bind(ids[0]).first<{ period: number }>();
     const { period } = (await receipt())!;
     expect(period % 2).toBe(0);
     const retention = { DB: env.DB, EVENTS_ARCHIVE: env.EVENTS_ARCHIVE };

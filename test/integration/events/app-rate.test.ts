@@ -4,7 +4,9 @@ import { admitAppEvents, reconcileAppEvents, RECONCILE_MS } from "../../../src/e
 import { callWith, createTestApp, serviceNow } from "../helpers";
 
 const rows = (appId: string) =>
-  env.DB.prepare("SELECT second, events FROM app_event_seconds WHERE app_id = ? ORDER BY second").bind(Number(appId)).all<{ second: number; events: number }>();
+  env.DB.prepare("SELECT second, events FROM app_event_seconds WHERE app_id = ? ORDER BY second")
+    .bind(Number(appId))
+    .all<{ second: number; events: number }>();
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -15,7 +17,14 @@ describe("the per-app count across isolates", () => {
     // The wall clock stands still: both requests fall in one reconciliation interval.
     vi.spyOn(Date, "now").mockReturnValue(Date.now());
     // callWith waits for the work the request left running after its answer, as the runtime does.
-    expect((await callWith({}, "POST", "/api/v1/events/batch", { token: app.apiKey, body: { events: [event, event, event] } })).status).toBe(200);
+    expect(
+      (
+        await callWith({}, "POST", "/api/v1/events/batch", {
+          token: app.apiKey,
+          body: { events: [event, event, event] },
+        })
+      ).status,
+    ).toBe(200);
     const reported = (await rows(app.appId)).results;
     expect(reported.reduce((sum, r) => sum + r.events, 0)).toBe(3);
     // Within the same interval no second reconciliation starts.
@@ -32,7 +41,9 @@ describe("the per-app count across isolates", () => {
     expect((await rows(app.appId)).results).toEqual([{ second, events: 10 }]);
 
     // Other isolates reported 85 events of the same minute.
-    await env.DB.prepare("INSERT INTO app_event_seconds (app_id, second, events) VALUES (?, ?, 85)").bind(Number(app.appId), second - 30).run();
+    await env.DB.prepare("INSERT INTO app_event_seconds (app_id, second, events) VALUES (?, ?, 85)")
+      .bind(Number(app.appId), second - 30)
+      .run();
     const wall = Date.now();
     vi.spyOn(Date, "now").mockReturnValue(wall + RECONCILE_MS);
     await reconcileAppEvents(env.DB, app.appId, now + 1);

@@ -45,10 +45,14 @@ describe("POST /api/v1/events/batch", () => {
           {
             index: 2,
             status: 400,
-            message: "Invalid event: meta_data.amount must be an integer, not a float (scale it to an integer, for example times 1000)",
+            message:
+              "Invalid event: meta_data.amount must be an integer, not a float (scale it to an integer, for example times 1000)",
             event_id: "e-bad",
             errors: [
-              { field: "meta_data.amount", problem: "must be an integer, not a float (scale it to an integer, for example times 1000)" },
+              {
+                field: "meta_data.amount",
+                problem: "must be an integer, not a float (scale it to an integer, for example times 1000)",
+              },
             ],
           },
           { index: 3, status: 200, message: "OK" },
@@ -57,7 +61,10 @@ describe("POST /api/v1/events/batch", () => {
     });
     // Users are applied side by side: the order holds within each user, not across them.
     const applied = eventNamesAndUsers(sent);
-    expect(applied.filter((e) => e?.[0] === "a")).toEqual([["a", 1], ["a", 3]]);
+    expect(applied.filter((e) => e?.[0] === "a")).toEqual([
+      ["a", 1],
+      ["a", 3],
+    ]);
     expect(applied.filter((e) => e?.[0] !== "a")).toEqual([["b", 2]]);
   });
 
@@ -104,14 +111,29 @@ describe("POST /api/v1/events/batch", () => {
     expect(r.body.results).toHaveLength(500);
     expect(sent).toHaveLength(500);
     // Per user, the order of the batch.
-    const ofUser3 = eventNamesAndUsers(sent).filter((e) => e![0] === "user-3").map((e) => e![1]);
-    expect(ofUser3).toEqual(events.map((e, i) => [e.user_id, i]).filter(([u]) => u === "user-3").map(([, i]) => i));
+    const ofUser3 = eventNamesAndUsers(sent)
+      .filter((e) => e![0] === "user-3")
+      .map((e) => e![1]);
+    expect(ofUser3).toEqual(
+      events
+        .map((e, i) => [e.user_id, i])
+        .filter(([u]) => u === "user-3")
+        .map(([, i]) => i),
+    );
   });
 
   it("refuses a request that is not a list of 1 to 500 events", async () => {
     const problem = "must be an array of 1 to 500 events";
-    const refused = { status: 400, body: { status: 400, message: `Invalid body: events ${problem}`, errors: [{ field: "events", problem }] } };
-    for (const body of [{ events: [] }, { events: Array.from({ length: 501 }, () => points("a", 1)) }, [points("a", 1)], { events: "x" }]) {
+    const refused = {
+      status: 400,
+      body: { status: 400, message: `Invalid body: events ${problem}`, errors: [{ field: "events", problem }] },
+    };
+    for (const body of [
+      { events: [] },
+      { events: Array.from({ length: 501 }, () => points("a", 1)) },
+      [points("a", 1)],
+      { events: "x" },
+    ]) {
       expect(await call("POST", "/api/v1/events/batch", { token: app.apiKey, body })).toMatchObject(refused);
     }
   });

@@ -77,11 +77,17 @@ const SPEC_NUMBER_FIELDS =
 
 const numberFields = new Set(SPEC_NUMBER_FIELDS.split(", "));
 const fieldList = (cell: string) =>
-  cell.trim() === "none" ? [] : cell.split(",").map((f) => ({ RT: "required_time", TC: "time_condition" })[f.trim()] ?? f.trim());
+  cell.trim() === "none"
+    ? []
+    : cell.split(",").map((f) => ({ RT: "required_time", TC: "time_condition" })[f.trim()] ?? f.trim());
 const specEvents = SPEC_TABLE.trim()
   .split("\n")
   .map((line) => line.split("|").slice(1, 4))
-  .map(([name, required, optional]) => ({ name: name.trim(), required: fieldList(required), optional: fieldList(optional) }));
+  .map(([name, required, optional]) => ({
+    name: name.trim(),
+    required: fieldList(required),
+    optional: fieldList(optional),
+  }));
 
 const sample = (field: string, i: number) => (numberFields.has(field) ? 10 + i : `${field}-value`);
 const metaOf = (fields: string[]) => Object.fromEntries(fields.map((f, i) => [f, sample(f, i)]));
@@ -99,7 +105,11 @@ describe("the predefined catalog", () => {
     const describe = (fields: string[]) =>
       fields.map((f) => ({ property_name: f, property_type: numberFields.has(f) ? "number" : "string" }));
     expect(documentation.body).toEqual(
-      specEvents.map((e) => ({ event_name: e.name, required_properties: describe(e.required), optional_properties: describe(e.optional) })),
+      specEvents.map((e) => ({
+        event_name: e.name,
+        required_properties: describe(e.required),
+        optional_properties: describe(e.optional),
+      })),
     );
   });
 
@@ -108,7 +118,13 @@ describe("the predefined catalog", () => {
     const { sent, queue } = capturingBackground();
     for (const e of specEvents) {
       const meta = metaOf([...e.required, ...e.optional]);
-      const body = { user_id: "catalog-user", event_name: e.name, event_type: "single", session_id: "s1", meta_data: { ...meta, not_a_field: 1.5 } };
+      const body = {
+        user_id: "catalog-user",
+        event_name: e.name,
+        event_type: "single",
+        session_id: "s1",
+        meta_data: { ...meta, not_a_field: 1.5 },
+      };
       const r = await callCapturing(queue, "POST", "/api/v1/events", { token: app.apiKey, body });
       expect([e.name, r]).toEqual([e.name, { status: 200, body: { status: 200, message: "OK" } }]);
       expect(sent.at(-1)).toMatchObject({ kind: "event", event: { eventName: e.name, metaData: meta } });

@@ -16,29 +16,51 @@ beforeAll(async () => {
   token = await app.tokenFor("unreal-player");
 });
 
-const levelUp = (extra: Record<string, unknown> = {}) => ({ event_name: "level-up", session_id: "match-9", meta_data: { level: 3 }, ...extra });
+const levelUp = (extra: Record<string, unknown> = {}) => ({
+  event_name: "level-up",
+  session_id: "match-9",
+  meta_data: { level: 3 },
+  ...extra,
+});
 const sentUsers = (sent: unknown[]) => sent.flatMap((m: any) => (m.kind === "event" ? [m.event.userId] : []));
 
 describe("an event without auth", () => {
   it("with an access token counts for the token's user", async () => {
     const { sent, queue } = capturingBackground();
-    expect(await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp() })).toEqual({ status: 200, body: { status: 200, message: "OK" } });
+    expect(await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp() })).toEqual({
+      status: 200,
+      body: { status: 200, message: "OK" },
+    });
     expect(sentUsers(sent)).toEqual(["unreal-player"]);
   });
 
   it("with an access token takes Unreal's user_id as it writes it: empty, or the token's own user", async () => {
     const { sent, queue } = capturingBackground();
     for (const user_id of ["", "unreal-player"]) {
-      expect((await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp({ user_id }) })).status).toBe(200);
+      expect((await callCapturing(queue, "POST", "/api/v1/events", { token, body: levelUp({ user_id }) })).status).toBe(
+        200,
+      );
     }
     expect(sentUsers(sent)).toEqual(["unreal-player", "unreal-player"]);
     const other = await call("POST", "/api/v1/events", { token, body: levelUp({ user_id: "someone-else" }) });
-    expect(other).toMatchObject({ status: 400, body: { errors: [{ field: "user_id", problem: "must not be sent with an access token: the token names the user" }] } });
+    expect(other).toMatchObject({
+      status: 400,
+      body: {
+        errors: [{ field: "user_id", problem: "must not be sent with an access token: the token names the user" }],
+      },
+    });
   });
 
   it("with an API key needs the user_id in the body, as before", async () => {
     const { sent, queue } = capturingBackground();
-    expect((await callCapturing(queue, "POST", "/api/v1/events", { token: app.apiKey, body: levelUp({ user_id: "php-player" }) })).status).toBe(200);
+    expect(
+      (
+        await callCapturing(queue, "POST", "/api/v1/events", {
+          token: app.apiKey,
+          body: levelUp({ user_id: "php-player" }),
+        })
+      ).status,
+    ).toBe(200);
     expect(sentUsers(sent)).toEqual(["php-player"]);
     expect(await call("POST", "/api/v1/events", { token: app.apiKey, body: levelUp() })).toMatchObject({
       status: 400,
@@ -47,10 +69,16 @@ describe("an event without auth", () => {
   });
 
   it("also in a batch, and a long credential that is not a JWT is tried as an API key", async () => {
-    const batch = await call("POST", "/api/v1/events/batch", { token, body: { events: [levelUp(), levelUp({ user_id: "" })] } });
+    const batch = await call("POST", "/api/v1/events/batch", {
+      token,
+      body: { events: [levelUp(), levelUp({ user_id: "" })] },
+    });
     expect(batch).toMatchObject({ status: 200, body: { message: "OK" } });
     const long = await call("POST", "/api/v1/events", { token: "x".repeat(80), body: levelUp({ user_id: "u" }) });
-    expect(long).toMatchObject({ status: 401, body: { status: 401, message: "This operation requires an API key, not an access token" } });
+    expect(long).toMatchObject({
+      status: 401,
+      body: { status: 401, message: "This operation requires an API key, not an access token" },
+    });
   });
 
   it("keeps an explicit auth as the choice", async () => {

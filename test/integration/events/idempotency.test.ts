@@ -19,7 +19,10 @@ const send = (queue: Queue, userId: string, eventId: string) =>
 
 const processedIds = (userId: string) =>
   runInDurableObject(userObject(env, app.appId, userId), (_instance, state) =>
-    state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
+    state.storage.sql
+      .exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id")
+      .toArray()
+      .map((r) => r.event_id),
   );
 
 describe("event_id", () => {
@@ -55,8 +58,16 @@ describe("event_id", () => {
 
   it("answers duplicates from the user's object without applying them", async () => {
     const event = {
-      appId: app.appId, userId: "p4", teamId: null, eventName: "custom", eventType: "single" as const,
-      sessionId: "persistent", metaData: {}, eventId: "direct", receivedAt: Date.now(), credential: "api_key" as const,
+      appId: app.appId,
+      userId: "p4",
+      teamId: null,
+      eventName: "custom",
+      eventType: "single" as const,
+      sessionId: "persistent",
+      metaData: {},
+      eventId: "direct",
+      receivedAt: Date.now(),
+      credential: "api_key" as const,
     };
     const limit = DEFAULT_RATE_LIMITS.perUserPerMinute;
     const stub = userObject(env, app.appId, "p4");

@@ -37,8 +37,16 @@ describe("sending with an API key", () => {
       {
         kind: "event",
         event: {
-          appId: app.appId, userId: "u1", teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
-          metaData: { amount: 2, weapon_used: "rifle" }, eventId: null, receivedAt: expect.any(Number), credential: "api_key",
+          appId: app.appId,
+          userId: "u1",
+          teamId: null,
+          eventName: "kill-enemy",
+          eventType: "single",
+          sessionId: "persistent",
+          metaData: { amount: 2, weapon_used: "rifle" },
+          eventId: null,
+          receivedAt: expect.any(Number),
+          credential: "api_key",
         },
         // How the archive names the player: a pseudonym from their object, the same for each of their events.
         userRef: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -48,18 +56,34 @@ describe("sending with an API key", () => {
         seen: { firstSeenAt: expect.any(Number), events: 1 },
       },
     ]);
-    expect((sent[0] as { seen: { firstSeenAt: number } }).seen.firstSeenAt).toBe((sent[0] as { event: { receivedAt: number } }).event.receivedAt);
+    expect((sent[0] as { seen: { firstSeenAt: number } }).seen.firstSeenAt).toBe(
+      (sent[0] as { event: { receivedAt: number } }).event.receivedAt,
+    );
   });
 
   it("takes auth=api_key explicitly, metadata as the alias of meta_data, group events and a team", async () => {
     const { sent, queue } = capturingBackground();
     const r = await callCapturing(queue, "POST", "/api/v1/events?auth=api_key", {
       token: app.apiKey,
-      body: { user_id: "u2", team_id: "red", event_name: "earn-points", event_type: "group", session_id: "s9", metadata: { amount: 5 } },
+      body: {
+        user_id: "u2",
+        team_id: "red",
+        event_name: "earn-points",
+        event_type: "group",
+        session_id: "s9",
+        metadata: { amount: 5 },
+      },
     });
     expect(r).toEqual(OK);
     expect(sent[0]).toMatchObject({
-      event: { userId: "u2", teamId: "red", eventName: "earn-points", eventType: "group", sessionId: "s9", metaData: { amount: 5 } },
+      event: {
+        userId: "u2",
+        teamId: "red",
+        eventName: "earn-points",
+        eventType: "group",
+        sessionId: "s9",
+        metaData: { amount: 5 },
+      },
     });
   });
 
@@ -82,10 +106,17 @@ describe("sending with an API key", () => {
     const { sent, queue } = capturingBackground();
     const r = await callCapturing(queue, "POST", "/api/v1/events", {
       token: app.apiKey,
-      body: { user_id: "u1", event_name: "trigger-event", event_type: "group", meta_data: { amount: 1, event_type: "door-opened" } },
+      body: {
+        user_id: "u1",
+        event_name: "trigger-event",
+        event_type: "group",
+        meta_data: { amount: 1, event_type: "door-opened" },
+      },
     });
     expect(r).toEqual(OK);
-    expect(sent[0]).toMatchObject({ event: { eventType: "group", metaData: { amount: 1, event_type: "door-opened" } } });
+    expect(sent[0]).toMatchObject({
+      event: { eventType: "group", metaData: { amount: 1, event_type: "door-opened" } },
+    });
   });
 
   it("accepts custom events with integer and string values", async () => {
@@ -133,10 +164,14 @@ describe("each failure class answers 400 naming the field", () => {
     );
   });
   it("a string in a number field", async () => {
-    expect(await send(killEnemy({ amount: "3" }))).toMatchObject(invalid("meta_data.amount", "must be an integer, not a string"));
+    expect(await send(killEnemy({ amount: "3" }))).toMatchObject(
+      invalid("meta_data.amount", "must be an integer, not a string"),
+    );
   });
   it("a boolean in a number field", async () => {
-    expect(await send(killEnemy({ amount: true }))).toMatchObject(invalid("meta_data.amount", "must be an integer, not a boolean"));
+    expect(await send(killEnemy({ amount: true }))).toMatchObject(
+      invalid("meta_data.amount", "must be an integer, not a boolean"),
+    );
   });
   it("an integer outside the safe range", async () => {
     const r = await call("POST", "/api/v1/events", {
@@ -154,7 +189,10 @@ describe("each failure class answers 400 naming the field", () => {
   });
   it("a float or a boolean in a custom event", async () => {
     expect(await send({ user_id: "u1", event_name: "lap-time", meta_data: { seconds: 61.25 } })).toMatchObject(
-      invalid("meta_data.seconds", "must be an integer or a string, not a float (scale it to an integer, for example times 1000)"),
+      invalid(
+        "meta_data.seconds",
+        "must be an integer or a string, not a float (scale it to an integer, for example times 1000)",
+      ),
     );
     expect(await send({ user_id: "u1", event_name: "lap-time", meta_data: { best: false } })).toMatchObject(
       invalid("meta_data.best", "must be an integer or a string, not a boolean"),
@@ -226,9 +264,9 @@ describe("bad credentials answer 401", () => {
   });
   it("a forged access token", async () => {
     const forged = `${token.slice(0, -4)}AAAA`;
-    expect(await call("POST", "/api/v1/events?auth=access_token", { token: forged, body: { event_name: "x" } })).toMatchObject(
-      unauthorized("Access token is invalid"),
-    );
+    expect(
+      await call("POST", "/api/v1/events?auth=access_token", { token: forged, body: { event_name: "x" } }),
+    ).toMatchObject(unauthorized("Access token is invalid"));
   });
   it("a revoked API key", async () => {
     const other = await createTestApp("Revoked");
@@ -256,7 +294,14 @@ describe("the OpenAPI document", () => {
     expect(send.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/EventPayload" });
     expect(send.parameters).toEqual([expect.objectContaining({ name: "auth", in: "query" })]);
     expect(Object.keys(doc.body.components.schemas.EventPayload.properties)).toEqual([
-      "user_id", "team_id", "event_name", "event_type", "session_id", "meta_data", "metadata", "event_id",
+      "user_id",
+      "team_id",
+      "event_name",
+      "event_type",
+      "session_id",
+      "meta_data",
+      "metadata",
+      "event_id",
     ]);
   });
 });

@@ -29,7 +29,9 @@ describe("a player's recent events", () => {
         expect(rows).toBeLessThan(2 * RECENT_EVENTS_KEPT);
       }
       const recent = readRecentEvents(sql, 100);
-      expect(recent.map((e) => e.meta_data.amount)).toEqual(Array.from({ length: RECENT_EVENTS_KEPT }, (_, i) => 3 * RECENT_EVENTS_KEPT + 7 - i));
+      expect(recent.map((e) => e.meta_data.amount)).toEqual(
+        Array.from({ length: RECENT_EVENTS_KEPT }, (_, i) => 3 * RECENT_EVENTS_KEPT + 7 - i),
+      );
     });
   });
 });

@@ -8,11 +8,22 @@ import { callWith, captureSends } from "../helpers";
  * The background queue, keeping what the user's object hands on, so a test sees exactly which
  * events went to analytics (the real queue would deliver them to the consumer at some later moment).
  */
-export const capturingBackground = () => ({ sent: captureSends<BackgroundMessage>(env.BACKGROUND), queue: env.BACKGROUND });
+export const capturingBackground = () => ({
+  sent: captureSends<BackgroundMessage>(env.BACKGROUND),
+  queue: env.BACKGROUND,
+});
 
 /** Calls the Worker's fetch handler with the test env and the capturing background queue. */
-export async function callCapturing(background: Queue, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
-  const { status, body } = await callWith({ BACKGROUND: background }, method, path, { ...options, headers: { "Content-Type": "application/json" } });
+export async function callCapturing(
+  background: Queue,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const { status, body } = await callWith({ BACKGROUND: background }, method, path, {
+    ...options,
+    headers: { "Content-Type": "application/json" },
+  });
   return { status, body };
 }
 
@@ -39,13 +50,20 @@ export async function archivedLines(key: string): Promise<Record<string, unknown
   if (!object) throw new Error(`no archive object ${key}`);
   const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
   expect(text.endsWith("\n")).toBe(true);
-  return text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** Every archive object of an app: its key, its event count (metadata) and its events. */
 export async function archiveOf(appId: string) {
   const listed = await env.EVENTS_ARCHIVE.list({ prefix: `events/app=${appId}/`, include: ["customMetadata"] });
   return Promise.all(
-    listed.objects.map(async (o) => ({ key: o.key, events: o.customMetadata?.events, lines: await archivedLines(o.key) })),
+    listed.objects.map(async (o) => ({
+      key: o.key,
+      events: o.customMetadata?.events,
+      lines: await archivedLines(o.key),
+    })),
   );
 }

@@ -4,14 +4,21 @@ import { UserEventRate } from "../../../src/events/user-rate";
 import { userObject } from "../../../src/user/names";
 import { ADMIN, advanceClock, call, createTestApp, serviceNow } from "../helpers";
 
-const send = (apiKey: string, user: string) => call("POST", "/api/v1/events", { token: apiKey, body: { user_id: user, event_name: "earn-points", meta_data: { amount: 1 } } });
+const send = (apiKey: string, user: string) =>
+  call("POST", "/api/v1/events", {
+    token: apiKey,
+    body: { user_id: user, event_name: "earn-points", meta_data: { amount: 1 } },
+  });
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("the player's window in the player's object", () => {
   it("is stored as sums per second at most once a second, so that a restarted object still refuses", async () => {
     const app = await createTestApp("Stored window");
-    await call("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ADMIN, body: { name: "Stored window", rate_limits: { per_user_per_minute: 3 } } });
+    await call("PUT", `/api/v1/admin/apps/${app.appId}`, {
+      token: ADMIN,
+      body: { name: "Stored window", rate_limits: { per_user_per_minute: 3 } },
+    });
     // The wall clock stands still: the three events arrive in one instant.
     vi.spyOn(Date, "now").mockReturnValue(Date.now());
     const answers = await Promise.all([1, 2, 3].map(() => send(app.apiKey, "ann")));
@@ -33,7 +40,10 @@ describe("the player's window in the player's object", () => {
 
   it("stores what the last second counted with the next event a second later", async () => {
     const app = await createTestApp("Stored window, later");
-    await call("PUT", `/api/v1/admin/apps/${app.appId}`, { token: ADMIN, body: { name: "Stored window, later", rate_limits: { per_user_per_minute: 10 } } });
+    await call("PUT", `/api/v1/admin/apps/${app.appId}`, {
+      token: ADMIN,
+      body: { name: "Stored window, later", rate_limits: { per_user_per_minute: 10 } },
+    });
     for (let i = 0; i < 3; i++) expect((await send(app.apiKey, "bob")).status).toBe(200);
     await advanceClock(2);
     expect((await send(app.apiKey, "bob")).status).toBe(200);

@@ -44,18 +44,39 @@ describe("admin CRUD of leaderboards", () => {
       period_range_reset_at_time: "18:00:00",
       period_range_time_zone: "America/New_York",
     });
-    expect(second.body).toMatchObject({ period_range: "w", period_range_reset_at_time: "18:00:00", period_range_time_zone: "America/New_York" });
+    expect(second.body).toMatchObject({
+      period_range: "w",
+      period_range_reset_at_time: "18:00:00",
+      period_range_time_zone: "America/New_York",
+    });
     expect(second.body.nextReset).toMatch(/^\d{4}-\d{2}-\d{2}T2[23]:00:00\.000Z$/);
 
     const list = await admin("GET", `${base}?pageSize=1&currentPage=2`);
-    expect(list.body).toMatchObject({ currentPage: 2, pageSize: 1, total: 2, items: [{ leaderboard_id: second.body.leaderboard_id }] });
+    expect(list.body).toMatchObject({
+      currentPage: 2,
+      pageSize: 1,
+      total: 2,
+      items: [{ leaderboard_id: second.body.leaderboard_id }],
+    });
 
-    const replaced = await admin("PUT", `${base}/${id}`, { name: "Renamed", event_name: "earn-points", aggregation: "max" });
-    expect(replaced.body).toMatchObject({ name: "Renamed", event_name: "earn-points", aggregation: "max", created_at: created.body.created_at });
+    const replaced = await admin("PUT", `${base}/${id}`, {
+      name: "Renamed",
+      event_name: "earn-points",
+      aggregation: "max",
+    });
+    expect(replaced.body).toMatchObject({
+      name: "Renamed",
+      event_name: "earn-points",
+      aggregation: "max",
+      created_at: created.body.created_at,
+    });
 
     // The catalog cache sees the change at once: the renamed board now listens to earn-points.
     await deliver(app.appId, [{ user: "ann", name: "earn-points", meta: { amount: 4 } }, score("bob", 9)]);
-    expect((await get(app.apiKey, `/api/v1/leaderboards/${id}`)).body).toMatchObject({ name: "Renamed", grouped_by_users: [{ member_id: "ann", score: 4 }] });
+    expect((await get(app.apiKey, `/api/v1/leaderboards/${id}`)).body).toMatchObject({
+      name: "Renamed",
+      grouped_by_users: [{ member_id: "ann", score: 4 }],
+    });
 
     expect((await admin("DELETE", `${base}/${id}`)).status).toBe(204);
     expect((await admin("GET", `${base}/${id}`)).status).toBe(404);
@@ -70,8 +91,14 @@ describe("admin CRUD of leaderboards", () => {
       [{ name: "A" }, "event_name"],
       [{ name: "A", event_name: "x", aggregation: "avg" }, "aggregation"],
       [{ name: "A", event_name: "x", period_range: "y" }, "period_range"],
-      [{ name: "A", event_name: "x", period_range: "d", period_range_reset_at_time: "25:00:00" }, "period_range_reset_at_time"],
-      [{ name: "A", event_name: "x", period_range: "d", period_range_time_zone: "Mars/Olympus" }, "period_range_time_zone"],
+      [
+        { name: "A", event_name: "x", period_range: "d", period_range_reset_at_time: "25:00:00" },
+        "period_range_reset_at_time",
+      ],
+      [
+        { name: "A", event_name: "x", period_range: "d", period_range_time_zone: "Mars/Olympus" },
+        "period_range_time_zone",
+      ],
       [{ name: "A", event_name: "x", filters: [{ field: "a", op: "like", value: 1 }] }, "filters.0.op"],
       [{ name: "A", event_name: "x", filters: [{ field: "a", op: "in", value: 1 }] }, "filters.0.value"],
       [{ name: "A", event_name: "x", sort_order_ascending: "yes" }, "sort_order_ascending"],
@@ -87,8 +114,11 @@ describe("admin CRUD of leaderboards", () => {
     const app = await createTestApp("Admin 404");
     expect((await admin("GET", "/apps/999999/leaderboards")).status).toBe(404);
     expect((await admin("POST", "/apps/999999/leaderboards", { name: "A", event_name: "x" })).status).toBe(404);
-    for (const method of ["GET", "DELETE"]) expect((await admin(method, `/apps/${app.appId}/leaderboards/999999`)).status).toBe(404);
-    expect((await admin("PUT", `/apps/${app.appId}/leaderboards/abc`, { name: "A", event_name: "x" })).status).toBe(404);
+    for (const method of ["GET", "DELETE"])
+      expect((await admin(method, `/apps/${app.appId}/leaderboards/999999`)).status).toBe(404);
+    expect((await admin("PUT", `/apps/${app.appId}/leaderboards/abc`, { name: "A", event_name: "x" })).status).toBe(
+      404,
+    );
     const other = await createTestApp("Admin 404 other");
     const board = await admin("POST", `/apps/${other.appId}/leaderboards`, { name: "A", event_name: "x" });
     expect((await admin("GET", `/apps/${app.appId}/leaderboards/${board.body.leaderboard_id}`)).status).toBe(404);

@@ -20,13 +20,16 @@ interface Ref {
 /** Board order (better score first, then member id) with competition ranks. */
 function reference(scores: Map<string, number>, ascending: boolean): Ref[] {
   const rows = [...scores].map(([id, score]) => ({ id, score, rank: 0 }));
-  rows.sort((a, b) => (a.score !== b.score ? (ascending ? a.score - b.score : b.score - a.score) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  rows.sort((a, b) =>
+    a.score !== b.score ? (ascending ? a.score - b.score : b.score - a.score) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
   rows.forEach((row, i) => (row.rank = i > 0 && rows[i - 1].score === row.score ? rows[i - 1].rank : i + 1));
   return rows;
 }
 
 const seededScores = () => new Map(Array.from({ length: COUNT }, (_, k) => [`m${k + 1}`, seededScore(k + 1, formula)]));
-const expectedRows = (ref: Ref[], from: number, size: number) => ref.slice(from, from + size).map((r) => [r.id, r.score, r.rank]);
+const expectedRows = (ref: Ref[], from: number, size: number) =>
+  ref.slice(from, from + size).map((r) => [r.id, r.score, r.rank]);
 
 describe.each([
   { ascending: false, label: "descending" },
@@ -41,7 +44,14 @@ describe.each([
     app = await createTestApp(`Large ${ascending}`);
     const board = await createBoard(app.appId, { aggregation: "sum", sort_order_ascending: ascending });
     boardId = board.leaderboard_id;
-    await seedBoard(env.DB, { boardId, season: Date.parse(board.season_started_at), ascending, count: COUNT, ...formula, chunk: 5000 });
+    await seedBoard(env.DB, {
+      boardId,
+      season: Date.parse(board.season_started_at),
+      ascending,
+      count: COUNT,
+      ...formula,
+      chunk: 5000,
+    });
     scores = seededScores();
     ref = reference(scores, ascending);
   });
@@ -55,13 +65,20 @@ describe.each([
     // Members of one tie group share its rank.
     const tie = ref.filter((r) => r.score === ref[7000].score);
     expect(tie.length).toBeGreaterThan(1);
-    const ranks = await Promise.all(tie.map(async (m) => (await get(app.apiKey, `/api/v1/leaderboards-members/user/${m.id}/${boardId}`)).body.member.rank));
+    const ranks = await Promise.all(
+      tie.map(
+        async (m) => (await get(app.apiKey, `/api/v1/leaderboards-members/user/${m.id}/${boardId}`)).body.member.rank,
+      ),
+    );
     expect(new Set(ranks)).toEqual(new Set([tie[0].rank]));
   });
 
   it("serves the first, middle and last pages exactly, and nothing past the end", async () => {
     const page = async (currentPage: number, pageSize: number) =>
-      triples((await get(app.apiKey, `/api/v1/leaderboards/${boardId}?currentPage=${currentPage}&pageSize=${pageSize}`)).body.grouped_by_users);
+      triples(
+        (await get(app.apiKey, `/api/v1/leaderboards/${boardId}?currentPage=${currentPage}&pageSize=${pageSize}`)).body
+          .grouped_by_users,
+      );
     expect(await page(1, 25)).toEqual(expectedRows(ref, 0, 25));
     expect(await page(2, 100)).toEqual(expectedRows(ref, 100, 100));
     expect(await page(137, 73)).toEqual(expectedRows(ref, 136 * 73, 73));
@@ -75,7 +92,9 @@ describe.each([
   it("starts v2 pages at any position, also inside a group of equal scores", async () => {
     for (const position of [1, 2, 3, 4, 5, 999, 10_001, 19_999, 20_000]) {
       const r = await get(app.apiKey, `/api/v2/leaderboards/${boardId}?currentPosition=${position}&pageSize=7`);
-      expect(triples(r.body.leaderboard_results_by_member_type.user.members)).toEqual(expectedRows(ref, position - 1, 7));
+      expect(triples(r.body.leaderboard_results_by_member_type.user.members)).toEqual(
+        expectedRows(ref, position - 1, 7),
+      );
     }
   });
 

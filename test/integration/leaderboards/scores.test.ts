@@ -11,7 +11,8 @@ import { admin, createBoard, deliver, get, score, triples, userEvent } from "./s
 
 const users = async (token: string, boardId: string, query = "") =>
   triples((await get(token, `/api/v1/leaderboards/${boardId}${query}`)).body.grouped_by_users);
-const teams = async (token: string, boardId: string) => triples((await get(token, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_teams);
+const teams = async (token: string, boardId: string) =>
+  triples((await get(token, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_teams);
 
 describe("aggregation modes", () => {
   it("sum adds every event, negative amounts included", async () => {
@@ -46,7 +47,11 @@ describe("aggregation modes", () => {
     const app = await createTestApp("Last");
     const board = await createBoard(app.appId, { aggregation: "last" });
     const t = Date.parse(board.season_started_at) + 1000;
-    await deliver(app.appId, [score("ann", 10, { at: t + 2 }), score("ann", 30, { at: t + 1 }), score("bob", 5, { at: t })]);
+    await deliver(app.appId, [
+      score("ann", 10, { at: t + 2 }),
+      score("ann", 30, { at: t + 1 }),
+      score("bob", 5, { at: t }),
+    ]);
     expect(await users(app.apiKey, board.leaderboard_id)).toEqual([
       ["ann", 10, 1],
       ["bob", 5, 2],
@@ -132,7 +137,12 @@ describe("teams", () => {
   it("an event with team_id moves the user's row and the team's row", async () => {
     const app = await createTestApp("Teams");
     const board = await createBoard(app.appId, {});
-    await deliver(app.appId, [score("ann", 5, { team: "red" }), score("bob", 7, { team: "blue" }), score("cid", 4, { team: "red" }), score("dan", 1)]);
+    await deliver(app.appId, [
+      score("ann", 5, { team: "red" }),
+      score("bob", 7, { team: "blue" }),
+      score("cid", 4, { team: "red" }),
+      score("dan", 1),
+    ]);
     expect(await teams(app.apiKey, board.leaderboard_id)).toEqual([
       ["red", 9, 1],
       ["blue", 7, 2],
@@ -144,7 +154,13 @@ describe("teams", () => {
       ["dan", 1, 4],
     ]);
     const red = await get(app.apiKey, `/api/v1/leaderboards-members/team/red/${board.leaderboard_id}`);
-    expect(red.body.member).toEqual({ member_id: "red", member_type: "team", score: 9, rank: 1, additional_info: { username: null, avatarImage: null } });
+    expect(red.body.member).toEqual({
+      member_id: "red",
+      member_type: "team",
+      score: 9,
+      rank: 1,
+      additional_info: { username: null, avatarImage: null },
+    });
     const board1 = await get(app.apiKey, `/api/v1/leaderboards/${board.leaderboard_id}`);
     expect(board1.body).toMatchObject({ num_users: 4, num_teams: 2 });
   });
@@ -177,17 +193,30 @@ describe("the change hook", () => {
   it("sends one leaderoard-updated change per member and board per batch, with old and new standing", async () => {
     const app = await createTestApp("Changes");
     const board = await createBoard(app.appId, { name: { en: "Hall", de: "Halle" } });
-    const hook = await admin("POST", `/apps/${app.appId}/webhooks`, { webhook_type: "leaderoard-updated", url: "http://127.0.0.1:9/hook" });
+    const hook = await admin("POST", `/apps/${app.appId}/webhooks`, {
+      webhook_type: "leaderoard-updated",
+      url: "http://127.0.0.1:9/hook",
+    });
     expect(hook.status).toBe(201);
     const token = await app.tokenFor("ann");
     await call("PUT", "/api/v1/user-additional-info", { token, body: { username: "Ann", avatarImage: "ann.png" } });
     const webhooks = capturingQueue();
     const capturing = { ...env, WEBHOOKS: webhooks.queue };
     const events = async (specs: Parameters<typeof userEvent>[1][]) =>
-      Promise.all(specs.map(async (spec, i) => ({ messageId: `change-${Math.random()}-${i}`, event: await userEvent(app.appId, spec) })));
+      Promise.all(
+        specs.map(async (spec, i) => ({
+          messageId: `change-${Math.random()}-${i}`,
+          event: await userEvent(app.appId, spec),
+        })),
+      );
 
     const apply = async (specs: Parameters<typeof userEvent>[1][]) =>
-      applyLeaderboardEvents(capturing, await events(specs), (changes) => dispatchChanges(capturing, changes), leaderboardAudience(capturing));
+      applyLeaderboardEvents(
+        capturing,
+        await events(specs),
+        (changes) => dispatchChanges(capturing, changes),
+        leaderboardAudience(capturing),
+      );
     await apply([score("bob", 10)]);
     await apply([score("ann", 3), score("ann", 4), score("ann", 5), score("bob", 0)]);
     const bodies = webhooks.sent.map((m) => JSON.parse((m as { body: string }).body));
@@ -203,28 +232,51 @@ describe("the change hook", () => {
           event_type: "achieve-score",
           sort_order_ascending: false,
         },
-        member_data: { member_id: "ann", member_type: "user", score: 12, rank: 1, additional_info: { username: "Ann", avatarImage: "ann.png" } },
+        member_data: {
+          member_id: "ann",
+          member_type: "user",
+          score: 12,
+          rank: 1,
+          additional_info: { username: "Ann", avatarImage: "ann.png" },
+        },
         old_leaderboard_ranking: { score: 0, rank: -1 },
         new_leaderboard_ranking: { score: 12, rank: 1 },
       },
     ]);
     // bob's score did not change (a sum of 0): no change for him in the second batch.
-    expect(bodies[0]).toMatchObject({ old_leaderboard_ranking: { score: 0, rank: -1 }, new_leaderboard_ranking: { score: 10, rank: 1 } });
+    expect(bodies[0]).toMatchObject({
+      old_leaderboard_ranking: { score: 0, rank: -1 },
+      new_leaderboard_ranking: { score: 10, rank: 1 },
+    });
   });
 
   it("builds changes only for the boards somebody receives: a subscriber of the board's topic, or a leaderboard webhook", async () => {
     const app = await createTestApp("Audience");
     const quiet = await createBoard(app.appId, { name: "Quiet" });
     const followed = await createBoard(app.appId, { name: "Followed" });
-    const topic = await topicName(env, { kind: "leaderboard", appId: app.appId, leaderboardId: followed.leaderboard_id });
+    const topic = await topicName(env, {
+      kind: "leaderboard",
+      appId: app.appId,
+      leaderboardId: followed.leaderboard_id,
+    });
     // What the topic's hub writes when its first subscriber comes (src/realtime/topic-hub-do.ts).
     await recordWatchedTopics(env.DB, [[topic, true]]);
     let n = 0;
     const apply = async (specs: Parameters<typeof userEvent>[1][]) => {
       const delivered: Change[] = [];
-      const queued = await Promise.all(specs.map(async (spec) => ({ messageId: `audience-${++n}`, event: await userEvent(app.appId, spec) })));
-      await applyLeaderboardEvents(env, queued, async (changes) => void delivered.push(...changes), leaderboardAudience(env));
-      return delivered.map((c) => [(c.payload.leaderboard_data as { leaderboard_id: string }).leaderboard_id, c.payload.new_leaderboard_ranking]);
+      const queued = await Promise.all(
+        specs.map(async (spec) => ({ messageId: `audience-${++n}`, event: await userEvent(app.appId, spec) })),
+      );
+      await applyLeaderboardEvents(
+        env,
+        queued,
+        async (changes) => void delivered.push(...changes),
+        leaderboardAudience(env),
+      );
+      return delivered.map((c) => [
+        (c.payload.leaderboard_data as { leaderboard_id: string }).leaderboard_id,
+        c.payload.new_leaderboard_ranking,
+      ]);
     };
 
     expect(await apply([score("ann", 5), score("bob", 7)])).toEqual([
@@ -233,14 +285,20 @@ describe("the change hook", () => {
     ]);
     // The quiet board keeps its scores all the same.
     const token = await app.tokenFor("ann");
-    expect(await users(token, quiet.leaderboard_id)).toEqual([["bob", 7, 1], ["ann", 5, 2]]);
+    expect(await users(token, quiet.leaderboard_id)).toEqual([
+      ["bob", 7, 1],
+      ["ann", 5, 2],
+    ]);
 
     // Once the topic has no subscriber left, nobody receives either board's changes.
     await recordWatchedTopics(env.DB, [[topic, false]]);
     expect(await apply([score("ann", 9)])).toEqual([]);
 
     // An endpoint for leaderboard webhooks receives every board's.
-    const hook = await admin("POST", `/apps/${app.appId}/webhooks`, { webhook_type: "leaderoard-updated", url: "http://127.0.0.1:9/hook" });
+    const hook = await admin("POST", `/apps/${app.appId}/webhooks`, {
+      webhook_type: "leaderoard-updated",
+      url: "http://127.0.0.1:9/hook",
+    });
     expect(hook.status).toBe(201);
     expect(await apply([score("bob", 10)])).toEqual([
       [quiet.leaderboard_id, { score: 17, rank: 1 }],

@@ -6,15 +6,23 @@ import { advanceClock, createTestApp } from "../helpers";
 import { admin, createBoard, deliver, get, score, triples } from "./support";
 
 const rowsOf = async (boardId: string) => {
-  const scores = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_scores WHERE leaderboard_id = ?").bind(Number(boardId)).first<{ n: number }>();
-  const counts = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_rank_counts WHERE leaderboard_id = ?").bind(Number(boardId)).first<{ n: number }>();
+  const scores = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_scores WHERE leaderboard_id = ?")
+    .bind(Number(boardId))
+    .first<{ n: number }>();
+  const counts = await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_rank_counts WHERE leaderboard_id = ?")
+    .bind(Number(boardId))
+    .first<{ n: number }>();
   return { scores: scores!.n, counts: counts!.n };
 };
 
 describe("scheduled seasons", () => {
   it("starts an empty season at the reset time, counts late events in their own season, and cron removes the old rows", async () => {
     const app = await createTestApp("Daily");
-    const board = await createBoard(app.appId, { period_range: "d", period_range_reset_at_time: "06:30:00", period_range_time_zone: "Europe/Berlin" });
+    const board = await createBoard(app.appId, {
+      period_range: "d",
+      period_range_reset_at_time: "06:30:00",
+      period_range_time_zone: "Europe/Berlin",
+    });
     const boardId = board.leaderboard_id;
     const firstReset = Date.parse(board.nextReset!);
     // 06:30 in Berlin is 04:30 or 05:30 UTC, depending on daylight saving time.
@@ -31,18 +39,25 @@ describe("scheduled seasons", () => {
     const secondReset = Date.parse(after.body.nextReset);
     expect(secondReset - firstReset).toBeGreaterThanOrEqual(23 * 3600_000);
     expect(secondReset - firstReset).toBeLessThanOrEqual(25 * 3600_000);
-    expect((await get(app.apiKey, `/api/v1/leaderboards-members/user/ann/${boardId}`)).body.member).toMatchObject({ score: 0, rank: -1 });
+    expect((await get(app.apiKey, `/api/v1/leaderboards-members/user/ann/${boardId}`)).body.member).toMatchObject({
+      score: 0,
+      rank: -1,
+    });
 
     // Received before the reset, applied after it: counts in the season it was received in.
     await deliver(app.appId, [score("ann", 100, { at: firstReset - 1 }), score("cid", 7)]);
-    expect(triples((await get(app.apiKey, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_users)).toEqual([["cid", 7, 1]]);
+    expect(triples((await get(app.apiKey, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_users)).toEqual([
+      ["cid", 7, 1],
+    ]);
 
     expect(await rowsOf(boardId)).toMatchObject({ scores: 3 });
     await runScheduled(env, await getNow(env));
     const left = await rowsOf(boardId);
     expect(left.scores).toBe(1);
     expect(left.counts).toBe(7); // one node per level for the one member left
-    expect(triples((await get(app.apiKey, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_users)).toEqual([["cid", 7, 1]]);
+    expect(triples((await get(app.apiKey, `/api/v1/leaderboards/${boardId}`)).body.grouped_by_users)).toEqual([
+      ["cid", 7, 1],
+    ]);
   });
 
   it("weekly boards reset on Monday and monthly boards on the 1st", async () => {
@@ -54,7 +69,9 @@ describe("scheduled seasons", () => {
     expect(monthly.nextReset!.slice(7)).toBe("-01T12:00:00.000Z");
     const never = await createBoard(app.appId, { period_range: "never" });
     expect(never.nextReset).toBeNull();
-    expect((await get(app.apiKey, `/api/v1/leaderboards/${never.leaderboard_id}`)).body).not.toHaveProperty("nextReset");
+    expect((await get(app.apiKey, `/api/v1/leaderboards/${never.leaderboard_id}`)).body).not.toHaveProperty(
+      "nextReset",
+    );
   });
 
   it("cron removes the rows of deleted boards", async () => {
@@ -75,7 +92,9 @@ describe("replay claims", () => {
     await createBoard(app.appId, {});
     const [id] = await deliver(app.appId, [score("ann", 1)]);
     const claims = async () =>
-      (await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_applied_events WHERE dedup_key = ?").bind(`m:${id}`).first<{ n: number }>())!.n;
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM leaderboard_applied_events WHERE dedup_key = ?")
+        .bind(`m:${id}`)
+        .first<{ n: number }>())!.n;
     expect(await claims()).toBe(1);
     await runScheduled(env, (await getNow(env)) + 23 * 3600_000);
     expect(await claims()).toBe(1);
@@ -90,7 +109,13 @@ describe("changing a board", () => {
     const created = await createBoard(app.appId, { name: "A" });
     const id = created.leaderboard_id;
     await deliver(app.appId, [score("ann", 5), score("bob", 3)]);
-    const put = (body: Record<string, unknown>) => admin("PUT", `/apps/${app.appId}/leaderboards/${id}`, { name: "A", event_name: "achieve-score", value_field: "score", ...body });
+    const put = (body: Record<string, unknown>) =>
+      admin("PUT", `/apps/${app.appId}/leaderboards/${id}`, {
+        name: "A",
+        event_name: "achieve-score",
+        value_field: "score",
+        ...body,
+      });
 
     expect((await put({ name: "B", aggregation: "max" })).status).toBe(200);
     expect((await get(app.apiKey, `/api/v1/leaderboards/${id}`)).body).toMatchObject({ name: "B", num_users: 2 });

@@ -6,11 +6,17 @@ import { getNow } from "../../../src/shared/clock";
 import { ADMIN, call } from "../helpers";
 export { capturingQueue } from "../helpers";
 
-export const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
+export const admin = (method: string, path: string, body?: unknown) =>
+  call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
 /** Creates a board through the admin API; answers its admin view. */
 export async function createBoard(appId: string, body: Record<string, unknown>) {
-  const r = await admin("POST", `/apps/${appId}/leaderboards`, { name: "Board", event_name: "achieve-score", value_field: "score", ...body });
+  const r = await admin("POST", `/apps/${appId}/leaderboards`, {
+    name: "Board",
+    event_name: "achieve-score",
+    value_field: "score",
+    ...body,
+  });
   if (r.status !== 201) throw new Error(`board creation failed: ${JSON.stringify(r.body)}`);
   return r.body as { leaderboard_id: string; nextReset: string | null; season_started_at: string };
 }
@@ -68,11 +74,15 @@ export async function deliver(appId: string, specs: EventSpec[], ids?: string[],
 }
 
 /** Scores of the `amount`-less achieve-score event: meta `score`. */
-export const score = (user: string, value: number, extra: Partial<EventSpec> = {}): EventSpec => ({ user, meta: { score: value }, ...extra });
+export const score = (user: string, value: number, extra: Partial<EventSpec> = {}): EventSpec => ({
+  user,
+  meta: { score: value },
+  ...extra,
+});
 
 /** GET as a client with the given credential; answers status and body. */
 export const get = (token: string, path: string) => call("GET", path, { token });
 
 /** The (member_id, score, rank) triples of rows, for compact assertions. */
-export const triples = (rows: { member_id: string; score: number; rank: number }[]) => rows.map((r) => [r.member_id, r.score, r.rank]);
-
+export const triples = (rows: { member_id: string; score: number; rank: number }[]) =>
+  rows.map((r) => [r.member_id, r.score, r.rank]);

@@ -5,7 +5,6 @@ import { configureLog } from "../../../src/shared/log";
 import { userObject } from "../../../src/user/names";
 import { ADMIN, call, callWith, createTestApp } from "../helpers";
 
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -21,10 +20,16 @@ function captureLogs() {
   return lines;
 }
 
-const requestLines = (lines: Record<string, unknown>[], requestId: string | null) => lines.filter((l) => l.msg === "request" && l.request_id === requestId);
+const requestLines = (lines: Record<string, unknown>[], requestId: string | null) =>
+  lines.filter((l) => l.msg === "request" && l.request_id === requestId);
 
 /** A D1 that fails every statement, for a path's unexpected errors. */
-const brokenDb = { prepare: () => { throw new Error("D1 is on fire"); }, batch: () => Promise.reject(new Error("D1 is on fire")) } as unknown as D1Database;
+const brokenDb = {
+  prepare: () => {
+    throw new Error("D1 is on fire");
+  },
+  batch: () => Promise.reject(new Error("D1 is on fire")),
+} as unknown as D1Database;
 
 describe("the request log line", () => {
   it("names request id, method, route pattern, status, duration and app, and nothing else", async () => {
@@ -34,7 +39,16 @@ describe("the request log line", () => {
     const r = await call("GET", "/api/v1/leaderboards-members/user/ann?language=en", { token });
     const id = r.headers.get("X-Request-Id");
     expect(requestLines(lines, id)).toEqual([
-      { level: "info", msg: "request", request_id: id, method: "GET", route: "/api/v1/leaderboards-members/:memberType/:memberId", status: 200, duration_ms: expect.any(Number), app_id: app.appId },
+      {
+        level: "info",
+        msg: "request",
+        request_id: id,
+        method: "GET",
+        route: "/api/v1/leaderboards-members/:memberType/:memberId",
+        status: 200,
+        duration_ms: expect.any(Number),
+        app_id: app.appId,
+      },
     ]);
   });
 
@@ -42,9 +56,13 @@ describe("the request log line", () => {
     const app = await createTestApp();
     const lines = captureLogs();
     const admin = await call("GET", `/api/v1/admin/apps/${app.appId}`, { token: ADMIN });
-    expect(requestLines(lines, admin.headers.get("X-Request-Id"))).toMatchObject([{ route: "/api/v1/admin/apps/:appId", status: 200, app_id: app.appId }]);
+    expect(requestLines(lines, admin.headers.get("X-Request-Id"))).toMatchObject([
+      { route: "/api/v1/admin/apps/:appId", status: 200, app_id: app.appId },
+    ]);
     const unknown = await call("GET", "/api/v1/nothing-here");
-    expect(requestLines(lines, unknown.headers.get("X-Request-Id"))).toMatchObject([{ route: null, status: 404, app_id: null }]);
+    expect(requestLines(lines, unknown.headers.get("X-Request-Id"))).toMatchObject([
+      { route: null, status: 404, app_id: null },
+    ]);
   });
 
   it("is on every answer, 401s and CORS preflights included, and CORS exposes it", async () => {
@@ -56,8 +74,12 @@ describe("the request log line", () => {
     expect(requestLines(lines, id)).toMatchObject([{ level: "info", route: "/api/v1/admin/apps", status: 401 }]);
 
     const cors = await call("GET", "/health", { headers: { Origin: "https://game.example" } });
-    expect(cors.headers.get("Access-Control-Expose-Headers")).toBe("X-Request-Id,Retry-After,RateLimit,RateLimit-Policy");
-    const preflight = await call("OPTIONS", "/api/v1/events", { headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST" } });
+    expect(cors.headers.get("Access-Control-Expose-Headers")).toBe(
+      "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy",
+    );
+    const preflight = await call("OPTIONS", "/api/v1/events", {
+      headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("X-Request-Id")).not.toBeNull();
     expect(new Set([id, cors.headers.get("X-Request-Id"), preflight.headers.get("X-Request-Id")]).size).toBe(3);
@@ -75,12 +97,15 @@ describe("the request log line", () => {
     const app = await createTestApp();
     const token = await app.tokenFor("secret-user-name");
     const lines = captureLogs();
-    await call("GET", `/api/v1/leaderboards-members/user/secret-user-name?token=${token}&secret_key=hush-hush`, { token });
+    await call("GET", `/api/v1/leaderboards-members/user/secret-user-name?token=${token}&secret_key=hush-hush`, {
+      token,
+    });
     await call("POST", "/api/v1/auth/access-token", { token: app.apiKey, body: { user_id: "secret-user-name" } });
     await call("GET", "/api/v1/admin/apps", { token: `${ADMIN}-wrong` });
     const text = JSON.stringify(lines);
     expect(lines.length).toBeGreaterThanOrEqual(3);
-    for (const secret of [token, app.apiKey, ADMIN, "hush-hush", "secret-user-name"]) expect(text).not.toContain(secret);
+    for (const secret of [token, app.apiKey, ADMIN, "hush-hush", "secret-user-name"])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -92,16 +117,25 @@ describe("the pretty format (LOG_FORMAT=pretty)", () => {
     const lines = captureLogs();
     await callWith(pretty, "GET", "/health?token=hush-hush");
     await callWith(pretty, "GET", "/api/v1/admin/apps", { token: "wrong" });
-    expect(lines).toEqual([expect.stringMatching(/^GET \/health 200 \d+ms$/), expect.stringMatching(/^GET \/api\/v1\/admin\/apps 401 \d+ms$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/health 200 \d+ms$/),
+      expect.stringMatching(/^GET \/api\/v1\/admin\/apps 401 \d+ms$/),
+    ]);
   });
 
   it("writes an unexpected error as text with its stack, then the request's line", async () => {
     const lines = captureLogs();
-    const r = await callWith({ ...pretty, DB: brokenDb, DEV_CLOCK: "off" }, "GET", "/api/v1/admin/apps", { token: ADMIN });
+    const r = await callWith({ ...pretty, DB: brokenDb, DEV_CLOCK: "off" }, "GET", "/api/v1/admin/apps", {
+      token: ADMIN,
+    });
     const id = r.headers.get("X-Request-Id");
     expect(r).toMatchObject({ status: 500, body: { status: 500, message: "Internal error", request_id: id } });
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`^error: unexpected error request_id=${id} method=GET route=/api/v1/admin/apps error=Error: D1 is on fire\n +at `)),
+      expect.stringMatching(
+        new RegExp(
+          `^error: unexpected error request_id=${id} method=GET route=/api/v1/admin/apps error=Error: D1 is on fire\n +at `,
+        ),
+      ),
       expect.stringMatching(/^GET \/api\/v1\/admin\/apps 500 \d+ms$/),
     ]);
   });
@@ -122,7 +156,16 @@ describe("an unexpected error", () => {
         route: "/api/v1/admin/apps",
         error: { name: "Error", message: "D1 is on fire", stack: expect.stringContaining("Error: D1 is on fire") },
       },
-      { level: "error", msg: "request", request_id: id, method: "GET", route: "/api/v1/admin/apps", status: 500, duration_ms: expect.any(Number), app_id: null },
+      {
+        level: "error",
+        msg: "request",
+        request_id: id,
+        method: "GET",
+        route: "/api/v1/admin/apps",
+        status: 500,
+        duration_ms: expect.any(Number),
+        app_id: null,
+      },
     ]);
   });
 });
@@ -132,12 +175,29 @@ describe("background failures", () => {
     const lines = captureLogs();
     await runScheduled({ ...env, DB: brokenDb }, Date.now());
     const tasks = [
-      "event-retention", "battle-pass-expiry", "delivery-log-retention", "leaderboard-maintenance", "holder-receipts-retention", "audit-log-retention",
-      "erasure-retention", "ban-expiry",
+      "event-retention",
+      "battle-pass-expiry",
+      "delivery-log-retention",
+      "leaderboard-maintenance",
+      "holder-receipts-retention",
+      "audit-log-retention",
+      "erasure-retention",
+      "ban-expiry",
     ];
     expect(lines).toEqual([
-      ...tasks.map((task) => ({ level: "error", msg: "cron task failed", source: "cron", task, error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) } })),
-      { level: "error", msg: "recording the cron run failed", source: "cron", error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) } },
+      ...tasks.map((task) => ({
+        level: "error",
+        msg: "cron task failed",
+        source: "cron",
+        task,
+        error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) },
+      })),
+      {
+        level: "error",
+        msg: "recording the cron run failed",
+        source: "cron",
+        error: { name: "Error", message: "D1 is on fire", stack: expect.any(String) },
+      },
     ]);
   });
 
@@ -146,7 +206,8 @@ describe("background failures", () => {
     const stub = userObject(env, app.appId, "ann");
     const lines = captureLogs();
     const objectId = await runInDurableObject(stub, async (instance) => {
-      (instance as unknown as { area: { challenges: { onAlarm: () => Promise<void> } } }).area.challenges.onAlarm = () => Promise.reject(new Error("alarm broke"));
+      (instance as unknown as { area: { challenges: { onAlarm: () => Promise<void> } } }).area.challenges.onAlarm =
+        () => Promise.reject(new Error("alarm broke"));
       await expect(instance.alarm()).rejects.toThrow("alarm broke");
       return stub.id.toString();
     });

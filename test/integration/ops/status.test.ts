@@ -35,25 +35,50 @@ describe("GET /api/v1/admin/status", () => {
         environment: "development",
         version: { service: version, build },
         d1: { reachable: true, latest_migration: EXPECTED_D1_MIGRATION, expected_migration: EXPECTED_D1_MIGRATION },
-        schemas: { user_object: { events: 5, "event-ids": 2, "event-rate": 1, erasure: 1, battlepasses: 2, challenges: 3, "leaderboard-pace": 1, outbox: 1, realtime: 1, seen: 1 }, broker: { broker: 2 } },
+        schemas: {
+          user_object: {
+            events: 5,
+            "event-ids": 2,
+            "event-rate": 1,
+            erasure: 1,
+            battlepasses: 2,
+            challenges: 3,
+            "leaderboard-pace": 1,
+            outbox: 1,
+            realtime: 1,
+            seen: 1,
+          },
+          broker: { broker: 2 },
+        },
         queues: { WEBHOOKS: true, BACKGROUND: true },
         cron: { last_run: null },
         warnings: [],
       },
     });
     // The versions are the areas' own migration counts.
-    expect(before.body.schemas.user_object).toEqual(Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])));
+    expect(before.body.schemas.user_object).toEqual(
+      Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])),
+    );
     expect(brokerSchema.migrations).toHaveLength(2);
 
     const now = await getNow(env);
     await runScheduled(env, now);
     const after = await call("GET", "/api/v1/admin/status", { token: ADMIN });
-    expect(after.body.cron.last_run).toEqual({ started_at: new Date(now).toISOString(), finished_at: expect.any(String), failed_tasks: [] });
+    expect(after.body.cron.last_run).toEqual({
+      started_at: new Date(now).toISOString(),
+      finished_at: expect.any(String),
+      failed_tasks: [],
+    });
     expect(Date.parse(after.body.cron.last_run.finished_at)).toBeGreaterThanOrEqual(now);
   });
 
   it("warns about development switches and a weak topic secret in production", async () => {
-    const settings = { ...PRODUCTION, DEV_CLOCK: "on", ALLOW_LOOPBACK_WEBHOOKS: "on", TOPIC_SECRET: DEVELOPMENT_SECRET_VALUES.TOPIC_SECRET };
+    const settings = {
+      ...PRODUCTION,
+      DEV_CLOCK: "on",
+      ALLOW_LOOPBACK_WEBHOOKS: "on",
+      TOPIC_SECRET: DEVELOPMENT_SECRET_VALUES.TOPIC_SECRET,
+    };
     const r = await callWith(settings, "GET", "/api/v1/admin/status", { token: settings.ADMIN_TOKEN });
     expect(r.status).toBe(200);
     expect(r.body.environment).toBe("production");
@@ -62,17 +87,27 @@ describe("GET /api/v1/admin/status", () => {
       'ALLOW_LOOPBACK_WEBHOOKS is "on" outside development: webhooks may be sent to plain-http loopback addresses. Set ALLOW_LOOPBACK_WEBHOOKS = "off".',
       "TOPIC_SECRET is the development value: topics handed out are guessable by anyone who reads the code. Set a random secret of at least 32 characters with `wrangler secret put TOPIC_SECRET`; the topics handed out so far stop working, and clients fetch new ones.",
     ]);
-    expect((await callWith(PRODUCTION, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN })).body.warnings).toEqual([]);
+    expect(
+      (await callWith(PRODUCTION, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN })).body.warnings,
+    ).toEqual([]);
   });
 
   it("reports a missing queue binding and a D1 behind the code", async () => {
-    const applied = (await env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>()).results.map((m) => m.name);
+    const applied = (
+      await env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>()
+    ).results.map((m) => m.name);
     expect(applied.at(-1)).toBe(EXPECTED_D1_MIGRATION);
     const previous = applied.at(-2);
     await env.DB.prepare("DELETE FROM d1_migrations WHERE name = ?").bind(EXPECTED_D1_MIGRATION).run();
-    const r = await callWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", { token: PRODUCTION.ADMIN_TOKEN });
+    const r = await callWith({ ...PRODUCTION, BACKGROUND: undefined }, "GET", "/api/v1/admin/status", {
+      token: PRODUCTION.ADMIN_TOKEN,
+    });
     expect(r.body.queues).toEqual({ WEBHOOKS: true, BACKGROUND: false });
-    expect(r.body.d1).toEqual({ reachable: true, latest_migration: previous, expected_migration: EXPECTED_D1_MIGRATION });
+    expect(r.body.d1).toEqual({
+      reachable: true,
+      latest_migration: previous,
+      expected_migration: EXPECTED_D1_MIGRATION,
+    });
     expect(r.body.warnings).toEqual([
       `D1 migrations are behind the code (latest applied: ${previous}, expected: ${EXPECTED_D1_MIGRATION}). Run \`npm run deploy\`, or \`wrangler d1 migrations apply DB --remote\`.`,
       "The queue binding BACKGROUND is missing: check [[queues.producers]] in wrangler.toml.",

@@ -6,4 +6,9 @@ export const SAFE_SECRETS = {
 };
 
 /** A production deployment with safe secrets and the development switches off. */
-export const PRODUCTION: Partial<Env> = { ...SAFE_SECRETS, ENVIRONMENT: "production", DEV_CLOCK: "off", ALLOW_LOOPBACK_WEBHOOKS: "off" };
+export const PRODUCTION: Partial<Env> = {
+  ...SAFE_SECRETS,
+  ENVIRONMENT: "production",
+  DEV_CLOCK: "off",
+  ALLOW_LOOPBACK_WEBHOOKS: "off",
+};

@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ADMIN, advanceClock, call, captureSends, createTestApp, sendEvent, serviceNow } from "../helpers";
 import { erase } from "./support";
 
-const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
+const admin = (method: string, path: string, body?: unknown) =>
+  call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
 /** The list once its total is `total` (reports reach the registry through the background queue). */
 async function listOnce(appId: string, query: string, total: number) {
@@ -42,14 +43,27 @@ describe("the registry of an app's players", () => {
       events: 1,
       banned: false,
     });
-    // The event's time as the object received it: after the clock read before it was sent, within the second that followed.
+    // The event's time as the object received it: after the clock read before it was sent, within the second that
+    // followed.
     const seen = Date.parse(first.items[0].last_seen_at);
     expect(seen).toBeGreaterThanOrEqual(sentAt.get("player-29")!);
     expect(seen).toBeLessThan(sentAt.get("player-29")! + 1000);
-    expect(ids((await admin("GET", `/apps/${app.appId}/users?pageSize=12&currentPage=2`)).body)).toEqual(newestFirst.slice(12, 24));
-    expect(ids((await admin("GET", `/apps/${app.appId}/users?pageSize=12&currentPage=3`)).body)).toEqual(newestFirst.slice(24));
-    expect(ids((await admin("GET", `/apps/${app.appId}/users?sort=first_seen&pageSize=3`)).body)).toEqual(["player-29", "player-28", "player-27"]);
-    expect(ids((await admin("GET", `/apps/${app.appId}/users?sort=id&pageSize=3`)).body)).toEqual(["player-00", "player-01", "player-02"]);
+    expect(ids((await admin("GET", `/apps/${app.appId}/users?pageSize=12&currentPage=2`)).body)).toEqual(
+      newestFirst.slice(12, 24),
+    );
+    expect(ids((await admin("GET", `/apps/${app.appId}/users?pageSize=12&currentPage=3`)).body)).toEqual(
+      newestFirst.slice(24),
+    );
+    expect(ids((await admin("GET", `/apps/${app.appId}/users?sort=first_seen&pageSize=3`)).body)).toEqual([
+      "player-29",
+      "player-28",
+      "player-27",
+    ]);
+    expect(ids((await admin("GET", `/apps/${app.appId}/users?sort=id&pageSize=3`)).body)).toEqual([
+      "player-00",
+      "player-01",
+      "player-02",
+    ]);
 
     const prefix = (await admin("GET", `/apps/${app.appId}/users?search=player-1&sort=id`)).body;
     expect(prefix).toEqual({ items: expect.any(Array), currentPage: 1, pageSize: 25, total: 10 });
@@ -64,7 +78,12 @@ describe("the registry of an app's players", () => {
     await erase(app.appId, "player-07");
     const after = await listOnce(app.appId, "?sort=id&pageSize=100", 29);
     expect(ids(after)).toEqual(players.filter((p) => p !== "player-07"));
-    expect((await admin("GET", `/apps/${app.appId}/users?search=player-07`)).body).toEqual({ items: [], currentPage: 1, pageSize: 25, total: 0 });
+    expect((await admin("GET", `/apps/${app.appId}/users?search=player-07`)).body).toEqual({
+      items: [],
+      currentPage: 1,
+      pageSize: 25,
+      total: 0,
+    });
   }, 60_000);
 
   it("adds a player at their first access token and at their stored user info, found by a part of the username", async () => {
@@ -73,14 +92,29 @@ describe("the registry of an app's players", () => {
     const minted = await serviceNow();
     const list = await listOnce(app.appId, "", 1);
     expect(list.items).toEqual([
-      { user_id: "token-only", username: null, first_seen_at: expect.any(String), last_seen_at: expect.any(String), events: 0, banned: false },
+      {
+        user_id: "token-only",
+        username: null,
+        first_seen_at: expect.any(String),
+        last_seen_at: expect.any(String),
+        events: 0,
+        banned: false,
+      },
     ]);
     expect(Date.parse(list.items[0].first_seen_at)).toBeLessThanOrEqual(minted);
-    const put = await call("PUT", "/api/v1/user-additional-info", { token, body: { username: "Zed the Great", avatarImage: "zed.png" } });
+    const put = await call("PUT", "/api/v1/user-additional-info", {
+      token,
+      body: { username: "Zed the Great", avatarImage: "zed.png" },
+    });
     expect(put.status).toBe(200);
     await vi.waitFor(async () => {
       const found = (await admin("GET", `/apps/${app.appId}/users?search=THE%20gr`)).body;
-      expect(found).toEqual({ items: [expect.objectContaining({ user_id: "token-only", username: "Zed the Great" })], currentPage: 1, pageSize: 25, total: 1 });
+      expect(found).toEqual({
+        items: [expect.objectContaining({ user_id: "token-only", username: "Zed the Great" })],
+        currentPage: 1,
+        pageSize: 25,
+        total: 1,
+      });
     });
     expect((await admin("GET", `/apps/${app.appId}/users?search=tok`)).body.total).toBe(1);
   });
@@ -89,7 +123,10 @@ describe("the registry of an app's players", () => {
     const app = await createTestApp("Players hourly");
     const sent = captureSends<any>(env.BACKGROUND);
     // The report rides on the event's message: the player's first event, then the first one an hour later.
-    const seen = () => sent.filter((m) => m.kind === "event" && m.event.appId === app.appId && m.seen !== undefined).map((m) => ({ ...m.seen, at: m.event.receivedAt }));
+    const seen = () =>
+      sent
+        .filter((m) => m.kind === "event" && m.event.appId === app.appId && m.seen !== undefined)
+        .map((m) => ({ ...m.seen, at: m.event.receivedAt }));
     const events = () => sent.filter((m) => m.kind === "event" && m.event.appId === app.appId);
     await sendEvent(app.apiKey, "ann", "level-up");
     const firstAt = await serviceNow();
@@ -116,7 +153,11 @@ describe("the registry of an app's players", () => {
     expect(wrong.body.errors).toEqual([{ field: "sort", problem: expect.any(String) }]);
     expect((await admin("GET", `/apps/${app.appId}/users?pageSize=101`)).status).toBe(400);
     expect((await admin("GET", "/apps/999999/users")).status).toBe(404);
-    expect((await admin("GET", `/apps/${app.appId}/users`)).body).toEqual({ items: [], currentPage: 1, pageSize: 25, total: 0 });
+    expect((await admin("GET", `/apps/${app.appId}/users`)).body).toEqual({
+      items: [],
+      currentPage: 1,
+      pageSize: 25,
+      total: 0,
+    });
   });
 });
-

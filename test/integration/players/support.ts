@@ -16,7 +16,9 @@ function rowsHolding(tables: string[], read: (table: string) => Record<string, u
 
 /** The tables of D1 (views left out: they hold no rows of their own), listed from sqlite_master. */
 export async function d1Tables(): Promise<string[]> {
-  const rows = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+  const rows = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
   return rows.results.map((r) => r.name);
 }
 
@@ -24,7 +26,8 @@ export async function d1Tables(): Promise<string[]> {
 export async function d1RowsHolding(text: string) {
   const tables = await d1Tables();
   const contents = new Map<string, Record<string, unknown>[]>();
-  for (const table of tables) contents.set(table, (await env.DB.prepare(`SELECT * FROM "${table}"`).all<Record<string, unknown>>()).results);
+  for (const table of tables)
+    contents.set(table, (await env.DB.prepare(`SELECT * FROM "${table}"`).all<Record<string, unknown>>()).results);
   return rowsHolding(tables, (table) => contents.get(table)!, text);
 }
 
@@ -36,7 +39,14 @@ export function objectRowsHolding(appId: string, userId: string, text: string) {
       .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
       .toArray()
       .map((r) => r.name);
-    return { tables, rows: rowsHolding(tables, (table) => sql.exec<Record<string, SqlStorageValue>>(`SELECT * FROM "${table}"`).toArray(), text) };
+    return {
+      tables,
+      rows: rowsHolding(
+        tables,
+        (table) => sql.exec<Record<string, SqlStorageValue>>(`SELECT * FROM "${table}"`).toArray(),
+        text,
+      ),
+    };
   });
 }
 
@@ -58,14 +68,21 @@ export async function archivedLinesOf(appId: string): Promise<Record<string, unk
   for (const object of listed.objects) {
     const body = await env.EVENTS_ARCHIVE.get(object.key);
     const content = await new Response(body!.body.pipeThrough(new DecompressionStream("gzip"))).text();
-    lines.push(...content.trimEnd().split("\n").map((line) => JSON.parse(line)));
+    lines.push(
+      ...content
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    );
   }
   return lines;
 }
 
 /** Erases a player through the admin API and waits for the receipt to say completed; answers the receipt. */
 export async function erase(appId: string, userId: string) {
-  const started = await call("DELETE", `/api/v1/admin/apps/${appId}/users/${encodeURIComponent(userId)}`, { token: ADMIN });
+  const started = await call("DELETE", `/api/v1/admin/apps/${appId}/users/${encodeURIComponent(userId)}`, {
+    token: ADMIN,
+  });
   if (started.status !== 202) throw new Error(`erasure: ${started.status} ${JSON.stringify(started.body)}`);
   return completed(appId, started.body.erasure_id);
 }

@@ -30,12 +30,25 @@ const created = async (path: string, body: unknown, id: string): Promise<string>
   return r.body[id];
 };
 /** Topic links answer only ids of the caller's app: these make them. */
-const newBoard = (appId: string) => created(`/apps/${appId}/leaderboards`, { name: "Board", event_name: "achieve-score" }, "leaderboard_id");
+const newBoard = (appId: string) =>
+  created(`/apps/${appId}/leaderboards`, { name: "Board", event_name: "achieve-score" }, "leaderboard_id");
 const newPass = (appId: string) =>
-  created(`/apps/${appId}/battle-passes`, { battle_pass_name: "Pass", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" }, "battle_pass_id");
+  created(
+    `/apps/${appId}/battle-passes`,
+    { battle_pass_name: "Pass", start_date: "2026-01-01T00:00:00Z", end_date: "2027-01-01T00:00:00Z" },
+    "battle_pass_id",
+  );
 async function newChallenge(appId: string) {
-  const category = await created(`/apps/${appId}/challenge-categories`, { category_slug: `c${crypto.randomUUID().slice(0, 8)}`, category_name: "C" }, "category_id");
-  return created(`/apps/${appId}/challenges`, { category_id: category, challenge_name: "Kill", challenge_goal: 3, event_name: "kill-enemy" }, "challenge_id");
+  const category = await created(
+    `/apps/${appId}/challenge-categories`,
+    { category_slug: `c${crypto.randomUUID().slice(0, 8)}`, category_name: "C" },
+    "category_id",
+  );
+  return created(
+    `/apps/${appId}/challenges`,
+    { category_id: category, challenge_name: "Kill", challenge_goal: 3, event_name: "kill-enemy" },
+    "challenge_id",
+  );
 }
 
 const leaderboardChange = (appId: string, leaderboardId: string, n: number): Change => ({
@@ -46,7 +59,12 @@ const leaderboardChange = (appId: string, leaderboardId: string, n: number): Cha
   payload: { webhook_type: "leaderoard-updated", leaderboard_data: { leaderboard_id: leaderboardId, n } },
 });
 
-async function expectPublish(client: RawClient, topic: string, payload: unknown, qos: 0 | 1 = 1): Promise<Extract<Packet, { type: "publish" }>> {
+async function expectPublish(
+  client: RawClient,
+  topic: string,
+  payload: unknown,
+  qos: 0 | 1 = 1,
+): Promise<Extract<Packet, { type: "publish" }>> {
   const packet = (await client.next()) as Extract<Packet, { type: "publish" }>;
   expect(packet).toMatchObject({ type: "publish", topic, qos, retain: false, dup: false });
   expect(json(packet.payload)).toEqual(payload);
@@ -70,11 +88,17 @@ describe("the /mqtt endpoint", () => {
 
     const wrong = await upgrade("", "chat, superchat");
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ status: 400, message: "Unsupported WebSocket subprotocol chat, superchat: use mqtt" });
+    expect(await wrong.json()).toEqual({
+      status: 400,
+      message: "Unsupported WebSocket subprotocol chat, superchat: use mqtt",
+    });
 
     const http = await SELF.fetch("https://gamification.test/mqtt");
     expect(http.status).toBe(426);
-    expect(await http.json()).toEqual({ status: 426, message: "MQTT is served over WebSocket here: connect with subprotocol mqtt" });
+    expect(await http.json()).toEqual({
+      status: 426,
+      message: "MQTT is served over WebSocket here: connect with subprotocol mqtt",
+    });
   });
 
   it("accepts a valid access token in the URL and refuses an invalid one", async () => {
@@ -105,7 +129,10 @@ describe("MQTT 3.1.1", () => {
 
     client.send({ type: "unsubscribe", packetId: 2, topicFilters: [topic] });
     expect(await client.next()).toEqual({ type: "unsuback", packetId: 2 });
-    expect(await brokerShard(env, 0).publish(await topicBatches(env, changes))).toMatchObject({ delivered: 0, unheard: expect.arrayContaining([topic]) });
+    expect(await brokerShard(env, 0).publish(await topicBatches(env, changes))).toMatchObject({
+      delivered: 0,
+      unheard: expect.arrayContaining([topic]),
+    });
     client.send({ type: "disconnect" });
     expect(await client.closed).toMatchObject({ code: 1000 });
   });
@@ -135,14 +162,42 @@ describe("MQTT 3.1.1", () => {
     const good = await connectClient(4, { username: "carol", password: new TextEncoder().encode(token) });
     good.close();
     const bad = await openClient(4);
-    bad.send({ type: "connect", protocolVersion: 4, clean: true, keepAlive: 60, clientId: "x", username: "carol", password: new TextEncoder().encode("nope") });
+    bad.send({
+      type: "connect",
+      protocolVersion: 4,
+      clean: true,
+      keepAlive: 60,
+      clientId: "x",
+      username: "carol",
+      password: new TextEncoder().encode("nope"),
+    });
     expect(await bad.next()).toEqual({ type: "connack", sessionPresent: false, reasonCode: 4 });
     expect(await bad.closed).toMatchObject({ code: 1008 });
   });
 
   it("answers MQTT 3.1 with return code 1 and closes", async () => {
     const client = await openClient(4);
-    client.sendBytes(Uint8Array.of(0x10, 0x0f, 0x00, 0x06, 0x4d, 0x51, 0x49, 0x73, 0x64, 0x70, 0x03, 0x02, 0x00, 0x3c, 0x00, 0x01, 0x61));
+    client.sendBytes(
+      Uint8Array.of(
+        0x10,
+        0x0f,
+        0x00,
+        0x06,
+        0x4d,
+        0x51,
+        0x49,
+        0x73,
+        0x64,
+        0x70,
+        0x03,
+        0x02,
+        0x00,
+        0x3c,
+        0x00,
+        0x01,
+        0x61,
+      ),
+    );
     expect(await client.next()).toEqual({ type: "connack", sessionPresent: false, reasonCode: 1 });
     expect((await client.closed).code).toBe(1002);
   });
@@ -155,21 +210,42 @@ describe("MQTT 5", () => {
     const topic = await topicLink(token, "user-challenges-topic-link");
     const other = await topicLink(await app.tokenFor("erin"), "user-challenges-topic-link");
     const client = await openClient(5);
-    client.send({ type: "connect", protocolVersion: 5, clean: true, keepAlive: 60, clientId: "", properties: { sessionExpiryInterval: 300 } });
+    client.send({
+      type: "connect",
+      protocolVersion: 5,
+      clean: true,
+      keepAlive: 60,
+      clientId: "",
+      properties: { sessionExpiryInterval: 300 },
+    });
     const connack = await client.next();
     expect(connack).toMatchObject({
-      type: "connack", sessionPresent: false, reasonCode: 0,
+      type: "connack",
+      sessionPresent: false,
+      reasonCode: 0,
       properties: { maximumQoS: 1, retainAvailable: 0, maximumPacketSize: 65536, sessionExpiryInterval: 0 },
     });
     expect((connack as any).properties.assignedClientIdentifier).toMatch(/^auto-/);
 
-    client.send({ type: "subscribe", packetId: 5, properties: { subscriptionIdentifiers: [77] }, subscriptions: [{ topicFilter: topic, qos: 1 }, { topicFilter: "gamification/+/x", qos: 0 }] });
+    client.send({
+      type: "subscribe",
+      packetId: 5,
+      properties: { subscriptionIdentifiers: [77] },
+      subscriptions: [
+        { topicFilter: topic, qos: 1 },
+        { topicFilter: "gamification/+/x", qos: 0 },
+      ],
+    });
     expect(await client.next()).toEqual({ type: "suback", packetId: 5, reasonCodes: [1, 0x87] });
 
     const change = challengeChange(app.appId, "dave", 4);
     await publishChanges(env, [challengeChange(app.appId, "erin", 9), change]);
     const packet = await expectPublish(client, topic, change.payload);
-    expect(packet.properties).toEqual({ payloadFormatIndicator: 1, contentType: "application/json", subscriptionIdentifiers: [77] });
+    expect(packet.properties).toEqual({
+      payloadFormatIndicator: 1,
+      contentType: "application/json",
+      subscriptionIdentifiers: [77],
+    });
     await client.sync();
     expect(client.unread).toEqual([]);
     expect(other).not.toBe(topic);
@@ -265,7 +341,11 @@ describe("closing only the offending connection", () => {
 
     const v5 = await connectClient(5);
     v5.sendBytes(Uint8Array.of(0xc0, 0x01, 0x00));
-    expect(await v5.next()).toEqual({ type: "disconnect", reasonCode: 0x81, properties: { reasonString: "1 unexpected bytes at the end of pingreq" } });
+    expect(await v5.next()).toEqual({
+      type: "disconnect",
+      reasonCode: 0x81,
+      properties: { reasonString: "1 unexpected bytes at the end of pingreq" },
+    });
     expect((await v5.closed).code).toBe(1002);
 
     const text = await connectClient(4);
@@ -290,13 +370,24 @@ describe("closing only the offending connection", () => {
   it("closes a client that publishes, telling an MQTT 5 client why", async () => {
     const app = await createTestApp();
     const { client: bystander, topic } = await listener(await app.tokenFor("kate"));
-    const publish: Packet = { type: "publish", topic, payload: new TextEncoder().encode('{"forged":true}'), qos: 0, retain: false, dup: false };
+    const publish: Packet = {
+      type: "publish",
+      topic,
+      payload: new TextEncoder().encode('{"forged":true}'),
+      qos: 0,
+      retain: false,
+      dup: false,
+    };
     const v4 = await connectClient(4);
     v4.send(publish);
     expect(await v4.closed).toEqual({ code: 1008, reason: "clients may not publish" });
     const v5 = await connectClient(5);
     v5.send(publish);
-    expect(await v5.next()).toEqual({ type: "disconnect", reasonCode: 0x87, properties: { reasonString: "clients may not publish" } });
+    expect(await v5.next()).toEqual({
+      type: "disconnect",
+      reasonCode: 0x87,
+      properties: { reasonString: "clients may not publish" },
+    });
     expect((await v5.closed).code).toBe(1008);
     await bystander.sync();
     expect(bystander.unread).toEqual([]);
@@ -347,7 +438,11 @@ describe("fan-out and hibernation", () => {
     await runInDurableObject(brokerShard(env, 0), async (_instance: MqttBroker, state) => {
       const woken = new MqttBroker(state, env);
       expect(await woken.publish(await topicBatches(env, [change]))).toMatchObject({ delivered: 1 });
-      const ws = state.getWebSockets().find((s) => (s.deserializeAttachment() as { subs: { topic: string }[] }).subs.some((sub) => sub.topic === topic))!;
+      const ws = state
+        .getWebSockets()
+        .find((s) =>
+          (s.deserializeAttachment() as { subs: { topic: string }[] }).subs.some((sub) => sub.topic === topic),
+        )!;
       await new MqttBroker(state, env).webSocketMessage(ws, unsubscribe.slice(4).buffer);
     });
     await expectPublish(client, topic, change.payload);
@@ -359,7 +454,11 @@ describe("fan-out and hibernation", () => {
 describe("keep-alive", () => {
   it("drops a client silent for one and a half keep-alives, telling an MQTT 5 client why", async () => {
     const silent = await connectClient(5, { keepAlive: 1 });
-    expect(await silent.next()).toEqual({ type: "disconnect", reasonCode: 0x8d, properties: { reasonString: "keep-alive timeout" } });
+    expect(await silent.next()).toEqual({
+      type: "disconnect",
+      reasonCode: 0x8d,
+      properties: { reasonString: "keep-alive timeout" },
+    });
     expect(await silent.closed).toEqual({ code: 1000, reason: "keep-alive timeout" });
   });
 });
@@ -369,22 +468,34 @@ describe("topic endpoints", () => {
     const app = await createTestApp();
     const token = await app.tokenFor("mia");
     const appId = app.appId;
-    const [challengeId, battlePassId, leaderboardId] = [await newChallenge(appId), await newPass(appId), await newBoard(appId)];
-    expect(await topicLink(token, "user-challenges-topic-link")).toBe(await topicName(env, { kind: "user-challenges", appId, userId: "mia" }));
+    const [challengeId, battlePassId, leaderboardId] = [
+      await newChallenge(appId),
+      await newPass(appId),
+      await newBoard(appId),
+    ];
+    expect(await topicLink(token, "user-challenges-topic-link")).toBe(
+      await topicName(env, { kind: "user-challenges", appId, userId: "mia" }),
+    );
     expect(await topicLink(token, `user-challenge-topic-link?challenge_id=${challengeId}`)).toBe(
       await topicName(env, { kind: "user-challenge", appId, userId: "mia", challengeId }),
     );
     expect(await topicLink(token, `user-battle-pass-topic-link?battle_pass_id=${battlePassId}`)).toBe(
       await topicName(env, { kind: "user-battle-pass", appId, userId: "mia", battlePassId }),
     );
-    expect(await topicLink(token, `leaderboard-topic-link?leaderboard_id=${leaderboardId}`)).toBe(await topicName(env, { kind: "leaderboard", appId, leaderboardId }));
+    expect(await topicLink(token, `leaderboard-topic-link?leaderboard_id=${leaderboardId}`)).toBe(
+      await topicName(env, { kind: "leaderboard", appId, leaderboardId }),
+    );
   });
 
   it("answer 404 for ids that are not in the caller's app, as every other path does", async () => {
     const app = await createTestApp();
     const other = await createTestApp("Other app");
     const token = await app.tokenFor("max");
-    const foreign = { challenge: await newChallenge(other.appId), pass: await newPass(other.appId), board: await newBoard(other.appId) };
+    const foreign = {
+      challenge: await newChallenge(other.appId),
+      pass: await newPass(other.appId),
+      board: await newBoard(other.appId),
+    };
     for (const [path, id, what] of [
       ["user-challenge-topic-link?challenge_id=", foreign.challenge, "Challenge"],
       ["user-challenge-topic-link?challenge_id=", "999999", "Challenge"],
@@ -394,9 +505,15 @@ describe("topic endpoints", () => {
       ["leaderboard-topic-link?leaderboard_id=", "999999", "Leaderboard"],
     ]) {
       const r = await call("GET", `/api/v1/auth/${path}${id}`, { token });
-      expect({ status: r.status, body: r.body }).toEqual({ status: 404, body: { status: 404, message: `${what} ${id} not found` } });
+      expect({ status: r.status, body: r.body }).toEqual({
+        status: 404,
+        body: { status: 404, message: `${what} ${id} not found` },
+      });
     }
-    expect((await call("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${foreign.board}`, { token: app.apiKey })).status).toBe(404);
+    expect(
+      (await call("GET", `/api/v1/auth/leaderboard-topic-link?leaderboard_id=${foreign.board}`, { token: app.apiKey }))
+        .status,
+    ).toBe(404);
   });
 
   it("answer SCILL's deprecated websocket token with the user's challenge topic", async () => {
@@ -430,13 +547,20 @@ describe("topic endpoints", () => {
     const token = await app.tokenFor("olga");
     expect(await call("GET", "/api/v1/auth/user-challenges-topic-link")).toMatchObject({ status: 401 });
     expect(await call("GET", "/api/v1/auth/user-challenges-topic-link", { token: app.apiKey })).toMatchObject({
-      status: 401, body: { status: 401, message: "This operation requires an access token, not an API key" },
+      status: 401,
+      body: { status: 401, message: "This operation requires an access token, not an API key" },
     });
-    expect(await call("GET", "/api/v1/auth/user-battle-pass-topic-link", { token })).toMatchObject({ status: 400, body: { errors: [{ field: "battle_pass_id" }] } });
+    expect(await call("GET", "/api/v1/auth/user-battle-pass-topic-link", { token })).toMatchObject({
+      status: 400,
+      body: { errors: [{ field: "battle_pass_id" }] },
+    });
     expect(await call("GET", "/api/v1/auth/user-challenge-topic-link?challenge_id=abc", { token })).toMatchObject({
-      status: 400, body: { errors: [{ field: "challenge_id", problem: "must be a string of digits" }] },
+      status: 400,
+      body: { errors: [{ field: "challenge_id", problem: "must be a string of digits" }] },
     });
-    expect(await call("GET", "/api/v1/auth/leaderboard-topic-link?leaderboard_id=", { token })).toMatchObject({ status: 400 });
+    expect(await call("GET", "/api/v1/auth/leaderboard-topic-link?leaderboard_id=", { token })).toMatchObject({
+      status: 400,
+    });
   });
 });
 

@@ -21,7 +21,8 @@ beforeAll(async () => {
   app = await createTestApp("Shards");
   const category = await createCategory(app.appId);
   await createChallenge(app.appId, category.category_id, { is_auto_activated: true, challenge_goal: 100 });
-  boardId = (await createBoard(app.appId, { event_name: "kill-enemy", value_field: "amount", aggregation: "sum" })).leaderboard_id;
+  boardId = (await createBoard(app.appId, { event_name: "kill-enemy", value_field: "amount", aggregation: "sum" }))
+    .leaderboard_id;
 });
 
 afterEach(() => vi.restoreAllMocks());
@@ -33,13 +34,20 @@ async function clientOnShard(shard: number): Promise<RawClient> {
   });
   expect(response.status).toBe(101);
   const client = new RawClient(response.webSocket!, 4);
-  client.send({ type: "connect", protocolVersion: 4, clean: true, keepAlive: 60, clientId: `shard-${shard}-${crypto.randomUUID()}` });
+  client.send({
+    type: "connect",
+    protocolVersion: 4,
+    clean: true,
+    keepAlive: 60,
+    clientId: `shard-${shard}-${crypto.randomUUID()}`,
+  });
   expect(await client.next()).toMatchObject({ type: "connack", reasonCode: 0 });
   return client;
 }
 
 const shardIds = Array.from({ length: 4 }, (_, i) => brokerShard(env, i).id.toString());
-const shardOf = (broker: MqttBroker) => shardIds.indexOf((broker as unknown as { ctx: DurableObjectState }).ctx.id.toString());
+const shardOf = (broker: MqttBroker) =>
+  shardIds.indexOf((broker as unknown as { ctx: DurableObjectState }).ctx.id.toString());
 
 /** The shards called to publish to `topic`, one entry per call. */
 function shardsCalledFor(publish: MockInstance<MqttBroker["publish"]>, topic: string): number[] {
@@ -62,7 +70,10 @@ const listed = async (topic: string) => (await watchedTopics(env.DB, [topic])).h
 
 const hubWatchers = (topic: string) =>
   runInDurableObject(env.TOPIC_HUB.get(env.TOPIC_HUB.idFromName(topic)), (_instance, state) =>
-    state.storage.sql.exec<{ broker: string }>("SELECT broker FROM rt_watchers WHERE topic = ? ORDER BY broker", topic).toArray().map((r) => shardIds.indexOf(r.broker)),
+    state.storage.sql
+      .exec<{ broker: string }>("SELECT broker FROM rt_watchers WHERE topic = ? ORDER BY broker", topic)
+      .toArray()
+      .map((r) => shardIds.indexOf(r.broker)),
   );
 
 describe("broker shards", () => {
@@ -89,7 +100,10 @@ describe("broker shards", () => {
       expect(scores).toEqual([0, 5]);
     }
     // The leaderboard change comes from the background queue, through the board topic's hub.
-    const ranked = (memberId: string, score: number) => ({ member_data: { member_id: memberId, score }, new_leaderboard_ranking: { score, rank: 1 } });
+    const ranked = (memberId: string, score: number) => ({
+      member_data: { member_id: memberId, score },
+      new_leaderboard_ranking: { score, rank: 1 },
+    });
     for (const shard of [0, 2]) expect(await nextPublish(clients[shard], board)).toMatchObject(ranked("alice", 5));
     await vi.waitFor(() => expect(clients[1].unread).toHaveLength(1), { timeout: 10_000, interval: 50 });
     expect(await nextPublish(clients[1], board)).toMatchObject(ranked("alice", 5));
@@ -98,7 +112,10 @@ describe("broker shards", () => {
 
     // The last subscriber on shard 0 leaves: the hub forgets that shard, and the next change skips it.
     clients[0].close();
-    await vi.waitFor(async () => expect((await hubWatchers(board)).sort()).toEqual([1, 2]), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(async () => expect((await hubWatchers(board)).sort()).toEqual([1, 2]), {
+      timeout: 15_000,
+      interval: 50,
+    });
     publish.mockClear();
     await sendEvent(app.apiKey, "bob", "kill-enemy", { amount: 9 });
     for (const shard of [1, 2]) expect(await nextPublish(clients[shard], board)).toMatchObject(ranked("bob", 9));
@@ -109,8 +126,15 @@ describe("broker shards", () => {
   });
 
   it("take a board topic off D1's list when a publish finds it without a subscriber, once", async () => {
-    const board = await createBoard(app.appId, { event_name: "collect-item", value_field: "amount", aggregation: "sum" });
-    const topic = await topicLink(await app.tokenFor("dora"), `leaderboard-topic-link?leaderboard_id=${board.leaderboard_id}`);
+    const board = await createBoard(app.appId, {
+      event_name: "collect-item",
+      value_field: "amount",
+      aggregation: "sum",
+    });
+    const topic = await topicLink(
+      await app.tokenFor("dora"),
+      `leaderboard-topic-link?leaderboard_id=${board.leaderboard_id}`,
+    );
     // Listed, but its hub knows of no subscriber (the hub's delete failed, say).
     await recordWatchedTopics(env.DB, [[topic, true]]);
     const hub = env.TOPIC_HUB.get(env.TOPIC_HUB.idFromName(topic));
@@ -126,12 +150,18 @@ describe("broker shards", () => {
   });
 
   it("call no hub and no broker at all for a board nobody follows", async () => {
-    const other = await createBoard(app.appId, { event_name: "earn-points", value_field: "amount", aggregation: "sum" });
+    const other = await createBoard(app.appId, {
+      event_name: "earn-points",
+      value_field: "amount",
+      aggregation: "sum",
+    });
     const publish = vi.spyOn(MqttBroker.prototype, "publish");
     const hubs = vi.spyOn(env.TOPIC_HUB, "get");
     await sendEvent(app.apiKey, "carol", "earn-points", { amount: 3 });
     const score = () =>
-      env.DB.prepare("SELECT score FROM leaderboard_scores WHERE leaderboard_id = ? AND member_id = 'carol'").bind(Number(other.leaderboard_id)).first<{ score: number }>();
+      env.DB.prepare("SELECT score FROM leaderboard_scores WHERE leaderboard_id = ? AND member_id = 'carol'")
+        .bind(Number(other.leaderboard_id))
+        .first<{ score: number }>();
     await vi.waitFor(async () => expect(await score()).toEqual({ score: 3 }), { timeout: 10_000, interval: 50 });
     expect(hubs).not.toHaveBeenCalled();
     expect(publish).not.toHaveBeenCalled();

@@ -58,7 +58,10 @@ export class RawClient {
     for (;;) {
       const packet = this.packets.shift();
       if (packet) return packet;
-      if (this.closedWith) throw new Error(`connection closed (${this.closedWith.code} ${this.closedWith.reason}) while a packet was expected`);
+      if (this.closedWith)
+        throw new Error(
+          `connection closed (${this.closedWith.code} ${this.closedWith.reason}) while a packet was expected`,
+        );
       await new Promise<void>((r) => this.waiters.push(r));
     }
   }
@@ -98,9 +101,19 @@ export async function openClient(version: ProtocolVersion = 4, query = ""): Prom
 }
 
 /** A client that completed CONNECT. */
-export async function connectClient(version: ProtocolVersion, connect: Partial<Extract<Packet, { type: "connect" }>> = {}): Promise<RawClient> {
+export async function connectClient(
+  version: ProtocolVersion,
+  connect: Partial<Extract<Packet, { type: "connect" }>> = {},
+): Promise<RawClient> {
   const client = await openClient(version);
-  client.send({ type: "connect", protocolVersion: version, clean: true, keepAlive: 60, clientId: `c-${crypto.randomUUID()}`, ...connect });
+  client.send({
+    type: "connect",
+    protocolVersion: version,
+    clean: true,
+    keepAlive: 60,
+    clientId: `c-${crypto.randomUUID()}`,
+    ...connect,
+  });
   expect(await client.next()).toMatchObject({ type: "connack", reasonCode: 0 });
   return client;
 }

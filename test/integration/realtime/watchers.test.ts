@@ -25,7 +25,9 @@ afterEach(() => vi.restoreAllMocks());
 
 const watchersOf = (userId: string) =>
   runInDurableObject(userObject(env, app.appId, userId), (_instance, state) =>
-    state.storage.sql.exec<{ topic: string; broker: string }>("SELECT topic, broker FROM rt_watchers ORDER BY topic").toArray(),
+    state.storage.sql
+      .exec<{ topic: string; broker: string }>("SELECT topic, broker FROM rt_watchers ORDER BY topic")
+      .toArray(),
   );
 
 describe("the watcher registry", () => {

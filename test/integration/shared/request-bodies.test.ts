@@ -11,7 +11,11 @@ import { createPass, createLevel, levelOf } from "../battlepasses/support";
 const encoder = new TextEncoder();
 
 /** A request with exactly these headers and bytes (fetch adds no Content-Type to a byte body). */
-async function send(method: string, path: string, options: { token?: string; contentType?: string; bytes?: Uint8Array } = {}) {
+async function send(
+  method: string,
+  path: string,
+  options: { token?: string; contentType?: string; bytes?: Uint8Array } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.contentType !== undefined) headers["Content-Type"] = options.contentType;
@@ -22,7 +26,11 @@ async function send(method: string, path: string, options: { token?: string; con
 
 /** `{"user_id":"<raw bytes>","event_name":"x"}` with bytes spliced in unencoded. */
 const withRawUserId = (raw: number[]) =>
-  new Uint8Array([...encoder.encode('{"user_id":"'), ...raw, ...encoder.encode('","event_name":"level-up","meta_data":{"level":2}}')]);
+  new Uint8Array([
+    ...encoder.encode('{"user_id":"'),
+    ...raw,
+    ...encoder.encode('","event_name":"level-up","meta_data":{"level":2}}'),
+  ]);
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let app: TestApp;
@@ -34,22 +42,43 @@ beforeAll(async () => {
 describe("bytes that are not UTF-8", () => {
   it("refuses them with 400 instead of decoding them to U+FFFD, so \\xff and \\xfe never become one user", async () => {
     for (const raw of [[0xff], [0xfe], [0xc3, 0x28]]) {
-      const r = await send("POST", "/api/v1/events", { token: app.apiKey, contentType: "application/json", bytes: withRawUserId(raw) });
+      const r = await send("POST", "/api/v1/events", {
+        token: app.apiKey,
+        contentType: "application/json",
+        bytes: withRawUserId(raw),
+      });
       expect(r).toEqual({
         status: 400,
-        body: { status: 400, message: "Request body is not valid UTF-8", errors: [{ field: "body", problem: "must be UTF-8 encoded JSON" }] },
+        body: {
+          status: 400,
+          message: "Request body is not valid UTF-8",
+          errors: [{ field: "body", problem: "must be UTF-8 encoded JSON" }],
+        },
       });
     }
     const name = new Uint8Array([...encoder.encode('{"name":"'), 0xff, 0xfe, 0xfd, ...encoder.encode('"}')]);
-    expect((await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType: "application/json", bytes: name })).status).toBe(400);
+    expect(
+      (await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType: "application/json", bytes: name })).status,
+    ).toBe(400);
   });
 
   it("accepts UTF-8 (with or without a byte order mark) and keeps every character", async () => {
     const userId = "spieler-ä-😀";
     const bytes = encoder.encode(JSON.stringify({ user_id: userId, event_name: "level-up", meta_data: { level: 2 } }));
-    expect((await send("POST", "/api/v1/events", { token: app.apiKey, contentType: "application/json", bytes })).body).toEqual({ status: 200, message: "OK" });
-    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(JSON.stringify({ name: "Größe", default_language: "de" }))]);
-    const created = await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType: "application/json", bytes: bom });
+    expect(
+      (await send("POST", "/api/v1/events", { token: app.apiKey, contentType: "application/json", bytes })).body,
+    ).toEqual({ status: 200, message: "OK" });
+    const bom = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...encoder.encode(JSON.stringify({ name: "Größe", default_language: "de" })),
+    ]);
+    const created = await send("POST", "/api/v1/admin/apps", {
+      token: ADMIN,
+      contentType: "application/json",
+      bytes: bom,
+    });
     expect(created).toMatchObject({ status: 201, body: { name: "Größe" } });
   });
 });
@@ -68,18 +97,31 @@ describe("Content-Type of a body", () => {
       ["POST", "/v1/battle-pass/1/unlock/1", "multipart/form-data; boundary=x"],
     ];
     for (const [method, path, contentType] of cases) {
-      const given = contentType === undefined ? "no Content-Type" : `Content-Type ${contentType.split(";")[0].toLowerCase()}`;
-      expect({ path, contentType, ...(await send(method, path, { token: app.apiKey, contentType, bytes: body })) }).toEqual({
+      const given =
+        contentType === undefined ? "no Content-Type" : `Content-Type ${contentType.split(";")[0].toLowerCase()}`;
+      expect({
+        path,
+        contentType,
+        ...(await send(method, path, { token: app.apiKey, contentType, bytes: body })),
+      }).toEqual({
         path,
         contentType,
         status: 415,
-        body: { status: 415, message: `Request bodies must be JSON: send Content-Type application/json (got ${given})` },
+        body: {
+          status: 415,
+          message: `Request bodies must be JSON: send Content-Type application/json (got ${given})`,
+        },
       });
     }
   });
 
   it("accepts application/json with parameters and application/*+json", async () => {
-    for (const contentType of ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", "application/vnd.api+json"]) {
+    for (const contentType of [
+      "application/json",
+      "application/json; charset=utf-8",
+      "Application/JSON;charset=UTF-8",
+      "application/vnd.api+json",
+    ]) {
       expect((await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType, bytes: body })).status).toBe(201);
     }
   });
@@ -93,27 +135,73 @@ describe("Content-Type of a body", () => {
 describe("an empty body is no body, whatever its Content-Type", () => {
   it("unlocks a battle pass with an empty body (Unreal: application/json; charset=utf-8, and a form type libraries add)", async () => {
     const now = await serviceNow();
-    const pass = await createPass(app.appId, { battle_pass_name: "Empty", start_date: iso(now - DAY), end_date: iso(now + DAY), is_active: true });
+    const pass = await createPass(app.appId, {
+      battle_pass_name: "Empty",
+      start_date: iso(now - DAY),
+      end_date: iso(now + DAY),
+      is_active: true,
+    });
     await createLevel(app.appId, pass.battle_pass_id, levelOf(["kill-enemy", 1]));
-    for (const [user, contentType] of [["u1", "application/json; charset=utf-8"], ["u2", "application/x-www-form-urlencoded"], ["u3", "application/json"], ["u4", undefined]] as const) {
+    for (const [user, contentType] of [
+      ["u1", "application/json; charset=utf-8"],
+      ["u2", "application/x-www-form-urlencoded"],
+      ["u3", "application/json"],
+      ["u4", undefined],
+    ] as const) {
       const token = await app.tokenFor(user);
-      const r = await send("POST", `/api/v1/battle-passes/${app.appId}/unlock/${pass.battle_pass_id}`, { token, contentType, bytes: new Uint8Array() });
-      expect({ contentType, status: r.status, user: r.body.user_id, price: r.body.purchase_price }).toEqual({ contentType, status: 200, user, price: 0 });
+      const r = await send("POST", `/api/v1/battle-passes/${app.appId}/unlock/${pass.battle_pass_id}`, {
+        token,
+        contentType,
+        bytes: new Uint8Array(),
+      });
+      expect({ contentType, status: r.status, user: r.body.user_id, price: r.body.purchase_price }).toEqual({
+        contentType,
+        status: 200,
+        user,
+        price: 0,
+      });
     }
   });
 
   it("checks a required body as {}: each missing field named, never 'Malformed JSON'", async () => {
-    const event = await send("POST", "/api/v1/events", { token: app.apiKey, contentType: "application/json", bytes: new Uint8Array() });
-    expect(event).toMatchObject({ status: 400, body: { errors: [{ field: "user_id", problem: "is required when sending with an API key" }, { field: "event_name", problem: "is required" }] } });
-    const created = await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType: "text/plain", bytes: new Uint8Array() });
+    const event = await send("POST", "/api/v1/events", {
+      token: app.apiKey,
+      contentType: "application/json",
+      bytes: new Uint8Array(),
+    });
+    expect(event).toMatchObject({
+      status: 400,
+      body: {
+        errors: [
+          { field: "user_id", problem: "is required when sending with an API key" },
+          { field: "event_name", problem: "is required" },
+        ],
+      },
+    });
+    const created = await send("POST", "/api/v1/admin/apps", {
+      token: ADMIN,
+      contentType: "text/plain",
+      bytes: new Uint8Array(),
+    });
     expect(created).toMatchObject({ status: 400, body: { errors: [{ field: "name" }] } });
   });
 
   it("still answers a malformed non-empty JSON body with 400", async () => {
-    const r = await send("POST", "/api/v1/admin/apps", { token: ADMIN, contentType: "application/json", bytes: encoder.encode("{") });
+    const r = await send("POST", "/api/v1/admin/apps", {
+      token: ADMIN,
+      contentType: "application/json",
+      bytes: encoder.encode("{"),
+    });
     expect(r).toMatchObject({ status: 400, body: { status: 400 } });
-    const e = await send("POST", "/api/v1/events", { token: app.apiKey, contentType: "application/json", bytes: encoder.encode("{") });
-    expect(e).toEqual({ status: 400, body: { status: 400, message: "Request body must be JSON", errors: [{ field: "body", problem: "must be JSON" }] } });
+    const e = await send("POST", "/api/v1/events", {
+      token: app.apiKey,
+      contentType: "application/json",
+      bytes: encoder.encode("{"),
+    });
+    expect(e).toEqual({
+      status: 400,
+      body: { status: 400, message: "Request body must be JSON", errors: [{ field: "body", problem: "must be JSON" }] },
+    });
   });
 });
 
@@ -125,7 +213,10 @@ describe("the OpenAPI document", () => {
       for (const [method, operation] of Object.entries<any>(item)) {
         if (!operation.requestBody) continue;
         withBody.push(`${method} ${path}`);
-        expect({ op: `${method} ${path}`, has415: "415" in operation.responses }).toEqual({ op: `${method} ${path}`, has415: true });
+        expect({ op: `${method} ${path}`, has415: "415" in operation.responses }).toEqual({
+          op: `${method} ${path}`,
+          has415: true,
+        });
       }
     }
     expect(withBody).toContain("post /api/v1/events");

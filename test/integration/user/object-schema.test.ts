@@ -21,10 +21,18 @@ const inNewObject = <T>(body: (storage: DurableObjectStorage) => T) =>
   runInDurableObject(userObject(env, "1", `schema-${++objects}`), (_instance, state) => body(state.storage));
 
 const tables = (sql: SqlStorage) =>
-  sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name").toArray().map((r) => r.name);
+  sql
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+    )
+    .toArray()
+    .map((r) => r.name);
 /** SQLite's own tables and indexes: key indexes of rowid tables keyed by text, sqlite_sequence of AUTOINCREMENT. */
 const internal = (sql: SqlStorage) =>
-  sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 'sqlite_%' ORDER BY name").toArray().map((r) => r.name);
+  sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 'sqlite_%' ORDER BY name")
+    .toArray()
+    .map((r) => r.name);
 /**
  * What reads and writes see of an object's tables: each table's columns, keys and defaults, and
  * each index made by name. A key column's NOT NULL is left out: a WITHOUT ROWID table adds it, where
@@ -38,11 +46,22 @@ const layout = (sql: SqlStorage) =>
     .toArray()
     .map(({ type, name, sql: text }) =>
       type === "table"
-        ? { table: name, columns: sql.exec(`PRAGMA table_info("${name}")`).toArray().map(({ notnull, ...column }) => (column.pk ? column : { ...column, notnull })) }
+        ? {
+            table: name,
+            columns: sql
+              .exec(`PRAGMA table_info("${name}")`)
+              .toArray()
+              .map(({ notnull, ...column }) => (column.pk ? column : { ...column, notnull })),
+          }
         : { index: name, sql: text.replace(/\s+/g, " ") },
     );
 const versions = (sql: SqlStorage) =>
-  Object.fromEntries(sql.exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions").toArray().map((r) => [r.area, r.version]));
+  Object.fromEntries(
+    sql
+      .exec<{ area: string; version: number }>("SELECT area, version FROM schema_versions")
+      .toArray()
+      .map((r) => [r.area, r.version]),
+  );
 
 /**
  * A player with one automatic challenge whose object holds what `layout` writes, as an older
@@ -58,7 +77,8 @@ async function playerOfOlderObject(userId: string, layout: (sql: SqlStorage) => 
   const stub = () => userObject(env, app.appId, userId);
   await runInDurableObject(stub(), (_i, state) => layout(state.storage.sql));
   await runInDurableObject(stub(), (_i, state) => state.abort("restarted under this version")).catch(() => {});
-  const score = async () => (await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score;
+  const score = async () =>
+    (await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score;
   return { app, score, stub };
 }
 
@@ -68,7 +88,8 @@ describe("a user object's tables", () => {
     const categoryId = (await createCategory(app.appId)).category_id;
     await createChallenge(app.appId, categoryId, { is_auto_activated: true });
     const p = player(app.appId, await app.tokenFor("lazy"));
-    const storageOf = <T>(body: (sql: SqlStorage) => T) => runInDurableObject(userObject(env, app.appId, "lazy"), (_i, state) => body(state.storage.sql));
+    const storageOf = <T>(body: (sql: SqlStorage) => T) =>
+      runInDurableObject(userObject(env, app.appId, "lazy"), (_i, state) => body(state.storage.sql));
 
     expect((await p.all()).status).toBe(200);
     expect(await storageOf(tables)).toEqual(["ch_instances", "ch_owner", "outbox", "schema_versions"]);
@@ -77,7 +98,16 @@ describe("a user object's tables", () => {
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
-    const afterEvent = ["archive_identity", "ch_instances", "ch_owner", "event_rate", "outbox", "player_seen", "recent_events", "schema_versions"];
+    const afterEvent = [
+      "archive_identity",
+      "ch_instances",
+      "ch_owner",
+      "event_rate",
+      "outbox",
+      "player_seen",
+      "recent_events",
+      "schema_versions",
+    ];
     expect(await storageOf(tables)).toEqual(afterEvent);
     expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1, seen: 1 });
     expect(await storageOf(internal)).toEqual([]);
@@ -87,7 +117,14 @@ describe("a user object's tables", () => {
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     expect(await storageOf(tables)).toEqual([...afterEvent, "processed_events", "processed_events_by_time"].sort());
-    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 });
+    expect(await storageOf(versions)).toEqual({
+      challenges: 3,
+      outbox: 1,
+      events: 5,
+      "event-ids": 2,
+      "event-rate": 1,
+      seen: 1,
+    });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
   });
@@ -97,7 +134,11 @@ describe("a user object's tables", () => {
     const { app, score } = await playerOfOlderObject("v035", (sql) => {
       sql.exec(eventIdsSchema.created!);
       sql.exec(eventsSchema.created!);
-      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', ?), ('event-ids', ?)", eventsSchema.migrations.length, eventIdsSchema.migrations.length);
+      sql.exec(
+        "INSERT INTO schema_versions (area, version) VALUES ('events', ?), ('event-ids', ?)",
+        eventsSchema.migrations.length,
+        eventIdsSchema.migrations.length,
+      );
       sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('v035-1', ?)", Date.now());
     });
     await sendEvent(app.apiKey, "v035", "kill-enemy", { amount: 1 }, { event_id: "v035-1" });
@@ -117,9 +158,15 @@ describe("a user object's tables", () => {
     await sendEvent(app.apiKey, "v034", "kill-enemy", { amount: 1 }, { event_id: "new-1" });
     const stored = await runInDurableObject(stub(), (_i, state) => ({
       versions: versions(state.storage.sql),
-      ids: state.storage.sql.exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id").toArray().map((r) => r.event_id),
+      ids: state.storage.sql
+        .exec<{ event_id: string }>("SELECT event_id FROM processed_events ORDER BY event_id")
+        .toArray()
+        .map((r) => r.event_id),
     }));
-    expect(stored).toEqual({ versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 }, ids: ["new-1", "old-1"] });
+    expect(stored).toEqual({
+      versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 },
+      ids: ["new-1", "old-1"],
+    });
     // old-1 was applied before the upgrade: only new-1 counted, once.
     expect(await score()).toBe(1);
   });
@@ -130,8 +177,12 @@ describe("a user object's tables", () => {
       expect(passes.exec("SELECT * FROM bp_unlocks").toArray()).toEqual([]);
       expect(tables(storage.sql)).not.toContain("bp_unlocks");
 
-      passes.exec("INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')");
-      expect(passes.exec("SELECT battle_pass_id, holder_counted FROM bp_unlocks").toArray()).toEqual([{ battle_pass_id: "7", holder_counted: 0 }]);
+      passes.exec(
+        "INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')",
+      );
+      expect(passes.exec("SELECT battle_pass_id, holder_counted FROM bp_unlocks").toArray()).toEqual([
+        { battle_pass_id: "7", holder_counted: 0 },
+      ]);
       expect(tables(storage.sql)).toEqual(expect.arrayContaining(["bp_unlocks", "bp_levels", "bp_challenges"]));
       expect(versions(storage.sql).battlepasses).toBe(battlePassSchema.migrations.length);
     });
@@ -141,7 +192,10 @@ describe("a user object's tables", () => {
     await inNewObject((storage) => {
       const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
       const passes = schema.sqlFor(battlePassSchema);
-      const unlock = () => passes.exec("INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')");
+      const unlock = () =>
+        passes.exec(
+          "INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')",
+        );
       expect(() =>
         storage.transactionSync(() => {
           unlock();
@@ -171,11 +225,16 @@ describe("a user object's tables", () => {
       storage.sql.exec("INSERT INTO event_rate (second, n) VALUES (5, 2)");
 
       const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
-      expect(versions(storage.sql)).toEqual(Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])));
+      expect(versions(storage.sql)).toEqual(
+        Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])),
+      );
       expect(tables(storage.sql)).not.toContain("ch_instances_by_expiry");
-      expect(schema.sqlFor(challenges).exec("SELECT user_id, last_user_challenge_id, holders_counted FROM ch_owner").toArray()).toEqual([
-        { user_id: "old", last_user_challenge_id: 4, holders_counted: 0 },
-      ]);
+      expect(
+        schema
+          .sqlFor(challenges)
+          .exec("SELECT user_id, last_user_challenge_id, holders_counted FROM ch_owner")
+          .toArray(),
+      ).toEqual([{ user_id: "old", last_user_challenge_id: 4, holders_counted: 0 }]);
       const rate = USER_OBJECT_SCHEMAS.find((a) => a.area === "event-rate")!;
       expect(schema.sqlFor(rate).exec("SELECT second, n FROM event_rate").toArray()).toEqual([{ second: 5, n: 2 }]);
     });
@@ -183,10 +242,15 @@ describe("a user object's tables", () => {
 
   it("made at once where an area has none, are what the areas' migrations make: the same tables, columns, keys and indexes", async () => {
     const made = USER_OBJECT_SCHEMAS.filter((area) => area.created !== undefined);
-    expect(made.map((area) => area.area)).toEqual(expect.arrayContaining(["challenges", "outbox", "events", "event-ids", "realtime", "leaderboard-pace"]));
+    expect(made.map((area) => area.area)).toEqual(
+      expect.arrayContaining(["challenges", "outbox", "events", "event-ids", "realtime", "leaderboard-pace"]),
+    );
     // Whole objects, every area made: one area's migrations may make tables that another area now owns.
     const migrated = await inNewObject((storage) => {
-      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS.map(({ created: _created, ...area }) => area)).migrateAll();
+      new ObjectSchema(
+        storage.sql,
+        USER_OBJECT_SCHEMAS.map(({ created: _created, ...area }) => area),
+      ).migrateAll();
       return { layout: layout(storage.sql), versions: versions(storage.sql) };
     });
     const created = await inNewObject((storage) => {

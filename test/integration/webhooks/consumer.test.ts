@@ -2,13 +2,25 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { webhookSignature } from "../../../src/webhooks/core/signing";
 import { createTestApp } from "../helpers";
-import { admin, createEndpoint, deadLetter, deliver, deliveryByMessage, deliveryLog, message, stubReceiver } from "./support";
+import {
+  admin,
+  createEndpoint,
+  deadLetter,
+  deliver,
+  deliveryByMessage,
+  deliveryLog,
+  message,
+  stubReceiver,
+} from "./support";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function appWithEndpoint(url = "https://receiver.example/hook?game=space%20racer", secret_key = "my-shared-secret") {
+async function appWithEndpoint(
+  url = "https://receiver.example/hook?game=space%20racer",
+  secret_key = "my-shared-secret",
+) {
   const { appId } = await createTestApp();
   const endpoint = await createEndpoint(appId, { webhook_type: "challenge-changed", url, secret_key });
   return { appId, endpoint };
@@ -26,29 +38,56 @@ describe("webhook delivery", () => {
     expect(calls).toHaveLength(1);
     const [received] = calls;
     expect(received.method).toBe("POST");
-    expect(received.url.toString()).toBe("https://receiver.example/hook?game=space%20racer&secret_key=my-shared-secret");
+    expect(received.url.toString()).toBe(
+      "https://receiver.example/hook?game=space%20racer&secret_key=my-shared-secret",
+    );
     expect(received.body).toBe(m.body);
     expect(received.headers.get("content-type")).toBe("application/json");
     expect(received.headers.get("webhook-id")).toBe(m.messageId);
     const timestamp = Number(received.headers.get("webhook-timestamp"));
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(600);
-    expect(received.headers.get("webhook-signature")).toBe(await webhookSignature("my-shared-secret", m.messageId, timestamp, m.body));
+    expect(received.headers.get("webhook-signature")).toBe(
+      await webhookSignature("my-shared-secret", m.messageId, timestamp, m.body),
+    );
 
     const delivery = await deliveryByMessage(appId, m.messageId);
     expect(delivery).toMatchObject({
-      message_id: m.messageId, webhook_id: endpoint.webhook_id, webhook_type: "challenge-changed", status: "succeeded",
-      url: "https://receiver.example/hook?game=space%20racer", attempt_count: 1, last_status_code: 200, last_error: null,
-      next_attempt_at: null, created_at: "2025-01-01T00:00:00.000Z", payload: JSON.parse(m.body),
-      attempts: [{ attempt_number: 1, status_code: 200, error: null, outcome: "succeeded", latency_ms: expect.any(Number), attempted_at: expect.any(String) }],
+      message_id: m.messageId,
+      webhook_id: endpoint.webhook_id,
+      webhook_type: "challenge-changed",
+      status: "succeeded",
+      url: "https://receiver.example/hook?game=space%20racer",
+      attempt_count: 1,
+      last_status_code: 200,
+      last_error: null,
+      next_attempt_at: null,
+      created_at: "2025-01-01T00:00:00.000Z",
+      payload: JSON.parse(m.body),
+      attempts: [
+        {
+          attempt_number: 1,
+          status_code: 200,
+          error: null,
+          outcome: "succeeded",
+          latency_ms: expect.any(Number),
+          attempted_at: expect.any(String),
+        },
+      ],
     });
   });
 
   it("retries a failing receiver with the backoff, keeping the webhook-id, logging every attempt", async () => {
     const { appId, endpoint } = await appWithEndpoint();
-    const calls = stubReceiver((_, i) => (i < 3 ? new Response("nope", { status: [500, 403, 404][i] }) : new Response(null, { status: 204 })));
+    const calls = stubReceiver((_, i) =>
+      i < 3 ? new Response("nope", { status: [500, 403, 404][i] }) : new Response(null, { status: 204 }),
+    );
     const m = message(appId, endpoint.webhook_id);
 
-    for (const [attempt, delay] of [[1, 60], [2, 120], [3, 240]]) {
+    for (const [attempt, delay] of [
+      [1, 60],
+      [2, 120],
+      [3, 240],
+    ]) {
       const { ids, result } = await deliver([{ body: m, attempts: attempt }]);
       expect(result.explicitAcks).toEqual([]);
       expect(result.retryMessages).toEqual([{ msgId: ids[0], delaySeconds: delay }]);
@@ -59,7 +98,13 @@ describe("webhook delivery", () => {
 
     expect(calls.map((c) => c.headers.get("webhook-id"))).toEqual([m.messageId, m.messageId, m.messageId, m.messageId]);
     const delivery = await deliveryByMessage(appId, m.messageId);
-    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 4, last_status_code: 204, last_error: null, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: "succeeded",
+      attempt_count: 4,
+      last_status_code: 204,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(delivery.attempts.map((a: any) => [a.attempt_number, a.status_code, a.outcome, a.error])).toEqual([
       [1, 500, "failed", "HTTP 500: nope"],
       [2, 403, "failed", "HTTP 403: nope"],
@@ -94,7 +139,12 @@ describe("webhook delivery", () => {
       [null, "Request failed: Network connection lost."],
       [null, "No answer within 10 s"],
     ]);
-    expect(delivery).toMatchObject({ status: "pending", last_status_code: null, last_error: "No answer within 10 s", next_attempt_at: expect.any(String) });
+    expect(delivery).toMatchObject({
+      status: "pending",
+      last_status_code: null,
+      last_error: "No answer within 10 s",
+      next_attempt_at: expect.any(String),
+    });
   });
 
   it("hands the message to the dead-letter queue after the last attempt, which logs the delivery as failed", async () => {
@@ -109,7 +159,11 @@ describe("webhook delivery", () => {
     const dlq = await deadLetter([{ body: m }]);
     expect(dlq.result.ackAll).toBe(true);
     expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({
-      status: "failed", attempt_count: 1, last_status_code: 403, last_error: "HTTP 403: wrong secret", next_attempt_at: null,
+      status: "failed",
+      attempt_count: 1,
+      last_status_code: 403,
+      last_error: "HTTP 403: wrong secret",
+      next_attempt_at: null,
     });
     expect((await deliveryLog(appId, "&status=failed")).total).toBe(1);
   });
@@ -119,7 +173,10 @@ describe("webhook delivery", () => {
     const m = message(appId, endpoint.webhook_id);
     await deadLetter([{ body: m }]);
     expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({
-      status: "failed", attempt_count: 0, last_error: "Dead-lettered before any attempt was logged", attempts: [],
+      status: "failed",
+      attempt_count: 0,
+      last_error: "Dead-lettered before any attempt was logged",
+      attempts: [],
     });
   });
 
@@ -129,9 +186,15 @@ describe("webhook delivery", () => {
     const m = message(appId, endpoint.webhook_id);
     const { ids, result } = await deliver([{ body: m }]);
     expect(result.explicitAcks).toEqual(ids);
-    expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({ status: "failed", last_status_code: 410, last_error: "HTTP 410" });
+    expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({
+      status: "failed",
+      last_status_code: 410,
+      last_error: "HTTP 410",
+    });
     expect((await admin("GET", `/apps/${appId}/webhooks/${endpoint.webhook_id}`)).body).toMatchObject({
-      enabled: false, disabled_at: expect.any(String), disabled_reason: "The receiver answered 410 Gone",
+      enabled: false,
+      disabled_at: expect.any(String),
+      disabled_reason: "The receiver answered 410 Gone",
     });
 
     // Further messages for it are not sent; a PUT enables it again.
@@ -139,9 +202,15 @@ describe("webhook delivery", () => {
     await deliver([{ body: next }]);
     expect(calls).toHaveLength(1);
     expect(await deliveryByMessage(appId, next.messageId)).toMatchObject({
-      status: "failed", attempt_count: 0, last_error: "Not sent: the webhook endpoint is disabled (it answered 410 Gone)",
+      status: "failed",
+      attempt_count: 0,
+      last_error: "Not sent: the webhook endpoint is disabled (it answered 410 Gone)",
     });
-    const put = await admin("PUT", `/apps/${appId}/webhooks/${endpoint.webhook_id}`, { webhook_type: "challenge-changed", url: endpoint.url, secret_key: endpoint.secret_key });
+    const put = await admin("PUT", `/apps/${appId}/webhooks/${endpoint.webhook_id}`, {
+      webhook_type: "challenge-changed",
+      url: endpoint.url,
+      secret_key: endpoint.secret_key,
+    });
     expect(put.body).toMatchObject({ enabled: true, disabled_at: null });
   });
 
@@ -152,7 +221,10 @@ describe("webhook delivery", () => {
     await deliver([{ body: m }]);
     expect(calls.map((c) => c.url.toString())).toEqual(["https://rewards.example/level/3?secret_key=level-secret-1"]);
     expect((await admin("GET", `/apps/${appId}/webhooks/${endpoint.webhook_id}`)).body.enabled).toBe(true);
-    expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({ status: "failed", url: "https://rewards.example/level/3" });
+    expect(await deliveryByMessage(appId, m.messageId)).toMatchObject({
+      status: "failed",
+      url: "https://rewards.example/level/3",
+    });
   });
 
   it("uses the endpoint's current URL and secret on each attempt", async () => {
@@ -160,7 +232,11 @@ describe("webhook delivery", () => {
     const calls = stubReceiver((_, i) => new Response(null, { status: i === 0 ? 500 : 200 }));
     const m = message(appId, endpoint.webhook_id);
     await deliver([{ body: m, attempts: 1 }]);
-    await admin("PUT", `/apps/${appId}/webhooks/${endpoint.webhook_id}`, { webhook_type: "challenge-changed", url: "https://receiver.example/new", secret_key: "new-secret-2" });
+    await admin("PUT", `/apps/${appId}/webhooks/${endpoint.webhook_id}`, {
+      webhook_type: "challenge-changed",
+      url: "https://receiver.example/new",
+      secret_key: "new-secret-2",
+    });
     await deliver([{ body: m, attempts: 2 }]);
     expect(calls.map((c) => c.url.toString())).toEqual([
       "https://receiver.example/old?secret_key=old-secret-1",
@@ -174,12 +250,18 @@ describe("webhook delivery", () => {
     const refused = message(appId, endpoint.webhook_id);
     const r1 = await deliver([{ body: refused }], { ALLOW_LOOPBACK_WEBHOOKS: "off" });
     expect(r1.result.explicitAcks).toEqual(r1.ids);
-    expect(await deliveryByMessage(appId, refused.messageId)).toMatchObject({ status: "failed", last_error: "Not sent: the URL must use https" });
+    expect(await deliveryByMessage(appId, refused.messageId)).toMatchObject({
+      status: "failed",
+      last_error: "Not sent: the URL must use https",
+    });
 
     await admin("DELETE", `/apps/${appId}/webhooks/${endpoint.webhook_id}`);
     const orphan = message(appId, endpoint.webhook_id);
     await deliver([{ body: orphan }]);
-    expect(await deliveryByMessage(appId, orphan.messageId)).toMatchObject({ status: "failed", last_error: "Not sent: the webhook endpoint was deleted" });
+    expect(await deliveryByMessage(appId, orphan.messageId)).toMatchObject({
+      status: "failed",
+      last_error: "Not sent: the webhook endpoint was deleted",
+    });
     expect(calls).toHaveLength(0);
   });
 
@@ -189,8 +271,18 @@ describe("webhook delivery", () => {
     const messages = Array.from({ length: 10 }, () => message(appId, endpoint.webhook_id));
     const { ids, result } = await deliver(messages.map((body) => ({ body })));
     const even = messages.map((m, i) => [JSON.parse(m.body).n % 2 === 0, ids[i]] as const);
-    expect(result.explicitAcks.sort()).toEqual(even.filter(([ok]) => ok).map(([, id]) => id).sort());
-    expect(result.retryMessages.map((r) => r.msgId).sort()).toEqual(even.filter(([ok]) => !ok).map(([, id]) => id).sort());
+    expect(result.explicitAcks.sort()).toEqual(
+      even
+        .filter(([ok]) => ok)
+        .map(([, id]) => id)
+        .sort(),
+    );
+    expect(result.retryMessages.map((r) => r.msgId).sort()).toEqual(
+      even
+        .filter(([ok]) => !ok)
+        .map(([, id]) => id)
+        .sort(),
+    );
     expect((await deliveryLog(appId, "&status=succeeded")).total).toBe(5);
     expect((await deliveryLog(appId, "&status=pending")).total).toBe(5);
   });
@@ -223,13 +315,23 @@ describe("the delivery log's retention", () => {
     await deliver([{ body: old }, { body: young }]);
     const day = 86_400_000;
     const now = Date.now();
-    await env.DB.prepare("UPDATE webhook_deliveries SET updated_at = ? WHERE message_id = ?").bind(new Date(now - 31 * day).toISOString(), old.messageId).run();
-    await env.DB.prepare("UPDATE webhook_deliveries SET updated_at = ? WHERE message_id = ?").bind(new Date(now - 29 * day).toISOString(), young.messageId).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET updated_at = ? WHERE message_id = ?")
+      .bind(new Date(now - 31 * day).toISOString(), old.messageId)
+      .run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET updated_at = ? WHERE message_id = ?")
+      .bind(new Date(now - 29 * day).toISOString(), young.messageId)
+      .run();
 
     await pruneDeliveryLog(env.DB, now);
     expect((await deliveryLog(appId)).items.map((d) => d.message_id)).toEqual([young.messageId]);
-    const attempts = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d USING (delivery_id) WHERE d.app_id = ?").bind(Number(appId)).first<{ n: number }>();
-    const orphans = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id NOT IN (SELECT delivery_id FROM webhook_deliveries)").first<{ n: number }>();
+    const attempts = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d USING (delivery_id) WHERE d.app_id = ?",
+    )
+      .bind(Number(appId))
+      .first<{ n: number }>();
+    const orphans = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id NOT IN (SELECT delivery_id FROM webhook_deliveries)",
+    ).first<{ n: number }>();
     expect([attempts!.n, orphans!.n]).toEqual([1, 0]);
   });
 });

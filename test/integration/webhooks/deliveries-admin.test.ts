@@ -13,7 +13,8 @@ describe("the delivery log", () => {
     const b = await createEndpoint(appId, { webhook_type: "battlepass-expired", url: "https://a.example/b" });
     stubReceiver((c) => new Response(null, { status: c.url.pathname === "/a" ? 200 : 500 }));
     const ms = [
-      message(appId, a.webhook_id), message(appId, a.webhook_id),
+      message(appId, a.webhook_id),
+      message(appId, a.webhook_id),
       message(appId, b.webhook_id, { webhookType: "battlepass-expired" }),
     ];
     for (const m of ms) await deliver([{ body: m }]);
@@ -42,13 +43,19 @@ describe("the delivery log", () => {
     const [delivery] = (await deliveryLog(a.appId)).items;
     expect((await deliveryLog(b.appId)).total).toBe(0);
     expect((await admin("GET", `/apps/${b.appId}/webhook-deliveries/${delivery.delivery_id}`)).status).toBe(404);
-    expect((await admin("POST", `/apps/${b.appId}/webhook-deliveries/${delivery.delivery_id}/redeliver`)).status).toBe(404);
+    expect((await admin("POST", `/apps/${b.appId}/webhook-deliveries/${delivery.delivery_id}/redeliver`)).status).toBe(
+      404,
+    );
     expect((await admin("GET", `/apps/${a.appId}/webhook-deliveries/xyz`)).status).toBe(404);
   });
 
   it("redelivers a failed delivery through the queue with the same webhook-id", async () => {
     const { appId } = await createTestApp();
-    const endpoint = await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/a", secret_key: "redeliver-secret" });
+    const endpoint = await createEndpoint(appId, {
+      webhook_type: "challenge-changed",
+      url: "https://a.example/a",
+      secret_key: "redeliver-secret",
+    });
     let healthy = false;
     const calls = stubReceiver(() => new Response(null, { status: healthy ? 200 : 403 }));
     const m = message(appId, endpoint.webhook_id);
@@ -60,13 +67,20 @@ describe("the delivery log", () => {
     healthy = true;
     const redelivered = await admin("POST", `/apps/${appId}/webhook-deliveries/${failed.delivery_id}/redeliver`);
     expect(redelivered).toMatchObject({ status: 202, body: { delivery_id: failed.delivery_id, status: "pending" } });
-    expect((await admin("POST", `/apps/${appId}/webhook-deliveries/${failed.delivery_id}/redeliver`))).toMatchObject({
-      status: 409, body: { status: 409, message: `Webhook delivery ${failed.delivery_id} is still pending` },
+    expect(await admin("POST", `/apps/${appId}/webhook-deliveries/${failed.delivery_id}/redeliver`)).toMatchObject({
+      status: 409,
+      body: { status: 409, message: `Webhook delivery ${failed.delivery_id} is still pending` },
     });
 
-    const done = await until(() => admin("GET", `/apps/${appId}/webhook-deliveries/${failed.delivery_id}`), (r) => r.body.status !== "pending");
+    const done = await until(
+      () => admin("GET", `/apps/${appId}/webhook-deliveries/${failed.delivery_id}`),
+      (r) => r.body.status !== "pending",
+    );
     expect(done.body).toMatchObject({ status: "succeeded", attempt_count: 2, last_status_code: 200 });
-    expect(done.body.attempts.map((a: any) => [a.attempt_number, a.status_code, a.outcome])).toEqual([[1, 403, "failed"], [2, 200, "succeeded"]]);
+    expect(done.body.attempts.map((a: any) => [a.attempt_number, a.status_code, a.outcome])).toEqual([
+      [1, 403, "failed"],
+      [2, 200, "succeeded"],
+    ]);
     expect(calls.map((c) => c.headers.get("webhook-id"))).toEqual([m.messageId, m.messageId]);
     expect(calls[1].body).toBe(m.body);
   });
@@ -79,7 +93,8 @@ describe("the delivery log", () => {
     const [delivery] = (await deliveryLog(appId)).items;
     await admin("DELETE", `/apps/${appId}/webhooks/${endpoint.webhook_id}`);
     expect(await admin("POST", `/apps/${appId}/webhook-deliveries/${delivery.delivery_id}/redeliver`)).toMatchObject({
-      status: 409, body: { message: `The endpoint of webhook delivery ${delivery.delivery_id} was deleted` },
+      status: 409,
+      body: { message: `The endpoint of webhook delivery ${delivery.delivery_id} was deleted` },
     });
     expect((await deliveryLog(appId)).items[0].status).toBe("succeeded");
   });
@@ -93,12 +108,27 @@ describe("the test call", () => {
     const queued = await admin("POST", `/apps/${appId}/webhooks/${endpoint.webhook_id}/test`);
     expect(queued).toMatchObject({
       status: 202,
-      body: { delivery_id: expect.stringMatching(/^\d+$/), message_id: expect.stringMatching(/^msg_/), webhook_id: endpoint.webhook_id, status: "pending", attempt_count: 0 },
+      body: {
+        delivery_id: expect.stringMatching(/^\d+$/),
+        message_id: expect.stringMatching(/^msg_/),
+        webhook_id: endpoint.webhook_id,
+        status: "pending",
+        attempt_count: 0,
+      },
     });
-    const done = await until(() => admin("GET", `/apps/${appId}/webhook-deliveries/${queued.body.delivery_id}`), (r) => r.body.status !== "pending");
+    const done = await until(
+      () => admin("GET", `/apps/${appId}/webhook-deliveries/${queued.body.delivery_id}`),
+      (r) => r.body.status !== "pending",
+    );
     expect(done.body).toMatchObject({
-      status: "succeeded", attempt_count: 1,
-      payload: { webhook_type: "battlepass-expired", test: true, message: expect.any(String), created_at: expect.any(String) },
+      status: "succeeded",
+      attempt_count: 1,
+      payload: {
+        webhook_type: "battlepass-expired",
+        test: true,
+        message: expect.any(String),
+        created_at: expect.any(String),
+      },
     });
     expect(calls).toHaveLength(1);
     expect(JSON.parse(calls[0].body)).toEqual(done.body.payload);
@@ -110,8 +140,9 @@ describe("the test call", () => {
     const endpoint = await createEndpoint(appId, { webhook_type: "battlepass-expired", url: "https://a.example/test" });
     stubReceiver(() => new Response(null, { status: 410 }));
     await deliver([{ body: message(appId, endpoint.webhook_id, { webhookType: "battlepass-expired" }) }]);
-    expect((await admin("POST", `/apps/${appId}/webhooks/${endpoint.webhook_id}/test`))).toMatchObject({
-      status: 409, body: { status: 409, message: `Webhook ${endpoint.webhook_id} is disabled; replace it (PUT) to enable it again` },
+    expect(await admin("POST", `/apps/${appId}/webhooks/${endpoint.webhook_id}/test`)).toMatchObject({
+      status: 409,
+      body: { status: 409, message: `Webhook ${endpoint.webhook_id} is disabled; replace it (PUT) to enable it again` },
     });
     expect((await admin("POST", `/apps/${appId}/webhooks/999999/test`)).status).toBe(404);
   });

@@ -6,14 +6,20 @@ import type { DeliveryMessage } from "../../../src/webhooks/messages";
 import { createTestApp, capturingQueue } from "../helpers";
 import { admin, createEndpoint } from "./support";
 
-const change = (appId: string, overrides: Partial<Change> = {}): Change => ({
-  appId,
-  webhookType: "challenge-changed",
-  payload: { webhook_type: "challenge-changed", user_token: "token", old_challenge: { challenge_id: "1" }, new_challenge: { challenge_id: "1" } },
-  topic: null,
-  userId: null,
-  ...overrides,
-} as Change);
+const change = (appId: string, overrides: Partial<Change> = {}): Change =>
+  ({
+    appId,
+    webhookType: "challenge-changed",
+    payload: {
+      webhook_type: "challenge-changed",
+      user_token: "token",
+      old_challenge: { challenge_id: "1" },
+      new_challenge: { challenge_id: "1" },
+    },
+    topic: null,
+    userId: null,
+    ...overrides,
+  }) as Change;
 
 /** A D1 binding that counts statements reading the endpoints table. */
 function countingDb() {
@@ -52,19 +58,44 @@ describe("enqueueWebhooks", () => {
     await enqueueWebhooks({ ...env, WEBHOOKS: queue }, [c]);
     // userId: the player the payload names, so that erasing them finds (and cancels) these deliveries.
     expect(sent).toEqual([
-      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: a.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number), userId: "ann" },
-      { messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/), appId, webhookId: b.webhook_id, webhookType: "challenge-changed", overrideUrl: null, body: JSON.stringify(c.payload), createdAt: expect.any(Number), userId: "ann" },
+      {
+        messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+        appId,
+        webhookId: a.webhook_id,
+        webhookType: "challenge-changed",
+        overrideUrl: null,
+        body: JSON.stringify(c.payload),
+        createdAt: expect.any(Number),
+        userId: "ann",
+      },
+      {
+        messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+        appId,
+        webhookId: b.webhook_id,
+        webhookType: "challenge-changed",
+        overrideUrl: null,
+        body: JSON.stringify(c.payload),
+        createdAt: expect.any(Number),
+        userId: "ann",
+      },
     ]);
     expect(new Set(sent.map((m) => m.messageId)).size).toBe(2);
   });
 
   it("sends a level reward to the level's URL alone, signed by the app's first endpoint of the type", async () => {
     const { appId } = await createTestApp();
-    const first = await createEndpoint(appId, { webhook_type: "battlepass-level-reward-claimed", url: "https://a.example/default" });
+    const first = await createEndpoint(appId, {
+      webhook_type: "battlepass-level-reward-claimed",
+      url: "https://a.example/default",
+    });
     await createEndpoint(appId, { webhook_type: "battlepass-level-reward-claimed", url: "https://a.example/other" });
     const { queue, sent } = capturingQueue<DeliveryMessage>();
     await enqueueWebhooks({ ...env, WEBHOOKS: queue }, [
-      change(appId, { webhookType: "battlepass-level-reward-claimed", payload: { webhook_type: "battlepass-level-reward-claimed" }, webhookUrl: "https://level.example/reward" }),
+      change(appId, {
+        webhookType: "battlepass-level-reward-claimed",
+        payload: { webhook_type: "battlepass-level-reward-claimed" },
+        webhookUrl: "https://level.example/reward",
+      }),
     ]);
     expect(sent).toMatchObject([{ webhookId: first.webhook_id, overrideUrl: "https://level.example/reward" }]);
   });
@@ -73,8 +104,12 @@ describe("enqueueWebhooks", () => {
     const { appId } = await createTestApp();
     const gone = await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/gone" });
     const live = await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/live" });
-    await env.DB.prepare("UPDATE webhooks SET disabled_at = '2025-01-01T00:00:00.000Z' WHERE webhook_id = ?").bind(Number(gone.webhook_id)).run();
-    await env.DB.prepare("UPDATE apps SET catalog_version = catalog_version + 1 WHERE app_id = ?").bind(Number(appId)).run();
+    await env.DB.prepare("UPDATE webhooks SET disabled_at = '2025-01-01T00:00:00.000Z' WHERE webhook_id = ?")
+      .bind(Number(gone.webhook_id))
+      .run();
+    await env.DB.prepare("UPDATE apps SET catalog_version = catalog_version + 1 WHERE app_id = ?")
+      .bind(Number(appId))
+      .run();
     const { queue, sent } = capturingQueue<DeliveryMessage>();
     await enqueueWebhooks({ ...env, WEBHOOKS: queue }, [change(appId)]);
     expect(sent.map((m) => m.webhookId)).toEqual([live.webhook_id]);
@@ -85,7 +120,10 @@ describe("enqueueWebhooks", () => {
     await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/1" });
     await createEndpoint(appId, { webhook_type: "challenge-changed", url: "https://a.example/2" });
     const { queue, batches, sent } = capturingQueue<DeliveryMessage>();
-    await enqueueWebhooks({ ...env, WEBHOOKS: queue }, Array.from({ length: 125 }, () => change(appId)));
+    await enqueueWebhooks(
+      { ...env, WEBHOOKS: queue },
+      Array.from({ length: 125 }, () => change(appId)),
+    );
     expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
     expect(new Set(sent.map((m) => m.messageId)).size).toBe(250);
   });

@@ -4,7 +4,8 @@ import worker from "../../../src/index";
 import type { DeliveryMessage } from "../../../src/webhooks/messages";
 import { ADMIN, call } from "../helpers";
 
-export const admin = (method: string, path: string, body?: unknown) => call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
+export const admin = (method: string, path: string, body?: unknown) =>
+  call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
 
 export async function createEndpoint(appId: string, body: { webhook_type: string; url: string; secret_key?: string }) {
   const r = await admin("POST", `/apps/${appId}/webhooks`, body);
@@ -24,11 +25,19 @@ export interface ReceivedCall {
  * Replaces outbound fetch with a receiver: `answer` decides the response of each call (or throws,
  * as a refused connection does). `ours` picks the calls the test sent for; others are answered 200.
  */
-export function stubReceiver(answer: (call: ReceivedCall, index: number) => Response | Promise<Response>, ours: (url: URL) => boolean = () => true) {
+export function stubReceiver(
+  answer: (call: ReceivedCall, index: number) => Response | Promise<Response>,
+  ours: (url: URL) => boolean = () => true,
+) {
   const calls: ReceivedCall[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
-    const received = { url: new URL(request.url), method: request.method, headers: request.headers, body: await request.text() };
+    const received = {
+      url: new URL(request.url),
+      method: request.method,
+      headers: request.headers,
+      body: await request.text(),
+    };
     // Files share the runtime: a delivery another file left retrying is let through, not recorded.
     if (!ours(received.url)) return new Response("ok");
     calls.push(received);
@@ -40,7 +49,11 @@ export function stubReceiver(answer: (call: ReceivedCall, index: number) => Resp
 let nextId = 0;
 
 /** Runs the Worker's queue handler on one batch; answers what it acked and retried. */
-export async function runQueue(queueName: string, messages: { body: unknown; attempts?: number }[], overrides: Partial<Record<keyof Env, unknown>> = {}) {
+export async function runQueue(
+  queueName: string,
+  messages: { body: unknown; attempts?: number }[],
+  overrides: Partial<Record<keyof Env, unknown>> = {},
+) {
   const batch = createMessageBatch(
     queueName,
     messages.map((m) => ({ id: `m${++nextId}`, timestamp: new Date(), attempts: m.attempts ?? 1, body: m.body })),
@@ -60,8 +73,10 @@ export async function runQueue(queueName: string, messages: { body: unknown; att
   return { ids: batch.messages.map((m) => m.id), result: { ...result, retryMessages: retried } };
 }
 
-export const deliver = (messages: { body: unknown; attempts?: number }[], overrides: Partial<Record<keyof Env, unknown>> = {}) =>
-  runQueue("gamification-webhooks", messages, overrides);
+export const deliver = (
+  messages: { body: unknown; attempts?: number }[],
+  overrides: Partial<Record<keyof Env, unknown>> = {},
+) => runQueue("gamification-webhooks", messages, overrides);
 
 export const deadLetter = (messages: { body: unknown }[]) => runQueue("gamification-webhooks-dlq", messages);
 

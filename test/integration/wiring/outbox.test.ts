@@ -24,11 +24,19 @@ beforeAll(async () => {
 const kill = (userId: string, amount: number, eventId?: string) =>
   call("POST", "/api/v1/events", {
     token: app.apiKey,
-    body: { user_id: userId, event_name: "kill-enemy", meta_data: { amount }, ...(eventId ? { event_id: eventId } : {}) },
+    body: {
+      user_id: userId,
+      event_name: "kill-enemy",
+      meta_data: { amount },
+      ...(eventId ? { event_id: eventId } : {}),
+    },
   });
 
 const staged = (userId: string) =>
-  runInDurableObject(userObject(env, app.appId, userId), (_i, state) => state.storage.sql.exec("SELECT seq FROM outbox").toArray().length);
+  runInDurableObject(
+    userObject(env, app.appId, userId),
+    (_i, state) => state.storage.sql.exec("SELECT seq FROM outbox").toArray().length,
+  );
 
 /** An app with one automatic challenge and no webhook endpoint: its players' changes reach nobody. */
 async function appWithoutReceivers(name: string) {
@@ -43,11 +51,17 @@ const stagedRowAfter = (appId: string, userId: string, act: (instance: UserDO) =
   runInDurableObject(userObject(env, appId, userId), async (instance: UserDO, state) => {
     vi.spyOn(instance as unknown as { deliver(): Promise<void> }, "deliver").mockResolvedValue();
     await act(instance);
-    const [row] = state.storage.sql.exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox").toArray();
-    return { changes: JSON.parse(row.changes) as { webhookType: string }[], background: JSON.parse(row.background) as { kind: string }[] };
+    const [row] = state.storage.sql
+      .exec<{ changes: string; background: string }>("SELECT changes, background FROM outbox")
+      .toArray();
+    return {
+      changes: JSON.parse(row.changes) as { webhookType: string }[],
+      background: JSON.parse(row.background) as { kind: string }[],
+    };
   });
 
-const scoresOf = (sent: { body: string }[]) => sent.map((m) => JSON.parse(m.body).new_challenge.user_challenge_current_score);
+const scoresOf = (sent: { body: string }[]) =>
+  sent.map((m) => JSON.parse(m.body).new_challenge.user_challenge_current_score);
 
 describe("the user's outbox", () => {
   it("keeps what a failed queue send could not hand on, and the alarm hands it on", async () => {
@@ -99,10 +113,21 @@ describe("the user's outbox", () => {
     const quiet = await appWithoutReceivers("Outbox without receivers");
     const stagedRow = (appId: string, userId: string) =>
       stagedRowAfter(appId, userId, (instance) =>
-        instance.applyEvent({
-          appId, userId, teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
-          metaData: { amount: 1 }, eventId: null, receivedAt: Date.now(), credential: "api_key",
-        }, DEFAULT_RATE_LIMITS.perUserPerMinute),
+        instance.applyEvent(
+          {
+            appId,
+            userId,
+            teamId: null,
+            eventName: "kill-enemy",
+            eventType: "single",
+            sessionId: "persistent",
+            metaData: { amount: 1 },
+            eventId: null,
+            receivedAt: Date.now(),
+            credential: "api_key",
+          },
+          DEFAULT_RATE_LIMITS.perUserPerMinute,
+        ),
       );
 
     // An app with a challenge-changed endpoint: the start and the count of the challenge.
@@ -116,7 +141,10 @@ describe("the user's outbox", () => {
 
   it("stages only the changes somebody receives on a first touch too", async () => {
     const quiet = await appWithoutReceivers("First touch without receivers");
-    const stagedRow = (appId: string, userId: string) => stagedRowAfter(appId, userId, (instance) => instance.listChallenges(appId, userId, Date.now(), { filter: "all" }));
+    const stagedRow = (appId: string, userId: string) =>
+      stagedRowAfter(appId, userId, (instance) =>
+        instance.listChallenges(appId, userId, Date.now(), { filter: "all" }),
+      );
 
     // The automatic challenge starts: its change goes to the app's endpoint.
     expect((await stagedRow(app.appId, "eve")).changes.map((c) => c.webhookType)).toEqual(["challenge-changed"]);
@@ -134,7 +162,10 @@ describe("messages handed on again", () => {
 
   it("keep their ids, are marked resent, and are applied once", async () => {
     const sent = captureSends<QueuedBackground>(env.BACKGROUND);
-    await call("POST", "/api/v1/events", { token: quiet.apiKey, body: { user_id: "gus", event_name: "kill-enemy", meta_data: { amount: 1 } } });
+    await call("POST", "/api/v1/events", {
+      token: quiet.apiKey,
+      body: { user_id: "gus", event_name: "kill-enemy", meta_data: { amount: 1 } },
+    });
     const first = sent.splice(0);
     expect(first.map((m) => m.kind)).toEqual(["event", "usage", "holders"]);
     expect(first.every((m) => typeof m.outboxId === "string" && m.resent === undefined)).toBe(true);
@@ -150,9 +181,11 @@ describe("messages handed on again", () => {
     // Both reach the consumer, under different queue message ids: counted once.
     const usage = async () =>
       new Map(
-        (await env.DB.prepare("SELECT metric, count FROM usage_counters WHERE app_id = ?").bind(Number(quiet.appId)).all<{ metric: string; count: number }>()).results.map(
-          (r) => [r.metric, r.count],
-        ),
+        (
+          await env.DB.prepare("SELECT metric, count FROM usage_counters WHERE app_id = ?")
+            .bind(Number(quiet.appId))
+            .all<{ metric: string; count: number }>()
+        ).results.map((r) => [r.metric, r.count]),
       );
     await consume(first);
     const once = await usage();

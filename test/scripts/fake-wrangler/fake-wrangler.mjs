@@ -37,9 +37,23 @@ function error(message) {
   process.stderr.write(`\n✘ [ERROR] ${message}\n\n`);
   process.exit(1);
 }
-const apiError = (url, text, code) => error(`A request to the Cloudflare API (/accounts/${state.accounts[0].id}${url}) failed.\n\n  ${text} [code: ${code}]`);
+const apiError = (url, text, code) =>
+  error(
+    `A request to the Cloudflare API (/accounts/${state.accounts[0].id}${url}) failed.\n\n  ${text} [code: ${code}]`,
+  );
 
-const COMMANDS = ["whoami", "d1 list", "d1 create", "d1 migrations apply", "queues info", "queues create", "r2 bucket info", "r2 bucket create", "secret list", "deploy"];
+const COMMANDS = [
+  "whoami",
+  "d1 list",
+  "d1 create",
+  "d1 migrations apply",
+  "queues info",
+  "queues create",
+  "r2 bucket info",
+  "r2 bucket create",
+  "secret list",
+  "deploy",
+];
 const command = COMMANDS.find((c) => positional.slice(0, c.split(" ").length).join(" ") === c);
 const arg = command && positional[command.split(" ").length];
 if (jurisdiction) error("fake wrangler: jurisdictions are not modelled");
@@ -50,12 +64,16 @@ if (command === "whoami") {
     process.stdout.write(`${JSON.stringify({ loggedIn: false })}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${JSON.stringify({ loggedIn: true, authType: "OAuth Token", email: "ops@studio.example", accounts: state.accounts, tokenPermissions: [] }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ loggedIn: true, authType: "OAuth Token", email: "ops@studio.example", accounts: state.accounts, tokenPermissions: [] }, null, 2)}\n`,
+  );
   process.exit(0);
 }
 
 if (!state.loggedIn) {
-  error("In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN environment variable for wrangler to work.");
+  error(
+    "In a non-interactive environment, it's necessary to set a CLOUDFLARE_API_TOKEN environment variable for wrangler to work.",
+  );
 }
 
 const databaseNamed = (name) => state.d1.find((db) => db.name === name);
@@ -64,7 +82,20 @@ const worker = () => (state.workers[config().name] ??= { secrets: {}, versions: 
 switch (command) {
   case "d1 list":
     if (!json) error("fake wrangler: d1 list without --json");
-    process.stdout.write(`${JSON.stringify(state.d1.map(({ uuid, name }) => ({ uuid, name, created_at: "2026-11-24T00:00:00.000Z", version: "production", num_tables: 0, file_size: 0 })), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        state.d1.map(({ uuid, name }) => ({
+          uuid,
+          name,
+          created_at: "2026-11-24T00:00:00.000Z",
+          version: "production",
+          num_tables: 0,
+          file_size: 0,
+        })),
+        null,
+        2,
+      )}\n`,
+    );
     break;
   case "d1 create":
     if (databaseNamed(arg)) error("A database with that name already exists");
@@ -78,7 +109,9 @@ switch (command) {
     const db = databaseNamed(entry?.database_name ?? arg);
     if (!db) error(`Couldn't find a D1 DB named '${arg}' in the API. Run 'wrangler d1 create ${arg}' to create it.`);
     const dir = path.resolve(path.dirname(configPath), entry?.migrations_dir ?? "migrations");
-    const pending = readdirSync(dir).filter((f) => f.endsWith(".sql") && !db.migrations.includes(f)).sort();
+    const pending = readdirSync(dir)
+      .filter((f) => f.endsWith(".sql") && !db.migrations.includes(f))
+      .sort();
     if (pending.length === 0) console.log("✅ No migrations to apply!");
     else {
       console.log(`Migrations to be applied:\n${pending.join("\n")}`);
@@ -88,8 +121,11 @@ switch (command) {
     break;
   }
   case "queues info":
-    if (!state.queues.includes(arg)) error(`Queue "${arg}" does not exist. To create it, run: wrangler queues create ${arg}`);
-    console.log(`Queue Name: ${arg}\nQueue ID: ${arg}-id\nCreated On: 2026-11-24T00:00:00Z\nLast Modified: 2026-11-24T00:00:00Z\nNumber of Producers: 0\nNumber of Consumers: 0`);
+    if (!state.queues.includes(arg))
+      error(`Queue "${arg}" does not exist. To create it, run: wrangler queues create ${arg}`);
+    console.log(
+      `Queue Name: ${arg}\nQueue ID: ${arg}-id\nCreated On: 2026-11-24T00:00:00Z\nLast Modified: 2026-11-24T00:00:00Z\nNumber of Producers: 0\nNumber of Consumers: 0`,
+    );
     break;
   case "queues create":
     if (state.queues.includes(arg)) apiError("/queues", "Queue name already taken", 11009);
@@ -99,10 +135,13 @@ switch (command) {
     break;
   case "r2 bucket info":
     if (!state.r2.includes(arg)) apiError(`/r2/buckets/${arg}`, "The specified bucket does not exist.", 10006);
-    process.stdout.write(`${JSON.stringify({ name: arg, location: "WEUR", creation_date: "2026-11-24T00:00:00.000Z", object_count: 0, bucket_size: "0 B" })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ name: arg, location: "WEUR", creation_date: "2026-11-24T00:00:00.000Z", object_count: 0, bucket_size: "0 B" })}\n`,
+    );
     break;
   case "r2 bucket create":
-    if (state.r2.includes(arg)) apiError("/r2/buckets", "The bucket you tried to create already exists, and you own it.", 10004);
+    if (state.r2.includes(arg))
+      apiError("/r2/buckets", "The bucket you tried to create already exists, and you own it.", 10004);
     state.r2.push(arg);
     save();
     console.log(`Creating bucket '${arg}'...\n✅ Created bucket '${arg}' with default storage class of Standard.`);
@@ -110,9 +149,17 @@ switch (command) {
   case "secret list": {
     const existing = state.workers[config().name];
     if (!existing) {
-      error(`Worker "${config().name}"${envName ? ` (env: ${envName})` : ""} not found.\n\nIf this is a new Worker, run \`wrangler deploy\` first to create it.`);
+      error(
+        `Worker "${config().name}"${envName ? ` (env: ${envName})` : ""} not found.\n\nIf this is a new Worker, run \`wrangler deploy\` first to create it.`,
+      );
     }
-    process.stdout.write(`${JSON.stringify(Object.keys(existing.secrets).map((name) => ({ name, type: "secret_text" })), null, "  ")}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        Object.keys(existing.secrets).map((name) => ({ name, type: "secret_text" })),
+        null,
+        "  ",
+      )}\n`,
+    );
     break;
   }
   case "deploy": {
@@ -122,7 +169,8 @@ switch (command) {
     // as provisioned), and stops at consumer and dead-letter queues that do not exist.
     for (const consumer of cfg.queues.consumers) {
       for (const name of [consumer.queue, consumer.dead_letter_queue].filter(Boolean)) {
-        if (!state.queues.includes(name)) error(`Queue "${name}" does not exist. To create it, run: wrangler queues create ${name}`);
+        if (!state.queues.includes(name))
+          error(`Queue "${name}" does not exist. To create it, run: wrangler queues create ${name}`);
       }
     }
     for (const db of cfg.d1.filter((d) => !d.database_id && !databaseNamed(d.database_name))) {
@@ -147,15 +195,25 @@ switch (command) {
     target.versions.push(versionId);
     save();
     const url = `https://${cfg.name}.studio.workers.dev`;
-    const targets = [url, ...cfg.triggers.crons.map((c) => `schedule: ${c}`), ...cfg.queues.producers.map((p) => `Producer for ${p.queue}`), ...cfg.queues.consumers.map((c) => `Consumer for ${c.queue}`)];
+    const targets = [
+      url,
+      ...cfg.triggers.crons.map((c) => `schedule: ${c}`),
+      ...cfg.queues.producers.map((p) => `Producer for ${p.queue}`),
+      ...cfg.queues.consumers.map((c) => `Consumer for ${c.queue}`),
+    ];
     if (process.env.WRANGLER_OUTPUT_FILE_PATH) {
-      appendFileSync(process.env.WRANGLER_OUTPUT_FILE_PATH, `${JSON.stringify({ version: 1, type: "wrangler-session", wrangler_version: "4.156.2", command_line_args: argv, log_file_path: "/dev/null" })}\n`);
+      appendFileSync(
+        process.env.WRANGLER_OUTPUT_FILE_PATH,
+        `${JSON.stringify({ version: 1, type: "wrangler-session", wrangler_version: "4.156.2", command_line_args: argv, log_file_path: "/dev/null" })}\n`,
+      );
       appendFileSync(
         process.env.WRANGLER_OUTPUT_FILE_PATH,
         `${JSON.stringify({ type: "deploy", version: 1, worker_name: cfg.name, worker_tag: "tag", version_id: versionId, targets, wrangler_environment: envName || undefined, worker_name_overridden: false })}\n`,
       );
     }
-    console.log(`Total Upload: 1340.08 KiB / gzip: 251.60 KiB\nUploaded ${cfg.name} (3.10 sec)\nDeployed ${cfg.name} triggers (1.20 sec)\n${targets.map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: ${versionId}`);
+    console.log(
+      `Total Upload: 1340.08 KiB / gzip: 251.60 KiB\nUploaded ${cfg.name} (3.10 sec)\nDeployed ${cfg.name} triggers (1.20 sec)\n${targets.map((t) => `  ${t}`).join("\n")}\nCurrent Version ID: ${versionId}`,
+    );
     break;
   }
   default:

@@ -17,7 +17,12 @@ const START = Date.parse("2030-01-01T00:00:00Z");
 const END = Date.parse("2030-02-01T00:00:00Z");
 const DURING = START + 1000;
 
-const challenge = (challengeId: string, eventName: string, goal: number, extra: Partial<ChallengeDef> = {}): ChallengeDef => ({
+const challenge = (
+  challengeId: string,
+  eventName: string,
+  goal: number,
+  extra: Partial<ChallengeDef> = {},
+): ChallengeDef => ({
   challengeId,
   eventName,
   valueField: null,
@@ -38,13 +43,20 @@ function pass(incremental: boolean, extra: Partial<PassDef> = {}): PassDef {
     levels: [
       { levelId: "10", challenges: [challenge("100", "kill-enemy", 2), challenge("101", "collect-item", 3)] },
       { levelId: "11", challenges: [challenge("110", "kill-enemy", 1)] },
-      { levelId: "12", challenges: [challenge("120", "finish-laps", 50, { goalCondition: 1, valueField: "required_time" })] },
+      {
+        levelId: "12",
+        challenges: [challenge("120", "finish-laps", 50, { goalCondition: 1, valueField: "required_time" })],
+      },
     ],
     ...extra,
   };
 }
 
-const event = (eventName: string, metaData: CounterEvent["metaData"] = {}, extra: Partial<CounterEvent> = {}): CounterEvent => ({
+const event = (
+  eventName: string,
+  metaData: CounterEvent["metaData"] = {},
+  extra: Partial<CounterEvent> = {},
+): CounterEvent => ({
   eventName,
   eventType: "single",
   sessionId: "s1",
@@ -81,7 +93,13 @@ describe("battle pass progress: unlocking and the first level", () => {
   it("activates the first level at unlock time and records the purchase", () => {
     const def = pass(true);
     const progress = unlocked(def);
-    expect(progress).toEqual({ unlockedAt: DURING, purchasePrice: 4.99, purchaseCurrency: "EUR", levels: {}, challenges: {} });
+    expect(progress).toEqual({
+      unlockedAt: DURING,
+      purchasePrice: 4.99,
+      purchaseCurrency: "EUR",
+      levels: {},
+      challenges: {},
+    });
     expect(viewLevels(def, progress, DURING).map((l) => l.activatedAt)).toEqual([DURING, null, null]);
     expect(types(def, progress)).toEqual([["in-progress:0", "in-progress:0"], ["unlock:0"], ["unlock:0"]]);
   });
@@ -95,7 +113,10 @@ describe("battle pass progress: unlocking and the first level", () => {
   });
 
   it("refuses to unlock a pass that ended or is switched off", () => {
-    expect(unlockPass(pass(true), null, { price: 0, currency: "" }, END)).toEqual({ ok: false, conflict: "Battle pass 7 has ended" });
+    expect(unlockPass(pass(true), null, { price: 0, currency: "" }, END)).toEqual({
+      ok: false,
+      conflict: "Battle pass 7 has ended",
+    });
     expect(unlockPass(pass(true, { enabled: false }), null, { price: 0, currency: "" }, DURING)).toEqual({
       ok: false,
       conflict: "Battle pass 7 is not active",
@@ -161,8 +182,16 @@ describe("battle pass progress: events", () => {
     expect(progress.challenges["120"]?.completedAt ?? null).toBeNull();
     progress = applyEvent(def, progress, event("finish-laps", { required_time: 62 }, { eventType: "group" }), DURING)!;
     expect(progress.challenges["120"].completedAt).toBeNull();
-    progress = applyEvent(def, progress, event("finish-laps", { required_time: 48 }, { eventType: "group" }), DURING + 3)!;
-    expect(progress.challenges["120"]).toEqual({ counter: { score: 48, lastSessionId: "s1" }, completedAt: DURING + 3 });
+    progress = applyEvent(
+      def,
+      progress,
+      event("finish-laps", { required_time: 48 }, { eventType: "group" }),
+      DURING + 3,
+    )!;
+    expect(progress.challenges["120"]).toEqual({
+      counter: { score: 48, lastSessionId: "s1" },
+      completedAt: DURING + 3,
+    });
   });
 });
 
@@ -238,7 +267,10 @@ describe("battle pass progress: claiming level rewards", () => {
     expect(claimed.value.levels["10"]).toEqual({ activatedAt: null, claimedAt: DURING + 9 });
     expect(types(def, claimed.value)).toEqual([["finished:2", "finished:3"], ["in-progress:0"], ["unlock:0"]]);
     expect(viewLevels(def, claimed.value, DURING)[0].rewardClaimed).toBe(true);
-    expect(claimLevel(def, claimed.value, "10", DURING + 10)).toEqual({ ok: false, conflict: "The reward of level 10 was already claimed" });
+    expect(claimLevel(def, claimed.value, "10", DURING + 10)).toEqual({
+      ok: false,
+      conflict: "The reward of level 10 was already claimed",
+    });
   });
 
   it("still allows claiming after the end: progress stays as achieved", () => {

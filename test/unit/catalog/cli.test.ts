@@ -14,17 +14,29 @@ describe("the catalog CLI", () => {
     };
     const { doc: resolved, notes } = resolveSecrets(doc, { SECRET_A: "from-the-env-1" });
     expect(resolved.webhooks.map((w) => w.secret_key)).toEqual(["from-the-env-1", { env: "SECRET_B" }, "in-clear-123"]);
-    expect(notes).toEqual(["webhook b: SECRET_B is not set, so its current secret is kept (a new endpoint gets a generated one)"]);
+    expect(notes).toEqual([
+      "webhook b: SECRET_B is not set, so its current secret is kept (a new endpoint gets a generated one)",
+    ]);
     expect(doc.webhooks[0].secret_key).toEqual({ env: "SECRET_A" });
   });
 
   it("writes YAML with a schema comment and quoted strings that read back the same, or JSON with $schema", () => {
-    const doc = { version: 1, leaderboards: [{ key: "b", name: { en: "Board" }, period_range_reset_at_time: "06:00:00", event_name: "kill-enemy" }] };
+    const doc = {
+      version: 1,
+      leaderboards: [
+        { key: "b", name: { en: "Board" }, period_range_reset_at_time: "06:00:00", event_name: "kill-enemy" },
+      ],
+    };
     const yaml = formatCatalog(doc, "catalog.yaml", "http://127.0.0.1:8787/api/v1/public/catalog-schema.json");
-    expect(yaml.split("\n")[0]).toBe("# yaml-language-server: $schema=http://127.0.0.1:8787/api/v1/public/catalog-schema.json");
+    expect(yaml.split("\n")[0]).toBe(
+      "# yaml-language-server: $schema=http://127.0.0.1:8787/api/v1/public/catalog-schema.json",
+    );
     expect(yaml).toContain('period_range_reset_at_time: "06:00:00"');
     expect(parse(yaml)).toEqual(doc);
-    expect(JSON.parse(formatCatalog(doc, "catalog.json", "http://s/schema.json"))).toEqual({ $schema: "http://s/schema.json", ...doc });
+    expect(JSON.parse(formatCatalog(doc, "catalog.json", "http://s/schema.json"))).toEqual({
+      $schema: "http://s/schema.json",
+      ...doc,
+    });
   });
 
   it("prints a plan as a diff: one line per object, one per changed field, then the totals", () => {
@@ -33,7 +45,12 @@ describe("the catalog CLI", () => {
       summary: { create: 1, update: 1, delete: 1, unmanaged: 1, blocked: 1 },
       changes: [
         { action: "create", object: "leaderboard", ref: "leaderboards/coins", fields: [] },
-        { action: "update", object: "challenge", ref: "challenges/raider", fields: [{ field: "challenge_goal", before: 200, after: 250 }] },
+        {
+          action: "update",
+          object: "challenge",
+          ref: "challenges/raider",
+          fields: [{ field: "challenge_goal", before: 200, after: 250 }],
+        },
         { action: "delete", object: "webhook", ref: "webhooks/old", fields: [] },
       ],
       unmanaged: [{ object: "category", ref: "categories/legacy" }],

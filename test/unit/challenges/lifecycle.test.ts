@@ -45,14 +45,21 @@ const inst = (over: Partial<Instance> = {}): Instance => ({
   ...over,
 });
 
-const kill = (amount = 1, sessionId = "s1"): CounterEvent => ({ eventName: "kill-enemy", eventType: "single", sessionId, metaData: { amount } });
+const kill = (amount = 1, sessionId = "s1"): CounterEvent => ({
+  eventName: "kill-enemy",
+  eventType: "single",
+  sessionId,
+  metaData: { amount },
+});
 
 describe("unlock", () => {
   it("unlock -> unlocked, sets unlocked_at, counts one unlock", () => {
     const out = unlock(def(), null, ctx());
     expect(out.next).toMatchObject({ type: "unlocked", unlockedAt: T0, activatedAt: null, score: 0 });
     expect(out.unlocks).toBe(1);
-    expect(out.transitions).toEqual([{ challengeId: "7", before: { type: "unlock", instance: null }, after: { type: "unlocked", instance: out.next } }]);
+    expect(out.transitions).toEqual([
+      { challengeId: "7", before: { type: "unlock", instance: null }, after: { type: "unlocked", instance: out.next } },
+    ]);
   });
   it.each(["unlocked", "in-progress", "unclaimed", "finished", "gone"] as const)("refuses from %s", (type) => {
     expect(() => unlock(def(), inst({ type }), ctx())).toThrow(ChallengeStateError);
@@ -63,7 +70,13 @@ describe("activate", () => {
   it("unlocked -> in-progress, keeps the id and unlock time, sets activation and expiry", () => {
     const unlocked = inst({ type: "unlocked", activatedAt: null, unlockedAt: T0 - 5000 });
     const out = activate(def({ durationSeconds: 60 }), unlocked, ctx());
-    expect(out.next).toMatchObject({ type: "in-progress", userChallengeId: "100", unlockedAt: T0 - 5000, activatedAt: T0, expiresAt: T0 + 60_000 });
+    expect(out.next).toMatchObject({
+      type: "in-progress",
+      userChallengeId: "100",
+      unlockedAt: T0 - 5000,
+      activatedAt: T0,
+      expiresAt: T0 + 60_000,
+    });
     expect(out.unlocks).toBe(0);
     expect(out.transitions[0].before.type).toBe("unlocked");
     expect(out.transitions[0].after.type).toBe("in-progress");
@@ -74,7 +87,9 @@ describe("activate", () => {
   it("refuses from unlock and every later state", () => {
     expect(() => activate(def(), null, ctx())).toThrow(ChallengeStateError);
     for (const type of ["in-progress", "unclaimed", "finished"] as const) {
-      expect(() => activate(def(), inst({ type }), ctx())).toThrow(/only a challenge in state unlocked can be activated/);
+      expect(() => activate(def(), inst({ type }), ctx())).toThrow(
+        /only a challenge in state unlocked can be activated/,
+      );
     }
   });
 });
@@ -120,7 +135,11 @@ describe("events (rule 4: only in-progress counts)", () => {
     expect(refresh(d, null, ctx()).next).toMatchObject({ type: "in-progress", score: 0 });
   });
   it("a periodic automatic challenge stays finished until the next period", () => {
-    const d = def({ autoActivated: true, repeatable: true, period: { period: "d", resetAtTime: "00:00:00", timeZone: "UTC" } });
+    const d = def({
+      autoActivated: true,
+      repeatable: true,
+      period: { period: "d", resetAtTime: "00:00:00", timeZone: "UTC" },
+    });
     const out = countEvent(d, inst({ score: 2, periodStart: Date.parse("2024-05-06T00:00:00Z") }), kill(1));
     expect(out.next!.type).toBe("finished");
     expect(refresh(d, out.next, ctx({ now: Date.parse("2024-05-06T23:59:59Z") })).transitions).toEqual([]);
@@ -152,7 +171,9 @@ describe("cancel", () => {
     const i = inst({ score: 2 });
     const out = cancel(def({ repeatable: true }), i);
     expect(out.next).toBeNull();
-    expect(out.transitions).toEqual([{ challengeId: "7", before: { type: "in-progress", instance: i }, after: { type: "cancelled", instance: i } }]);
+    expect(out.transitions).toEqual([
+      { challengeId: "7", before: { type: "in-progress", instance: i }, after: { type: "cancelled", instance: i } },
+    ]);
   });
   it("not repeatable: gone for that user", () => {
     expect(cancel(def(), inst()).next).toMatchObject({ type: "gone", expiresAt: null });
@@ -169,12 +190,22 @@ describe("cancel", () => {
 describe("time-out", () => {
   const running = inst({ score: 1, expiresAt: T0 });
   it("nothing before the expiry", () => {
-    expect(refresh(def({ repeatable: true }), running, ctx({ now: T0 - 1 }))).toEqual({ next: running, transitions: [], unlocks: 0 });
+    expect(refresh(def({ repeatable: true }), running, ctx({ now: T0 - 1 }))).toEqual({
+      next: running,
+      transitions: [],
+      unlocks: 0,
+    });
   });
   it("repeatable: a lost notification, then unlock again", () => {
     const out = refresh(def({ repeatable: true }), running, ctx());
     expect(out.next).toBeNull();
-    expect(out.transitions).toEqual([{ challengeId: "7", before: { type: "in-progress", instance: running }, after: { type: "lost", instance: running } }]);
+    expect(out.transitions).toEqual([
+      {
+        challengeId: "7",
+        before: { type: "in-progress", instance: running },
+        after: { type: "lost", instance: running },
+      },
+    ]);
   });
   it("not repeatable: lost, then gone", () => {
     const out = refresh(def(), running, ctx());
@@ -187,7 +218,10 @@ describe("time-out", () => {
     expect(atAlarm.next).toBeNull();
     expect(atAlarm.unlocks).toBe(0);
     const atTouch = refresh(d, running, ctx());
-    expect(atTouch.transitions.map((t) => [t.before.type, t.after.type])).toEqual([["in-progress", "lost"], ["unlock", "in-progress"]]);
+    expect(atTouch.transitions.map((t) => [t.before.type, t.after.type])).toEqual([
+      ["in-progress", "lost"],
+      ["unlock", "in-progress"],
+    ]);
     expect(atTouch.next).toMatchObject({ type: "in-progress", score: 0, activatedAt: T0, expiresAt: T0 + 60_000 });
     expect(atTouch.unlocks).toBe(1);
   });
@@ -198,10 +232,19 @@ describe("time-out", () => {
 });
 
 describe("automatic challenges and periodic resets", () => {
-  const daily = def({ autoActivated: true, repeatable: true, period: { period: "d", resetAtTime: "06:00:00", timeZone: "Europe/Berlin" } });
+  const daily = def({
+    autoActivated: true,
+    repeatable: true,
+    period: { period: "d", resetAtTime: "06:00:00", timeZone: "Europe/Berlin" },
+  });
   it("unlock -> in-progress on the first touch, counted as an unlock", () => {
     const out = refresh(daily, null, ctx());
-    expect(out.next).toMatchObject({ type: "in-progress", unlockedAt: T0, activatedAt: T0, periodStart: Date.parse("2024-05-06T04:00:00Z") });
+    expect(out.next).toMatchObject({
+      type: "in-progress",
+      unlockedAt: T0,
+      activatedAt: T0,
+      periodStart: Date.parse("2024-05-06T04:00:00Z"),
+    });
     expect(out.unlocks).toBe(1);
     expect(out.transitions.map((t) => [t.before.type, t.after.type])).toEqual([["unlock", "in-progress"]]);
   });
@@ -211,7 +254,13 @@ describe("automatic challenges and periodic resets", () => {
   it("unlocked -> in-progress on a touch once the challenge is automatic, not counted again", () => {
     const unlocked = inst({ type: "unlocked", activatedAt: null, unlockedAt: T0 - 5000 });
     const out = refresh(def({ autoActivated: true, durationSeconds: 10 }), unlocked, ctx());
-    expect(out.next).toMatchObject({ type: "in-progress", userChallengeId: "100", unlockedAt: T0 - 5000, activatedAt: T0, expiresAt: T0 + 10_000 });
+    expect(out.next).toMatchObject({
+      type: "in-progress",
+      userChallengeId: "100",
+      unlockedAt: T0 - 5000,
+      activatedAt: T0,
+      expiresAt: T0 + 10_000,
+    });
     expect(out.unlocks).toBe(0);
     expect(out.transitions.map((t) => [t.before.type, t.after.type])).toEqual([["unlocked", "in-progress"]]);
   });
@@ -221,7 +270,12 @@ describe("automatic challenges and periodic resets", () => {
   it("resets at the next period: a fresh in-progress instance with a new id", () => {
     const old = inst({ type: "finished", score: 3, isClaimed: true, periodStart: Date.parse("2024-05-05T04:00:00Z") });
     const out = refresh(daily, old, ctx());
-    expect(out.next).toMatchObject({ type: "in-progress", score: 0, isClaimed: false, periodStart: Date.parse("2024-05-06T04:00:00Z") });
+    expect(out.next).toMatchObject({
+      type: "in-progress",
+      score: 0,
+      isClaimed: false,
+      periodStart: Date.parse("2024-05-06T04:00:00Z"),
+    });
     expect(out.next!.userChallengeId).not.toBe(old.userChallengeId);
     expect(out.transitions.map((t) => [t.before.type, t.after.type])).toEqual([["finished", "in-progress"]]);
     expect(out.unlocks).toBe(1);

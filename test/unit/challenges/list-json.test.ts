@@ -28,7 +28,9 @@ describe("the list as JSON text", () => {
       const texts = defs.map((def, i) => challengeJson(catalog, def, snapshots[i], lang));
       const views = defs.map((def, i) => presentChallenge(def, snapshots[i], lang));
       expect(texts).toEqual(views.map((v) => JSON.stringify(v)));
-      expect(categoryJson(catalog.categories[0], 0, texts, lang)).toBe(JSON.stringify(presentCategory(catalog.categories[0], 0, views, lang)));
+      expect(categoryJson(catalog.categories[0], 0, texts, lang)).toBe(
+        JSON.stringify(presentCategory(catalog.categories[0], 0, views, lang)),
+      );
     }
   });
 
@@ -38,8 +40,13 @@ describe("the list as JSON text", () => {
     expect(challengeJson(catalog, defs[0], snapshotOf(null), lang)).toBe(text);
     expect(JSON.parse(text).challenge_name).toBe("Herausforderung 1");
     const other = indexCatalog("en", [category("7", [challenge("1", { name: { en: "Renamed" } })])]);
-    expect(JSON.parse(challengeJson(other, other.categories[0].challenges[0], snapshotOf(null), lang)).challenge_name).toBe("Renamed");
-    expect(JSON.parse(challengeJson(catalog, defs[0], snapshotOf({ ...started, score: 4 }), lang)).user_challenge_current_score).toBe(4);
+    expect(
+      JSON.parse(challengeJson(other, other.categories[0].challenges[0], snapshotOf(null), lang)).challenge_name,
+    ).toBe("Renamed");
+    expect(
+      JSON.parse(challengeJson(catalog, defs[0], snapshotOf({ ...started, score: 4 }), lang))
+        .user_challenge_current_score,
+    ).toBe(4);
   });
 
   it("answers an empty category as an empty list", () => {
@@ -50,11 +57,17 @@ describe("the list as JSON text", () => {
 
   it("joins a category or a list again only when one of its texts differs, in each language", () => {
     const [unit] = catalog.categories;
-    const expected = (snapshots: ReturnType<typeof snapshotOf>[], lang: { language?: string; defaultLanguage: string }) => {
+    const expected = (
+      snapshots: ReturnType<typeof snapshotOf>[],
+      lang: { language?: string; defaultLanguage: string },
+    ) => {
       const views = defs.map((def, i) => presentChallenge(def, snapshots[i], lang));
       return JSON.stringify([presentCategory(unit, 0, views, lang)]);
     };
-    const listed = (snapshots: ReturnType<typeof snapshotOf>[], lang: { language?: string; defaultLanguage: string }) => {
+    const listed = (
+      snapshots: ReturnType<typeof snapshotOf>[],
+      lang: { language?: string; defaultLanguage: string },
+    ) => {
       const texts = defs.map((def, i) => challengeJson(catalog, def, snapshots[i], lang));
       return listJson(catalog, [categoryJson(unit, 0, texts, lang)], lang);
     };

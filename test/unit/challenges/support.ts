@@ -20,7 +20,14 @@ export const challenge = (id: string, over: Partial<ChallengeDef> = {}): Challen
   repeatable: false,
   autoActivated: false,
   period: { period: "never", resetAtTime: "00:00:00", timeZone: "UTC" },
-  counter: { eventName: "kill-enemy", valueField: null, filters: [], goal: 5, goalCondition: 0, counterScope: "session" },
+  counter: {
+    eventName: "kill-enemy",
+    valueField: null,
+    filters: [],
+    goal: 5,
+    goalCondition: 0,
+    counterScope: "session",
+  },
   ...over,
 });
 

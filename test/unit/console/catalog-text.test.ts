@@ -29,22 +29,35 @@ describe("catalog documents as text", () => {
     });
     expect(readCatalogText("a: 1\n---\nb: 2\n")).toEqual({
       ok: false,
-      problems: [{ field: "document", problem: "Source contains multiple documents; please use YAML.parseAllDocuments()", line: 2 }],
+      problems: [
+        {
+          field: "document",
+          problem: "Source contains multiple documents; please use YAML.parseAllDocuments()",
+          line: 2,
+        },
+      ],
     });
-    expect(readCatalogText(" \n")).toEqual({ ok: false, problems: [{ field: "document", problem: "is empty: paste a catalog document or choose a file", line: null }] });
+    expect(readCatalogText(" \n")).toEqual({
+      ok: false,
+      problems: [{ field: "document", problem: "is empty: paste a catalog document or choose a file", line: null }],
+    });
     expect(readCatalogText("a: *nowhere")).toMatchObject({ ok: false, problems: [{ field: "document", line: null }] });
   });
 
   it("puts each problem of the service at the line of its path, or of the nearest object the document has", () => {
-    const read = readCatalogText("version: 1\ncategories:\n  - category_slug: daily\n    challenges:\n      - key: a\n        challenge_goal: -1\n");
+    const read = readCatalogText(
+      "version: 1\ncategories:\n  - category_slug: daily\n    challenges:\n      - key: a\n        challenge_goal: -1\n",
+    );
     if (!read.ok) throw new Error("not read");
     expect(
-      read.locate([
-        { field: "categories.0.challenges.0.challenge_goal", problem: "must not be negative" },
-        { field: "categories.0.challenges.0.event_name", problem: "is required" },
-        { field: "categories.0.category_name", problem: "is required" },
-        { field: "catalog document", problem: "is not an object" },
-      ]).map((p) => p.line),
+      read
+        .locate([
+          { field: "categories.0.challenges.0.challenge_goal", problem: "must not be negative" },
+          { field: "categories.0.challenges.0.event_name", problem: "is required" },
+          { field: "categories.0.category_name", problem: "is required" },
+          { field: "catalog document", problem: "is not an object" },
+        ])
+        .map((p) => p.line),
     ).toEqual([6, 5, 3, null]);
   });
 });

@@ -8,8 +8,16 @@ import { hashPassword, verifyPassword } from "../../../src/console/auth/password
 
 describe("roles", () => {
   it("lets everyone read, editors configure, owners administer", () => {
-    expect([may("viewer", "read"), may("viewer", "configure"), may("viewer", "administer")]).toEqual([true, false, false]);
-    expect([may("editor", "read"), may("editor", "configure"), may("editor", "administer")]).toEqual([true, true, false]);
+    expect([may("viewer", "read"), may("viewer", "configure"), may("viewer", "administer")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([may("editor", "read"), may("editor", "configure"), may("editor", "administer")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect([may("owner", "read"), may("owner", "configure"), may("owner", "administer")]).toEqual([true, true, true]);
   });
 });
@@ -27,8 +35,14 @@ describe("sign-in lock", () => {
   });
 
   it("starts a new run of failures once the last one is older than the lock", () => {
-    expect(afterFailure({ failedSignIns: 9, lastFailedAt: 0 }, LOCK_MS)).toEqual({ failedSignIns: 1, lastFailedAt: LOCK_MS });
-    expect(afterFailure({ failedSignIns: 9, lastFailedAt: 0 }, LOCK_MS - 1)).toEqual({ failedSignIns: 10, lastFailedAt: LOCK_MS - 1 });
+    expect(afterFailure({ failedSignIns: 9, lastFailedAt: 0 }, LOCK_MS)).toEqual({
+      failedSignIns: 1,
+      lastFailedAt: LOCK_MS,
+    });
+    expect(afterFailure({ failedSignIns: 9, lastFailedAt: 0 }, LOCK_MS - 1)).toEqual({
+      failedSignIns: 10,
+      lastFailedAt: LOCK_MS - 1,
+    });
   });
 });
 
@@ -38,13 +52,39 @@ describe("charts", () => {
   });
 
   it("places bars side by side, bottom-aligned, never invisible when above zero", () => {
-    const layout = layoutBars([{ label: "a", value: 0 }, { label: "b", value: 1 }, { label: "c", value: 100 }], 300, 100, 2);
+    const layout = layoutBars(
+      [
+        { label: "a", value: 0 },
+        { label: "b", value: 1 },
+        { label: "c", value: 100 },
+      ],
+      300,
+      100,
+      2,
+    );
     expect(layout.scaleMax).toBe(100);
-    expect(layout.bars.map((b) => [b.x, b.y, b.width, b.height])).toEqual([[1, 100, 98, 0], [101, 99, 98, 1], [201, 0, 98, 100]]);
+    expect(layout.bars.map((b) => [b.x, b.y, b.width, b.height])).toEqual([
+      [1, 100, 98, 0],
+      [101, 99, 98, 1],
+      [201, 0, 98, 100],
+    ]);
   });
 
   it("splits a bar into shares of the whole", () => {
-    expect(layoutShares([{ label: "a", value: 3 }, { label: "b", value: 1 }, { label: "c", value: 0 }], 100).map((s) => [s.x, s.width])).toEqual([[0, 75], [75, 25], [100, 0]]);
+    expect(
+      layoutShares(
+        [
+          { label: "a", value: 3 },
+          { label: "b", value: 1 },
+          { label: "c", value: 0 },
+        ],
+        100,
+      ).map((s) => [s.x, s.width]),
+    ).toEqual([
+      [0, 75],
+      [75, 25],
+      [100, 0],
+    ]);
     expect(layoutShares([{ label: "a", value: 0 }], 100).map((s) => s.width)).toEqual([0]);
   });
 });
@@ -62,7 +102,13 @@ describe("passwords", () => {
     expect(await verifyPassword("correct horse battery", hash)).toBe(true);
     expect(await verifyPassword("correct horse batterY", hash)).toBe(false);
     expect(await hashPassword("correct horse battery", 1000)).not.toBe(hash);
-    for (const broken of ["", "md5$1$a$b", "pbkdf2-sha256$0$a$b", "pbkdf2-sha256$9999999$a$b", "pbkdf2-sha256$1000$$"]) {
+    for (const broken of [
+      "",
+      "md5$1$a$b",
+      "pbkdf2-sha256$0$a$b",
+      "pbkdf2-sha256$9999999$a$b",
+      "pbkdf2-sha256$1000$$",
+    ]) {
       expect(await verifyPassword("x", broken)).toBe(false);
     }
   });

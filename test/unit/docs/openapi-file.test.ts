@@ -16,7 +16,9 @@ const document = JSON.parse(readFileSync(file, "utf8"));
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
 const operations = (section: Record<string, Record<string, any>>) =>
-  Object.entries(section).flatMap(([key, item]) => METHODS.filter((m) => item[m]).map((m) => ({ op: `${m.toUpperCase()} ${key}`, operation: item[m] })));
+  Object.entries(section).flatMap(([key, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ op: `${m.toUpperCase()} ${key}`, operation: item[m] })),
+  );
 const all = [...operations(document.paths), ...operations(document.webhooks)];
 
 describe("the committed OpenAPI document", () => {
@@ -27,8 +29,16 @@ describe("the committed OpenAPI document", () => {
     const byId = new Map(all.map(({ operation }) => [operation.operationId, operation]));
     for (const { op, operation } of all.filter(({ operation }) => operation["x-alias-of"] !== undefined)) {
       const target = byId.get(operation["x-alias-of"]);
-      expect({ op, target: target?.operationId, targetIsAlias: target?.["x-alias-of"], deprecated: operation.deprecated }).toEqual({
-        op, target: operation["x-alias-of"], targetIsAlias: undefined, deprecated: undefined,
+      expect({
+        op,
+        target: target?.operationId,
+        targetIsAlias: target?.["x-alias-of"],
+        deprecated: operation.deprecated,
+      }).toEqual({
+        op,
+        target: operation["x-alias-of"],
+        targetIsAlias: undefined,
+        deprecated: undefined,
       });
     }
   });
@@ -55,30 +65,48 @@ describe("the committed OpenAPI document", () => {
       resetLeaderboardV2Rankings: "resetLeaderboardV2Rankings",
     });
     const claimByGet = document.paths["/api/v1/challenges/personal/claim/{appId}/{challengeId}"].get;
-    expect([claimByGet.operationId, claimByGet["x-alias-of"]]).toEqual(["claimPersonalChallengeRewardViaGet", "claimPersonalChallengeReward"]);
+    expect([claimByGet.operationId, claimByGet["x-alias-of"]]).toEqual([
+      "claimPersonalChallengeRewardViaGet",
+      "claimPersonalChallengeReward",
+    ]);
     const specLevels = document.paths["/v1/battle-pass-levels/{appId}/{battlePassId}"].get;
-    expect([specLevels.operationId, specLevels["x-alias-of"]]).toEqual(["getBattlePassLevelsSpecPath", "getBattlePassLevels"]);
+    expect([specLevels.operationId, specLevels["x-alias-of"]]).toEqual([
+      "getBattlePassLevelsSpecPath",
+      "getBattlePassLevels",
+    ]);
   });
 
   it("says the credentials of every operation: none, or 400, 401 and 404 among its answers; X-Request-Id and 5XX on every answer", () => {
     for (const { op, operation } of operations(document.paths)) {
       const codes = Object.keys(operation.responses);
       expect({ op, security: Array.isArray(operation.security) }).toEqual({ op, security: true });
-      if (operation.security.length > 0) expect({ op, has: ["400", "401", "404"].filter((c) => codes.includes(c)) }).toEqual({ op, has: ["400", "401", "404"] });
+      if (operation.security.length > 0)
+        expect({ op, has: ["400", "401", "404"].filter((c) => codes.includes(c)) }).toEqual({
+          op,
+          has: ["400", "401", "404"],
+        });
       expect({ op, last: codes.at(-1) }).toEqual({ op, last: "5XX" });
       for (const [status, response] of Object.entries<any>(operation.responses)) {
-        expect({ op, status, header: response.headers?.["X-Request-Id"] }).toEqual({ op, status, header: { $ref: "#/components/headers/X-Request-Id" } });
+        expect({ op, status, header: response.headers?.["X-Request-Id"] }).toEqual({
+          op,
+          status,
+          header: { $ref: "#/components/headers/X-Request-Id" },
+        });
       }
     }
     expect(Object.keys(document.components.securitySchemes)).toEqual(["ApiKey", "AccessToken", "AdminToken"]);
-    expect(Object.values<any>(document.components.securitySchemes).map((s) => [s.type, s.scheme, s.bearerFormat])).toEqual([
+    expect(
+      Object.values<any>(document.components.securitySchemes).map((s) => [s.type, s.scheme, s.bearerFormat]),
+    ).toEqual([
       ["http", "bearer", "API key"],
       ["http", "bearer", "JWT"],
       ["http", "bearer", "Admin token"],
     ]);
     const version = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).version;
     expect([document.info.version, document.info.license.identifier, document.servers]).toEqual([
-      version, "Apache-2.0", [{ url: "/", description: "The deployment that serves this document" }],
+      version,
+      "Apache-2.0",
+      [{ url: "/", description: "The deployment that serves this document" }],
     ]);
     expect(Object.keys(document.paths).filter((p) => p.startsWith("/api/v1/admin/dev/"))).toEqual([]);
   });
@@ -86,8 +114,15 @@ describe("the committed OpenAPI document", () => {
   it("describes the body of every webhook type in the webhooks section, signed rather than sent with a credential", () => {
     expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_TYPES]);
     for (const [type, item] of Object.entries<any>(document.webhooks)) {
-      const schema = document.components.schemas[item.post.requestBody.content["application/json"].schema.$ref.replace("#/components/schemas/", "")];
-      expect({ type, webhook_type: schema.properties.webhook_type.enum, security: item.post.security }).toEqual({ type, webhook_type: [type], security: [] });
+      const schema =
+        document.components.schemas[
+          item.post.requestBody.content["application/json"].schema.$ref.replace("#/components/schemas/", "")
+        ];
+      expect({ type, webhook_type: schema.properties.webhook_type.enum, security: item.post.security }).toEqual({
+        type,
+        webhook_type: [type],
+        security: [],
+      });
     }
   });
 });

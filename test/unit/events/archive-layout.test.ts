@@ -1,13 +1,29 @@
 import { describe, expect, it } from "vitest";
 import {
-  appFolder, archiveLine, byPartition, hourEnd, hourFolder, hourStart, parseArchiveKey, partitionFolder,
+  appFolder,
+  archiveLine,
+  byPartition,
+  hourEnd,
+  hourFolder,
+  hourStart,
+  parseArchiveKey,
+  partitionFolder,
 } from "../../../src/events/core/archive-layout";
 import type { UserEvent } from "../../../src/user/event";
 
 const at = (iso: string) => Date.parse(iso);
 const event = (appId: string, receivedAt: number, extra: Partial<UserEvent> = {}): UserEvent => ({
-  appId, userId: "u1", teamId: null, eventName: "kill-enemy", eventType: "single", sessionId: "persistent",
-  metaData: { amount: 3 }, eventId: null, receivedAt, credential: "api_key", ...extra,
+  appId,
+  userId: "u1",
+  teamId: null,
+  eventName: "kill-enemy",
+  eventType: "single",
+  sessionId: "persistent",
+  metaData: { amount: 3 },
+  eventId: null,
+  receivedAt,
+  credential: "api_key",
+  ...extra,
 });
 
 describe("archive layout", () => {
@@ -45,10 +61,22 @@ describe("archive layout", () => {
   });
 
   it("writes a line with the API's field names and an ISO time, naming the player by their pseudonym only", () => {
-    const line = archiveLine({ id: "m1", event: event("12", at("2025-01-31T09:00:00Z"), { teamId: "red", eventId: "e1" }), userRef: "5f0c9a" });
+    const line = archiveLine({
+      id: "m1",
+      event: event("12", at("2025-01-31T09:00:00Z"), { teamId: "red", eventId: "e1" }),
+      userRef: "5f0c9a",
+    });
     expect(JSON.parse(line)).toEqual({
-      id: "m1", app_id: "12", user_ref: "5f0c9a", team_id: "red", event_name: "kill-enemy", event_type: "single",
-      session_id: "persistent", event_id: "e1", meta_data: { amount: 3 }, received_at: "2025-01-31T09:00:00.000Z",
+      id: "m1",
+      app_id: "12",
+      user_ref: "5f0c9a",
+      team_id: "red",
+      event_name: "kill-enemy",
+      event_type: "single",
+      session_id: "persistent",
+      event_id: "e1",
+      meta_data: { amount: 3 },
+      received_at: "2025-01-31T09:00:00.000Z",
     });
     expect(line).not.toContain("u1");
     expect(line).not.toContain("\n");

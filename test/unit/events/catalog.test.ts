@@ -17,7 +17,10 @@ describe("the catalog data", () => {
   });
 
   it("writes RT and TC out", () => {
-    expect(predefinedEvent("finish-laps")).toEqual({ required: ["lap_position", "required_time"], optional: ["time_condition"] });
+    expect(predefinedEvent("finish-laps")).toEqual({
+      required: ["lap_position", "required_time"],
+      optional: ["time_condition"],
+    });
     expect(fieldType("required_time")).toBe("number");
     expect(fieldType("time_condition")).toBe("string");
   });

@@ -21,15 +21,23 @@ describe("analyticsRange", () => {
 
   it("includes the whole day of a date `to`, and not the instant of a date-time `to`", () => {
     expect(analyticsRange("2025-01-01", "2025-01-31", now)).toEqual({
-      ok: true, from: at("2025-01-01T00:00:00Z"), to: at("2025-02-01T00:00:00Z"),
+      ok: true,
+      from: at("2025-01-01T00:00:00Z"),
+      to: at("2025-02-01T00:00:00Z"),
     });
     expect(analyticsRange("2025-01-01T06:00:00+01:00", "2025-01-02T00:00:00Z", now)).toEqual({
-      ok: true, from: at("2025-01-01T05:00:00Z"), to: at("2025-01-02T00:00:00Z"),
+      ok: true,
+      from: at("2025-01-01T05:00:00Z"),
+      to: at("2025-01-02T00:00:00Z"),
     });
   });
 
   it("starts 30 days before a given end", () => {
-    expect(analyticsRange(undefined, "2025-01-31", now)).toEqual({ ok: true, from: at("2025-01-02T00:00:00Z"), to: at("2025-02-01T00:00:00Z") });
+    expect(analyticsRange(undefined, "2025-01-31", now)).toEqual({
+      ok: true,
+      from: at("2025-01-02T00:00:00Z"),
+      to: at("2025-02-01T00:00:00Z"),
+    });
   });
 
   it("refuses dates that are not ISO, or not on the calendar", () => {
@@ -42,10 +50,12 @@ describe("analyticsRange", () => {
 
   it("refuses an empty, reversed or too long range", () => {
     expect(analyticsRange("2025-01-02T00:00:00Z", "2025-01-02T00:00:00Z", now)).toEqual({
-      ok: false, errors: [{ field: "to", problem: "must be after from" }],
+      ok: false,
+      errors: [{ field: "to", problem: "must be after from" }],
     });
     expect(analyticsRange("2024-01-01", "2025-01-01", now)).toEqual({
-      ok: false, errors: [{ field: "from", problem: "must be at most 366 days before to" }],
+      ok: false,
+      errors: [{ field: "from", problem: "must be at most 366 days before to" }],
     });
     expect(analyticsRange("2024-01-02", "2025-01-01", now)).toMatchObject({ ok: true });
   });

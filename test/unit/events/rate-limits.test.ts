@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { knownRefusal, rateLimited, rateLimitHeaders, refusalMessage, rememberRefusal, retryAfterSeconds } from "../../../src/events/rate-limits";
+import {
+  knownRefusal,
+  rateLimited,
+  rateLimitHeaders,
+  refusalMessage,
+  rememberRefusal,
+  retryAfterSeconds,
+} from "../../../src/events/rate-limits";
 import { admitAppEvents, appRefusal, refundAppEvents } from "../../../src/events/app-rate";
 
 const T = 1_700_000_000_000;
@@ -12,8 +19,14 @@ describe("the answer past a rate limit", () => {
 
   it("names the policy, its quota and window in the IETF fields, and the same wait in Retry-After", () => {
     const refusal = { policy: "per-app" as const, limit: 6000, retryAfterMs: 12_300 };
-    expect(rateLimitHeaders(refusal)).toEqual({ "Retry-After": "13", "RateLimit-Policy": '"per-app";q=6000;w=60', RateLimit: '"per-app";r=0;t=13' });
-    expect(refusalMessage(refusal, "ann")).toBe("Too many events: this app may send 6000 a minute (rate_limits.per_app_per_minute); try again in 13 s");
+    expect(rateLimitHeaders(refusal)).toEqual({
+      "Retry-After": "13",
+      "RateLimit-Policy": '"per-app";q=6000;w=60',
+      RateLimit: '"per-app";r=0;t=13',
+    });
+    expect(refusalMessage(refusal, "ann")).toBe(
+      "Too many events: this app may send 6000 a minute (rate_limits.per_app_per_minute); try again in 13 s",
+    );
     const error = rateLimited({ policy: "per-user", limit: 20, retryAfterMs: 30_000 }, "ann");
     expect([error.status, error.message, error.fields]).toEqual([
       429,

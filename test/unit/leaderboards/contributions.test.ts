@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { toDef, type LeaderboardRow } from "../../../src/leaderboards/catalog";
-import { byEventJson, contributionsOf, dedupKey, holdReason, playerClaimPrefix } from "../../../src/leaderboards/core/contributions";
+import {
+  byEventJson,
+  contributionsOf,
+  dedupKey,
+  holdReason,
+  playerClaimPrefix,
+} from "../../../src/leaderboards/core/contributions";
 import type { UserEvent } from "../../../src/user/event";
 
 const ORIGIN = Date.parse("2025-05-01T00:00:00Z");
@@ -52,13 +58,29 @@ describe("contributionsOf", () => {
     const out = contributionsOf([queued(event({ teamId: "red" }))], () => [board()], subject);
     // The user's row carries the player's erasure subject; the team's names no one.
     expect(out).toEqual([
-      { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "user", i: "ann", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: "subject-of-1-ann" },
+      {
+        k: "m:m1",
+        p: 1,
+        b: 7,
+        s: ORIGIN,
+        t: "user",
+        i: "ann",
+        v: 3,
+        a: ORIGIN + 1000,
+        q: 0,
+        g: "sum",
+        o: 0,
+        e: "subject-of-1-ann",
+      },
       { k: "m:m1", p: 1, b: 7, s: ORIGIN, t: "team", i: "red", v: 3, a: ORIGIN + 1000, q: 0, g: "sum", o: 0, e: null },
     ]);
   });
 
   it("skips other event names, failing filters, a missing value field and events before the season", () => {
-    const filtered = board({ value_field: "damage", filters: JSON.stringify([{ field: "weapon_used", op: "eq", value: "bow" }]) });
+    const filtered = board({
+      value_field: "damage",
+      filters: JSON.stringify([{ field: "weapon_used", op: "eq", value: "bow" }]),
+    });
     const events = [
       event({ eventName: "match-start" }),
       event({ metaData: { damage: 5, weapon_used: "axe" } }),
@@ -66,7 +88,11 @@ describe("contributionsOf", () => {
       event({ metaData: { damage: 5, weapon_used: "bow" }, receivedAt: ORIGIN - 1 }),
       event({ metaData: { damage: 5, weapon_used: "bow" } }),
     ];
-    const out = contributionsOf(events.map((e, i) => queued(e, `m${i}`)), () => [filtered], subject);
+    const out = contributionsOf(
+      events.map((e, i) => queued(e, `m${i}`)),
+      () => [filtered],
+      subject,
+    );
     expect(out.map((c) => [c.k, c.v])).toEqual([["m:m4", 5]]);
   });
 
@@ -78,8 +104,18 @@ describe("contributionsOf", () => {
   });
 
   it("places an event in the season it was received in and marks ascending boards", () => {
-    const daily = board({ period_range: "d", period_range_reset_at_time: "00:00:00", period_range_time_zone: "UTC", sort_order_ascending: 1, aggregation: "min" });
-    const out = contributionsOf([queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))], () => [daily], subject);
+    const daily = board({
+      period_range: "d",
+      period_range_reset_at_time: "00:00:00",
+      period_range_time_zone: "UTC",
+      sort_order_ascending: 1,
+      aggregation: "min",
+    });
+    const out = contributionsOf(
+      [queued(event({ receivedAt: Date.parse("2025-05-03T10:00:00Z") }))],
+      () => [daily],
+      subject,
+    );
     expect(out[0]).toMatchObject({ s: Date.parse("2025-05-03T00:00:00Z"), o: 1, g: "min" });
   });
 
@@ -94,7 +130,11 @@ describe("contributionsOf", () => {
   it("holds a value outside the board's bounds, checked against the event's value, with its reason and event name", () => {
     const bounded = () => [board({ min_value: 1, max_value: 10 })];
     const values = [0, 1, 10, 11];
-    const out = contributionsOf(values.map((amount, i) => queued(event({ metaData: { amount } }), `m${i}`)), bounded, subject);
+    const out = contributionsOf(
+      values.map((amount, i) => queued(event({ metaData: { amount } }), `m${i}`)),
+      bounded,
+      subject,
+    );
     expect(out.map((c) => [c.v, c.h, c.n])).toEqual([
       [0, "below_min_value", "kill-enemy"],
       [1, undefined, undefined],
@@ -118,24 +158,48 @@ describe("contributionsOf", () => {
 describe("byEventJson", () => {
   it("writes what is the same on every board once per event, and each board's row of the user and of the team", () => {
     const boards = () => [board(), board({ leaderboard_id: 8, aggregation: "max", sort_order_ascending: 1 })];
-    const out = contributionsOf([queued(event({ teamId: "red" }), "a"), queued(event({ userId: "bob", receivedAt: ORIGIN + 2000 }), "b")], boards, subject);
+    const out = contributionsOf(
+      [queued(event({ teamId: "red" }), "a"), queued(event({ userId: "bob", receivedAt: ORIGIN + 2000 }), "b")],
+      boards,
+      subject,
+    );
     expect(JSON.parse(byEventJson(out))).toEqual([
-      ["m:a", 1, ORIGIN + 1000, 0, "subject-of-1-ann", "ann", [
-        [7, ORIGIN, "user", "ann", 3, "sum", 0],
-        [7, ORIGIN, "team", "red", 3, "sum", 0],
-        [8, ORIGIN, "user", "ann", 3, "max", 1],
-        [8, ORIGIN, "team", "red", 3, "max", 1],
-      ]],
-      ["m:b", 1, ORIGIN + 2000, 1, "subject-of-1-bob", "bob", [
-        [7, ORIGIN, "user", "bob", 3, "sum", 0],
-        [8, ORIGIN, "user", "bob", 3, "max", 1],
-      ]],
+      [
+        "m:a",
+        1,
+        ORIGIN + 1000,
+        0,
+        "subject-of-1-ann",
+        "ann",
+        [
+          [7, ORIGIN, "user", "ann", 3, "sum", 0],
+          [7, ORIGIN, "team", "red", 3, "sum", 0],
+          [8, ORIGIN, "user", "ann", 3, "max", 1],
+          [8, ORIGIN, "team", "red", 3, "max", 1],
+        ],
+      ],
+      [
+        "m:b",
+        1,
+        ORIGIN + 2000,
+        1,
+        "subject-of-1-bob",
+        "bob",
+        [
+          [7, ORIGIN, "user", "bob", 3, "sum", 0],
+          [8, ORIGIN, "user", "bob", 3, "max", 1],
+        ],
+      ],
     ]);
   });
 
   it("names no player on an event with a team's row only (an accepted review flag)", () => {
-    const [teamRow] = contributionsOf([queued(event({ teamId: "red" }), "a")], () => [board()], subject).filter((c) => c.t === "team");
-    expect(JSON.parse(byEventJson([teamRow]))).toEqual([["m:a", 1, ORIGIN + 1000, 0, null, null, [[7, ORIGIN, "team", "red", 3, "sum", 0]]]]);
+    const [teamRow] = contributionsOf([queued(event({ teamId: "red" }), "a")], () => [board()], subject).filter(
+      (c) => c.t === "team",
+    );
+    expect(JSON.parse(byEventJson([teamRow]))).toEqual([
+      ["m:a", 1, ORIGIN + 1000, 0, null, null, [[7, ORIGIN, "team", "red", 3, "sum", 0]]],
+    ]);
   });
 });
 

@@ -25,7 +25,8 @@ describe("seasons", () => {
   });
 
   it("follows the wall clock across daylight saving time, a skipped reset time included", () => {
-    // Berlin springs forward on 2025-03-30 at 02:00: 02:30 does not exist that day; the reset moves by the gap, to 03:30 CEST.
+    // Berlin springs forward on 2025-03-30 at 02:00: 02:30 does not exist that day; the reset moves by the gap, to
+    // 03:30 CEST.
     expect(iso(nextReset(daily, at("2025-03-29T12:00:00Z")))).toBe("2025-03-30T01:30:00.000Z");
     expect(iso(nextReset(daily, at("2025-03-30T01:30:00Z")))).toBe("2025-03-31T00:30:00.000Z");
     // Falls back on 2025-10-26 at 03:00: 02:30 happens twice; the reset is at the first.
@@ -37,7 +38,10 @@ describe("seasons", () => {
     const weekly = { origin, schedule: { period: "w" as const, resetAtTime: "00:00:00", timeZone: "UTC" } };
     expect(iso(nextReset(weekly, at("2025-03-20T10:00:00Z")))).toBe("2025-03-24T00:00:00.000Z");
     expect(iso(nextReset(weekly, at("2025-03-24T00:00:00Z")))).toBe("2025-03-31T00:00:00.000Z");
-    const monthly = { origin, schedule: { period: "m" as const, resetAtTime: "00:00:00", timeZone: "America/New_York" } };
+    const monthly = {
+      origin,
+      schedule: { period: "m" as const, resetAtTime: "00:00:00", timeZone: "America/New_York" },
+    };
     expect(iso(nextReset(monthly, at("2025-03-20T10:00:00Z")))).toBe("2025-04-01T04:00:00.000Z");
     expect(iso(seasonAt(monthly, at("2025-04-15T00:00:00Z")))).toBe("2025-04-01T04:00:00.000Z");
     expect(iso(nextReset(monthly, at("2025-12-31T12:00:00Z")))).toBe("2026-01-01T05:00:00.000Z");

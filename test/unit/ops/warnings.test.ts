@@ -33,9 +33,13 @@ describe("statusWarnings", () => {
     expect(statusWarnings({ ...healthy, d1: { reachable: true, latestMigration: "0006_webhooks.sql" } }, NOW)).toEqual([
       "D1 migrations are behind the code (latest applied: 0006_webhooks.sql, expected: 0009_cron_runs.sql). Run `npm run deploy`, or `wrangler d1 migrations apply DB --remote`.",
     ]);
-    expect(statusWarnings({ ...healthy, d1: { reachable: true, latestMigration: null } }, NOW)[0]).toMatch(/^D1 migrations are behind the code \(latest applied: none,/);
+    expect(statusWarnings({ ...healthy, d1: { reachable: true, latestMigration: null } }, NOW)[0]).toMatch(
+      /^D1 migrations are behind the code \(latest applied: none,/,
+    );
     expect(statusWarnings({ ...healthy, d1: { reachable: true, latestMigration: "0010_later.sql" } }, NOW)).toEqual([]);
-    expect(statusWarnings({ ...healthy, d1: { reachable: false, error: "D1_ERROR: timed out" } }, NOW)).toEqual(["D1 is not reachable: D1_ERROR: timed out"]);
+    expect(statusWarnings({ ...healthy, d1: { reachable: false, error: "D1_ERROR: timed out" } }, NOW)).toEqual([
+      "D1 is not reachable: D1_ERROR: timed out",
+    ]);
     expect(statusWarnings({ ...healthy, missingQueues: ["WEBHOOKS"] }, NOW)).toEqual([
       "The queue binding WEBHOOKS is missing: check [[queues.producers]] in wrangler.toml.",
     ]);
@@ -47,7 +51,9 @@ describe("statusWarnings", () => {
       'The cron\'s last run (2026-11-24T11:59:00.000Z) failed in: event-retention, battle-pass-expiry. Its log lines have source "cron".',
     ]);
     const stale = { ...healthy.cron!, finished_at: new Date(NOW - CRON_STALE_MS - 1).toISOString() };
-    expect(statusWarnings({ ...healthy, cron: stale }, NOW)).toEqual([`The cron has not run since ${stale.finished_at}: check the Worker's cron trigger.`]);
+    expect(statusWarnings({ ...healthy, cron: stale }, NOW)).toEqual([
+      `The cron has not run since ${stale.finished_at}: check the Worker's cron trigger.`,
+    ]);
     expect(statusWarnings({ ...healthy, development: true, cron: stale }, NOW)).toEqual([]);
   });
 
@@ -60,7 +66,9 @@ describe("statusWarnings", () => {
 
 describe("EXPECTED_D1_MIGRATION", () => {
   it("is the newest file in migrations/", () => {
-    const files = readdirSync(new URL("../../../migrations", import.meta.url)).filter((f) => f.endsWith(".sql")).sort();
+    const files = readdirSync(new URL("../../../migrations", import.meta.url))
+      .filter((f) => f.endsWith(".sql"))
+      .sort();
     expect(EXPECTED_D1_MIGRATION).toBe(files.at(-1));
   });
 });

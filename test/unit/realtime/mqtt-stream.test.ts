@@ -4,7 +4,14 @@ import { MqttError, Reason } from "../../../src/realtime/mqtt/errors";
 import type { Packet } from "../../../src/realtime/mqtt/packets";
 import { PacketStream } from "../../../src/realtime/mqtt/stream";
 
-const connect5: Packet = { type: "connect", protocolVersion: 5, clean: true, keepAlive: 30, clientId: "c1", properties: { receiveMaximum: 5 } };
+const connect5: Packet = {
+  type: "connect",
+  protocolVersion: 5,
+  clean: true,
+  keepAlive: 30,
+  clientId: "c1",
+  properties: { receiveMaximum: 5 },
+};
 const subscribe: Packet = {
   type: "subscribe",
   packetId: 1,
@@ -73,7 +80,10 @@ describe("PacketStream", () => {
 
   it("waits for a remaining length split across chunks", () => {
     const stream = new PacketStream(100_000, { version: 4 });
-    const big = encodePacket({ type: "publish", topic: "t", payload: new Uint8Array(20_000), qos: 0, retain: false, dup: false }, 4);
+    const big = encodePacket(
+      { type: "publish", topic: "t", payload: new Uint8Array(20_000), qos: 0, retain: false, dup: false },
+      4,
+    );
     stream.push(big.subarray(0, 2));
     expect(stream.next()).toBeNull();
     stream.push(big.subarray(2, 3));

@@ -33,7 +33,10 @@ const run = (d: CounterDef, events: CounterEvent[]) => events.reduce((s, e) => a
 
 describe("rule 1: single adds the amount", () => {
   it("adds each amount", () => {
-    expect(run(def(), [ev({ metaData: { amount: 2 } }), ev({ metaData: { amount: 3 } })])).toEqual({ score: 5, lastSessionId: "s1" });
+    expect(run(def(), [ev({ metaData: { amount: 2 } }), ev({ metaData: { amount: 3 } })])).toEqual({
+      score: 5,
+      lastSessionId: "s1",
+    });
   });
   it("counts 1 per event without an amount", () => {
     expect(run(def(), [ev({ metaData: {} }), ev({ metaData: { weapon: "x" } })]).score).toBe(2);
@@ -45,13 +48,19 @@ describe("rule 1: single adds the amount", () => {
 
 describe("rule 2: group replaces", () => {
   it("replaces the counter", () => {
-    expect(run(def(), [ev({ metaData: { amount: 4 } }), ev({ eventType: "group", metaData: { amount: 2 } })]).score).toBe(2);
+    expect(
+      run(def(), [ev({ metaData: { amount: 4 } }), ev({ eventType: "group", metaData: { amount: 2 } })]).score,
+    ).toBe(2);
   });
   it("a group event with 0 resets", () => {
-    expect(run(def(), [ev({ metaData: { amount: 4 } }), ev({ eventType: "group", metaData: { amount: 0 } })]).score).toBe(0);
+    expect(
+      run(def(), [ev({ metaData: { amount: 4 } }), ev({ eventType: "group", metaData: { amount: 0 } })]).score,
+    ).toBe(0);
   });
   it("mixes with single: group 3 then single 1 gives 4", () => {
-    expect(run(def(), [ev({ eventType: "group", metaData: { amount: 3 } }), ev({ metaData: { amount: 1 } })]).score).toBe(4);
+    expect(
+      run(def(), [ev({ eventType: "group", metaData: { amount: 3 } }), ev({ metaData: { amount: 1 } })]).score,
+    ).toBe(4);
   });
 });
 
@@ -73,7 +82,10 @@ describe("rule 3: a new session resets at its first event", () => {
     expect(s).toEqual({ score: 0, lastSessionId: "s2" });
   });
   it("does not reset a total-scoped counter (lifts known limitation 8)", () => {
-    const s = run(def({ counterScope: "total" }), [ev({ metaData: { amount: 3 } }), ev({ sessionId: "s2", metaData: { amount: 1 } })]);
+    const s = run(def({ counterScope: "total" }), [
+      ev({ metaData: { amount: 3 } }),
+      ev({ sessionId: "s2", metaData: { amount: 1 } }),
+    ]);
     expect(s).toEqual({ score: 4, lastSessionId: "s2" });
   });
   it("the first event ever does not count as a session change", () => {
@@ -113,7 +125,12 @@ describe("rules 5 and 7: event name, filters and meta data", () => {
     expect(matchesEvent(def({ filters: [filter] }), ev({ metaData: meta }))).toBe(expected);
   });
   it("needs every filter to pass", () => {
-    const d = def({ filters: [{ field: "w", op: "eq", value: "bow" }, { field: "armor", op: "gte", value: 10 }] });
+    const d = def({
+      filters: [
+        { field: "w", op: "eq", value: "bow" },
+        { field: "armor", op: "gte", value: 10 },
+      ],
+    });
     expect(matchesEvent(d, ev({ metaData: { w: "bow", armor: 10 } }))).toBe(true);
     expect(matchesEvent(d, ev({ metaData: { w: "bow", armor: 9 } }))).toBe(false);
   });
@@ -152,7 +169,13 @@ describe("goal conditions", () => {
     expect(isGoalReached(d, 5000)).toBe(true);
   });
   it("1: only an applied event reaches it, not the zero of a reset", () => {
-    const d = def({ goal: 6000, goalCondition: 1, eventName: "finish-laps", valueField: "required_time", filters: [{ field: "lap_position", op: "eq", value: 1 }] });
+    const d = def({
+      goal: 6000,
+      goalCondition: 1,
+      eventName: "finish-laps",
+      valueField: "required_time",
+      filters: [{ field: "lap_position", op: "eq", value: 1 }],
+    });
     const lap = (sessionId: string, lap_position: number, required_time: number) =>
       ev({ eventName: "finish-laps", eventType: "group", sessionId, metaData: { lap_position, required_time } });
     let step = stepCounter(INITIAL_COUNTER, d, lap("race1", 1, 7000));

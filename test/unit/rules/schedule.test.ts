@@ -20,7 +20,8 @@ describe("validation helpers", () => {
   it("parses HH:MM:SS", () => {
     expect(parseWallClock("00:00:00")).toEqual({ hour: 0, minute: 0, second: 0 });
     expect(parseWallClock("23:59:59")).toEqual({ hour: 23, minute: 59, second: 59 });
-    for (const bad of ["24:00:00", "12:60:00", "12:00:60", "1:00:00", "12:00", "12:00:00Z", ""]) expect(parseWallClock(bad)).toBeNull();
+    for (const bad of ["24:00:00", "12:60:00", "12:00:60", "1:00:00", "12:00", "12:00:00Z", ""])
+      expect(parseWallClock(bad)).toBeNull();
   });
   it("knows IANA zones", () => {
     expect(isValidTimeZone(BERLIN)).toBe(true);
@@ -37,18 +38,30 @@ describe("validation helpers", () => {
 
 describe("wall clock to instant across DST", () => {
   it("Berlin: normal winter and summer times", () => {
-    expect(iso(zonedToInstant({ year: 2024, month: 1, day: 15, hour: 4, minute: 0, second: 0 }, BERLIN))).toBe("2024-01-15T03:00:00.000Z");
-    expect(iso(zonedToInstant({ year: 2024, month: 7, day: 15, hour: 4, minute: 0, second: 0 }, BERLIN))).toBe("2024-07-15T02:00:00.000Z");
+    expect(iso(zonedToInstant({ year: 2024, month: 1, day: 15, hour: 4, minute: 0, second: 0 }, BERLIN))).toBe(
+      "2024-01-15T03:00:00.000Z",
+    );
+    expect(iso(zonedToInstant({ year: 2024, month: 7, day: 15, hour: 4, minute: 0, second: 0 }, BERLIN))).toBe(
+      "2024-07-15T02:00:00.000Z",
+    );
   });
   it("Berlin spring forward: 02:30 does not exist and becomes 03:30 CEST", () => {
-    expect(iso(zonedToInstant({ year: 2024, month: 3, day: 31, hour: 2, minute: 30, second: 0 }, BERLIN))).toBe("2024-03-31T01:30:00.000Z");
+    expect(iso(zonedToInstant({ year: 2024, month: 3, day: 31, hour: 2, minute: 30, second: 0 }, BERLIN))).toBe(
+      "2024-03-31T01:30:00.000Z",
+    );
   });
   it("Berlin fall back: 02:30 happens twice, the first one counts", () => {
-    expect(iso(zonedToInstant({ year: 2024, month: 10, day: 27, hour: 2, minute: 30, second: 0 }, BERLIN))).toBe("2024-10-27T00:30:00.000Z");
+    expect(iso(zonedToInstant({ year: 2024, month: 10, day: 27, hour: 2, minute: 30, second: 0 }, BERLIN))).toBe(
+      "2024-10-27T00:30:00.000Z",
+    );
   });
   it("New York spring forward and fall back", () => {
-    expect(iso(zonedToInstant({ year: 2024, month: 3, day: 10, hour: 2, minute: 30, second: 0 }, NEW_YORK))).toBe("2024-03-10T07:30:00.000Z");
-    expect(iso(zonedToInstant({ year: 2024, month: 11, day: 3, hour: 1, minute: 30, second: 0 }, NEW_YORK))).toBe("2024-11-03T05:30:00.000Z");
+    expect(iso(zonedToInstant({ year: 2024, month: 3, day: 10, hour: 2, minute: 30, second: 0 }, NEW_YORK))).toBe(
+      "2024-03-10T07:30:00.000Z",
+    );
+    expect(iso(zonedToInstant({ year: 2024, month: 11, day: 3, hour: 1, minute: 30, second: 0 }, NEW_YORK))).toBe(
+      "2024-11-03T05:30:00.000Z",
+    );
   });
 });
 
@@ -172,6 +185,8 @@ describe("monthly resets on the 1st", () => {
     expect(start(s, "2024-12-01T05:00:00Z")).toBe("2024-12-01T05:00:00.000Z");
   });
   it("never has no period", () => {
-    expect(periodStart({ period: "never", resetAtTime: "00:00:00", timeZone: "UTC" }, ms("2024-01-01T00:00:00Z"))).toBeNull();
+    expect(
+      periodStart({ period: "never", resetAtTime: "00:00:00", timeZone: "UTC" }, ms("2024-01-01T00:00:00Z")),
+    ).toBeNull();
   });
 });

@@ -17,11 +17,23 @@ describe("webhook URL rules", () => {
   });
 
   it("accepts plain http to loopback addresses only when allowed", () => {
-    for (const url of ["http://127.0.0.1:9000/h", "http://127.8.9.10/h", "http://localhost:3000/h", "http://[::1]:3000/h", "http://127.1/h"]) {
+    for (const url of [
+      "http://127.0.0.1:9000/h",
+      "http://127.8.9.10/h",
+      "http://localhost:3000/h",
+      "http://[::1]:3000/h",
+      "http://127.1/h",
+    ]) {
       expect(webhookUrlProblem(url, true), url).toBeNull();
       expect(webhookUrlProblem(url, false), url).toBe("must use https");
     }
-    for (const url of ["http://10.0.0.1/h", "http://128.0.0.1/h", "http://localhost.example.com/h", "http://[::2]/h", "http://0.0.0.0/h"]) {
+    for (const url of [
+      "http://10.0.0.1/h",
+      "http://128.0.0.1/h",
+      "http://localhost.example.com/h",
+      "http://[::2]/h",
+      "http://0.0.0.0/h",
+    ]) {
       expect(webhookUrlProblem(url, true), url).toBe("must use https (plain http only to a loopback address)");
     }
   });
@@ -46,7 +58,9 @@ describe("secret_key in the URL", () => {
   });
 
   it("encodes the secret and drops a fragment", () => {
-    expect(withSecretKey("https://a.example/hook#frag", "whsec_a+b/c=")).toBe("https://a.example/hook?secret_key=whsec_a%2Bb%2Fc%3D");
+    expect(withSecretKey("https://a.example/hook#frag", "whsec_a+b/c=")).toBe(
+      "https://a.example/hook?secret_key=whsec_a%2Bb%2Fc%3D",
+    );
     expect(new URL(withSecretKey("https://a.example/h?k=1", "a&b=c")).searchParams.get("secret_key")).toBe("a&b=c");
   });
 });

@@ -9,14 +9,21 @@ const config = {
     { binding: "LEGACY_DB", database_name: "legacy", database_id: "6f1f0c3e-0000-4000-8000-000000000000" },
   ],
   queues: {
-    producers: [{ binding: "WEBHOOKS", queue: "gamification-webhooks" }, { binding: "BACKGROUND", queue: "gamification-background" }],
+    producers: [
+      { binding: "WEBHOOKS", queue: "gamification-webhooks" },
+      { binding: "BACKGROUND", queue: "gamification-background" },
+    ],
     consumers: [
       { queue: "gamification-webhooks", dead_letter_queue: "gamification-webhooks-dlq" },
       { queue: "gamification-webhooks-dlq" },
       { queue: "gamification-background" },
     ],
   },
-  r2_buckets: [{ binding: "EVENTS_ARCHIVE", bucket_name: "gamification-events" }, { binding: "EU_FILES", bucket_name: "eu-files", jurisdiction: "eu" }, { binding: "AUTO_NAMED" }],
+  r2_buckets: [
+    { binding: "EVENTS_ARCHIVE", bucket_name: "gamification-events" },
+    { binding: "EU_FILES", bucket_name: "eu-files", jurisdiction: "eu" },
+    { binding: "AUTO_NAMED" },
+  ],
   assets: { directory: "./console/dist", binding: "ASSETS" },
 };
 
@@ -63,7 +70,12 @@ describe("planDeployment", () => {
 
   it("creates only what is missing, and nothing on a deployed account", () => {
     const resources = resourcesOf(config);
-    const partly = planDeployment(resources, { ...empty, d1: new Set(["gamification"]), queues: new Set(["gamification-webhooks"]), secrets: new Set(["ADMIN_TOKEN"]) });
+    const partly = planDeployment(resources, {
+      ...empty,
+      d1: new Set(["gamification"]),
+      queues: new Set(["gamification-webhooks"]),
+      secrets: new Set(["ADMIN_TOKEN"]),
+    });
     expect(partly.createDatabases).toEqual([]);
     expect(partly.createQueues).toEqual(["gamification-background", "gamification-webhooks-dlq"]);
     expect(partly.generateSecrets).toEqual(["JWT_SIGNING_KEYS", "TOPIC_SECRET"]);
@@ -82,7 +94,11 @@ describe("planDeployment", () => {
 describe("describePlan", () => {
   it("shows each resource with what happens to it", () => {
     const resources = resourcesOf(config);
-    const plan = planDeployment(resources, { ...empty, queues: new Set(["gamification-webhooks"]), secrets: new Set(["TOPIC_SECRET"]) });
+    const plan = planDeployment(resources, {
+      ...empty,
+      queues: new Set(["gamification-webhooks"]),
+      secrets: new Set(["TOPIC_SECRET"]),
+    });
     expect(describePlan(resources, plan)).toEqual([
       "Worker open-gamification:",
       "  D1 database  gamification                  create",

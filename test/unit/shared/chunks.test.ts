@@ -3,7 +3,12 @@ import { chunkBy, chunkByJsonSize, jsonBytes } from "../../../src/shared/chunks"
 
 describe("chunkBy", () => {
   it("keeps the order and at most maxItems per chunk", () => {
-    const chunks = chunkBy(Array.from({ length: 250 }, (_, i) => i), () => 10, 100, 1e9);
+    const chunks = chunkBy(
+      Array.from({ length: 250 }, (_, i) => i),
+      () => 10,
+      100,
+      1e9,
+    );
     expect(chunks.map((c) => c.length)).toEqual([100, 100, 50]);
     expect(chunks.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
   });

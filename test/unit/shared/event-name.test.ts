@@ -4,7 +4,9 @@ import { problemsOfIssues } from "../../../src/shared/problems";
 
 const schemaProblems = (name: unknown) => {
   const result = EventName.safeParse(name);
-  return result.success ? [] : problemsOfIssues(result.error.issues, { input: name, target: "event_name" }).map((p) => p.problem);
+  return result.success
+    ? []
+    : problemsOfIssues(result.error.issues, { input: name, target: "event_name" }).map((p) => p.problem);
 };
 
 describe("the one rule of event names", () => {
@@ -28,7 +30,11 @@ describe("the one rule of event names", () => {
       ["ki\u0085ll", "must not contain control characters"],
     ];
     for (const [name, problem] of cases) {
-      expect([JSON.stringify(name), eventNameProblem(name), schemaProblems(name)]).toEqual([JSON.stringify(name), problem, [problem]]);
+      expect([JSON.stringify(name), eventNameProblem(name), schemaProblems(name)]).toEqual([
+        JSON.stringify(name),
+        problem,
+        [problem],
+      ]);
     }
     expect(schemaProblems(3)).toEqual(["must be a string, not a number"]);
   });

@@ -19,17 +19,28 @@ describe("prettyLine", () => {
     expect(prettyLine("info", "webhook delivery cancelled", { source: "queue", app_id: "7", message_id: "m-1" })).toBe(
       "webhook delivery cancelled source=queue app_id=7 message_id=m-1",
     );
-    expect(prettyLine("warn", "mqtt queue full, message dropped", { conn_id: 3, missing: undefined, none: null, list: ["a", 1] })).toBe(
-      'warn: mqtt queue full, message dropped conn_id=3 list=["a",1]',
-    );
+    expect(
+      prettyLine("warn", "mqtt queue full, message dropped", {
+        conn_id: 3,
+        missing: undefined,
+        none: null,
+        list: ["a", 1],
+      }),
+    ).toBe('warn: mqtt queue full, message dropped conn_id=3 list=["a",1]');
   });
 
   it("names an error and puts its stack on the lines below", () => {
-    const error = { name: "Error", message: "D1 is on fire", stack: "Error: D1 is on fire\n    at run (a.ts:1:1)\n    at main (b.ts:2:2)" };
+    const error = {
+      name: "Error",
+      message: "D1 is on fire",
+      stack: "Error: D1 is on fire\n    at run (a.ts:1:1)\n    at main (b.ts:2:2)",
+    };
     expect(prettyLine("error", "unexpected error", { request_id: "r-1", error })).toBe(
       "error: unexpected error request_id=r-1 error=Error: D1 is on fire\n    at run (a.ts:1:1)\n    at main (b.ts:2:2)",
     );
-    expect(prettyLine("error", "failed", { error: { name: "string", message: "boom" } })).toBe("error: failed error=string: boom");
+    expect(prettyLine("error", "failed", { error: { name: "string", message: "boom" } })).toBe(
+      "error: failed error=string: boom",
+    );
   });
 });
 

@@ -32,7 +32,11 @@ describe("shouldLogRequest", () => {
 
 describe("prettyRequestLine", () => {
   it("is method, path, status and duration on one line", () => {
-    expect(prettyRequestLine({ method: "GET", status: 200, duration_ms: 12 }, "/api/v1/leaderboards")).toBe("GET /api/v1/leaderboards 200 12ms");
-    expect(prettyRequestLine({ method: "POST", status: 401, duration_ms: 0 }, "/api/v1/events")).toBe("POST /api/v1/events 401 0ms");
+    expect(prettyRequestLine({ method: "GET", status: 200, duration_ms: 12 }, "/api/v1/leaderboards")).toBe(
+      "GET /api/v1/leaderboards 200 12ms",
+    );
+    expect(prettyRequestLine({ method: "POST", status: 401, duration_ms: 0 }, "/api/v1/events")).toBe(
+      "POST /api/v1/events 401 0ms",
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  backoffSeconds, DEFAULT_RETRY_BASE_SECONDS, MAX_QUEUE_DELAY_SECONDS, parseRetryAfter, retryBaseSeconds, retryDelaySeconds,
-  retrySpanSeconds, WEBHOOK_MAX_ATTEMPTS,
+  backoffSeconds,
+  DEFAULT_RETRY_BASE_SECONDS,
+  MAX_QUEUE_DELAY_SECONDS,
+  parseRetryAfter,
+  retryBaseSeconds,
+  retryDelaySeconds,
+  retrySpanSeconds,
+  WEBHOOK_MAX_ATTEMPTS,
 } from "../../../src/webhooks/core/backoff";
 import { decide } from "../../../src/webhooks/core/outcome";
 
@@ -9,8 +15,8 @@ describe("retry schedule", () => {
   it("doubles from the base and stops at 12 hours", () => {
     const delays = Array.from({ length: WEBHOOK_MAX_ATTEMPTS - 1 }, (_, i) => backoffSeconds(i + 1, 60));
     expect(delays).toEqual([
-      60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720,
-      43200, 43200, 43200, 43200, 43200, 43200, 43200, 43200, 43200, 43200,
+      60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720, 43200, 43200, 43200, 43200, 43200, 43200, 43200, 43200,
+      43200, 43200,
     ]);
   });
 
@@ -22,7 +28,9 @@ describe("retry schedule", () => {
   it("matches max_retries + 1 of the webhooks consumer in wrangler.toml", async () => {
     const { readFile } = await import("node:fs/promises");
     const toml = await readFile(new URL("../../../wrangler.toml", import.meta.url), "utf8");
-    const consumer = /queue = "gamification-webhooks"\s*\n([^[]*)/.exec(toml.slice(toml.indexOf("[[queues.consumers]]")))![1];
+    const consumer = /queue = "gamification-webhooks"\s*\n([^[]*)/.exec(
+      toml.slice(toml.indexOf("[[queues.consumers]]")),
+    )![1];
     expect(Number(/max_retries = (\d+)/.exec(consumer)![1]) + 1).toBe(WEBHOOK_MAX_ATTEMPTS);
   });
 

@@ -28,10 +28,11 @@ describe("delivery targets", () => {
     expect(deliveryTargets(endpoints, "battlepass-level-reward-claimed", "https://level.example/reward")).toEqual([
       { webhookId: "3", overrideUrl: "https://level.example/reward" },
     ]);
-    expect(deliveryTargets(endpoints, "battlepass-level-reward-claimed", null)).toEqual([{ webhookId: "7", overrideUrl: null }]);
+    expect(deliveryTargets(endpoints, "battlepass-level-reward-claimed", null)).toEqual([
+      { webhookId: "7", overrideUrl: null },
+    ]);
   });
 });
-
 
 describe("webhook types", () => {
   it("store the spec's spelling for the leaderboard alias", () => {
@@ -43,7 +44,13 @@ describe("webhook types", () => {
 
 describe("queue message shape", () => {
   const valid = {
-    messageId: "msg_1", appId: "1", webhookId: "2", webhookType: "challenge-changed", overrideUrl: null, body: "{}", createdAt: 0,
+    messageId: "msg_1",
+    appId: "1",
+    webhookId: "2",
+    webhookType: "challenge-changed",
+    overrideUrl: null,
+    body: "{}",
+    createdAt: 0,
   };
   it("accepts what enqueue sends and refuses anything else", () => {
     expect(isDeliveryMessage(valid)).toBe(true);

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { newWebhookSecret, secretProblem, signingKey, webhookSignature } from "../../../src/webhooks/core/signing";
 
-const body = JSON.stringify({ webhook_type: "challenge-changed", user_token: "t", new_challenge: { challenge_id: "1" } });
+const body = JSON.stringify({
+  webhook_type: "challenge-changed",
+  user_token: "t",
+  new_challenge: { challenge_id: "1" },
+});
 const id = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
 
 describe("Standard Webhooks signature", () => {
@@ -20,13 +24,18 @@ describe("Standard Webhooks signature", () => {
     const signature = await webhookSignature(secret, id, timestamp, body);
     const headers = { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature };
     expect(new Webhook(secret, { format: "raw" }).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook("whsec_" + btoa("another-secret-of-24-bytes")).verify(body, headers)).toThrow("No matching signature");
+    expect(() => new Webhook("whsec_" + btoa("another-secret-of-24-bytes")).verify(body, headers)).toThrow(
+      "No matching signature",
+    );
   });
 
   it("matches the standard's published test vector", async () => {
     // From the Standard Webhooks reference implementations' tests.
     const signature = await webhookSignature(
-      "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}',
+      "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      1614265330,
+      '{"test": 2432232314}',
     );
     expect(signature).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
