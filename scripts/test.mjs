@@ -27,6 +27,11 @@ if (run(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/t
   console.error("Type check failed.");
   process.exit(1);
 }
+// Formatting and lint (biome.jsonc): zero findings, as CI requires.
+if (run(process.execPath, [path.join(projectRoot, "node_modules/@biomejs/biome/bin/biome"), "check", "."]) !== 0) {
+  console.error("Lint or formatting findings: `npm run format` writes the formatting; fix the rest.");
+  process.exit(1);
+}
 if (run(process.execPath, [path.join(projectRoot, "scripts/check-layers.mjs")]) !== 0) {
   console.error("An import points up the layers (docs/architecture.md).");
   process.exit(1);

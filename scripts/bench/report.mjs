@@ -42,7 +42,7 @@ export function createReport() {
       const header = ["scenario", "metric", "value", "ceiling", "ratio", "p50 ms", "p99 ms", "target", "pass/fail"];
       const lines = [
         `| ${header.join(" | ")} |`,
-        `|${header.map((h, i) => (i < 2 || i === 7 ? "---" : "---:")).join("|")}|`,
+        `|${header.map((_h, i) => (i < 2 || i === 7 ? "---" : "---:")).join("|")}|`,
       ];
       for (const r of rows) {
         const value = r.value === undefined ? "" : `${fmt(r.value)}${r.unit ? ` ${r.unit}` : ""}`;

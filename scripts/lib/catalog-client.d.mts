@@ -11,6 +11,7 @@ export function catalogCall(options: {
   suffix?: string;
   query?: Record<string, boolean>;
   body?: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the answer is whatever JSON the service sent
 }): Promise<any>;
 export interface PlanAnswer {
   applied: boolean;

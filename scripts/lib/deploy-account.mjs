@@ -25,7 +25,7 @@ export async function readAccount(wrangler, resources) {
   const ask = async (args, missing) => {
     const result = await wrangler(args);
     if (result.code === 0) return result;
-    if (missing && missing.test(result.output)) return null;
+    if (missing?.test(result.output)) return null;
     throw new WranglerFailed(args, result);
   };
   const databases = JSON.parse((await ask(["d1", "list", "--json"])).stdout);

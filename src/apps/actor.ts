@@ -18,7 +18,8 @@ export function actorNameOf(header: string | undefined): string | null {
   const problem =
     name.length > MAX_ACTOR_NAME
       ? `must be at most ${MAX_ACTOR_NAME} characters`
-      : /[\u0000-\u001f\u007f]/.test(name)
+      : // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+        /[\u0000-\u001f\u007f]/.test(name)
         ? "must not contain control characters"
         : null;
   if (problem) throw badRequest(`Invalid header: ${ACTOR_HEADER} ${problem}`, [{ field: ACTOR_HEADER, problem }]);

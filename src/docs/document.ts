@@ -5,6 +5,7 @@ import { withBodyAnswers } from "./body-answers";
 import { withTokenAnswers } from "./token-answers";
 
 type Document = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI operation object as the generator builds it, read and amended by key
 type Operation = Record<string, any>;
 
 /** The development-only paths (the dev clock and dev changes): in the document only with DEV_CLOCK=on. */
@@ -184,7 +185,7 @@ function withCommonAnswers(document: Document): Document {
     const schemes = new Set(
       ((operation.security ?? []) as Record<string, string[]>[]).flatMap((requirement) => Object.keys(requirement)),
     );
-    const responses: Record<string, any> = { ...operation.responses };
+    const responses: Operation = { ...operation.responses };
     if (operation.requestBody) responses[413] ??= TOO_LARGE;
     if (schemes.has("AdminToken") || schemes.has("AccessToken")) responses[503] ??= UNCONFIGURED;
     responses["5XX"] = SERVER_ERROR;
@@ -230,7 +231,11 @@ function withoutUnusedSchemas(document: Document): Document {
   const pending = [...used];
   while (pending.length > 0) {
     const name = pending.pop()!.replace("#/components/schemas/", "");
-    for (const ref of refsIn(schemas[name], new Set())) if (!used.has(ref)) used.add(ref), pending.push(ref);
+    for (const ref of refsIn(schemas[name], new Set()))
+      if (!used.has(ref)) {
+        used.add(ref);
+        pending.push(ref);
+      }
   }
   for (const name of Object.keys(schemas)) if (!used.has(`#/components/schemas/${name}`)) delete schemas[name];
   return document;

@@ -36,7 +36,7 @@ import {
   EventBatchResponse,
   EventDescription,
   EventPayload,
-  EventResult,
+  type EventResult,
   MAX_BATCH_EVENTS,
 } from "./schemas";
 

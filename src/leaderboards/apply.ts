@@ -25,6 +25,7 @@ const MAX_JSON_BYTES_PER_TRANSACTION = 900_000;
 function chunksByEvent(contributions: Contribution[]): Contribution[][] {
   // The common case without measuring each: ASCII JSON within the bound (its length is its bytes).
   const json = JSON.stringify(contributions);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: any ASCII character, control characters included
   if (json.length <= MAX_JSON_BYTES_PER_TRANSACTION && /^[\x00-\x7f]*$/.test(json)) return [contributions];
   const events: Contribution[][] = [];
   contributions.forEach((c, i) => {

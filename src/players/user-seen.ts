@@ -34,7 +34,7 @@ export class UserSeen implements UserArea<void> {
   async prepareEvent(): Promise<void> {}
 
   /** Inside the event's transaction: one more event, and the report when the last is an hour old. */
-  applyEvent(_prepared: void, event: UserEvent, staged: Staged): void {
+  applyEvent(_prepared: undefined, event: UserEvent, staged: Staged): void {
     const sql = this.context.sql;
     const row = sql.exec<SeenRow>("SELECT first_seen_at, events, reported_at FROM player_seen").toArray()[0];
     const at = event.receivedAt;

@@ -182,7 +182,7 @@ export class MqttBroker extends DurableObject<Env> {
   private async drain(conn: Connection): Promise<void> {
     try {
       while (!conn.closed) {
-        let packet;
+        let packet: ReturnType<Connection["stream"]["next"]>;
         try {
           packet = conn.stream.next();
         } catch (err) {

@@ -113,7 +113,7 @@ const shown = (value: unknown) =>
 
 /** The value the issue is about: the issue's own input when zod kept it, else the one at its path in `root`. */
 const NOT_KNOWN = Symbol("not known");
-function valueOf(issue: IssueLike, root: unknown): unknown {
+function valueAt(issue: IssueLike, root: unknown): unknown {
   if ("input" in issue) return issue.input;
   if (root === NOT_KNOWN) return NOT_KNOWN;
   let value = root;
@@ -246,7 +246,7 @@ export function problemsOfIssue(issue: IssueLike, root: unknown = NOT_KNOWN, tar
   const field = fieldOfPath(issue.path) || target;
   const one = (problem: string) => [{ field, problem }];
   if (!isDefaultMessage(issue)) return one(issue.message);
-  const value = valueOf(issue, root);
+  const value = valueAt(issue, root);
   switch (issue.code) {
     case "invalid_type":
       return one(typeProblem(issue, value));

@@ -95,5 +95,6 @@ export interface ErasedUser {
 /** An area as the object registers it: its tables, and how it is made for one object. */
 export interface UserAreaClass {
   readonly schema: AreaSchema;
+  // biome-ignore lint/suspicious/noExplicitAny: each area prepares an event into a type of its own
   new (context: UserObjectContext): UserArea<any>;
 }

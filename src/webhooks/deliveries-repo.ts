@@ -220,11 +220,26 @@ export interface DeliveryFilter {
 export async function listDeliveries(db: D1Database, appId: number, filter: DeliveryFilter, paging: Paging) {
   const where = ["app_id = ?"];
   const args: unknown[] = [appId];
-  if (filter.status) where.push("status = ?"), args.push(filter.status);
-  if (filter.webhook_id) where.push("webhook_id = ?"), args.push(parseId(filter.webhook_id) ?? -1);
-  if (filter.webhook_type) where.push("webhook_type = ?"), args.push(filter.webhook_type);
-  if (filter.message_id) where.push("message_id = ?"), args.push(filter.message_id);
-  if (filter.user_id) where.push("user_id = ?"), args.push(filter.user_id);
+  if (filter.status) {
+    where.push("status = ?");
+    args.push(filter.status);
+  }
+  if (filter.webhook_id) {
+    where.push("webhook_id = ?");
+    args.push(parseId(filter.webhook_id) ?? -1);
+  }
+  if (filter.webhook_type) {
+    where.push("webhook_type = ?");
+    args.push(filter.webhook_type);
+  }
+  if (filter.message_id) {
+    where.push("message_id = ?");
+    args.push(filter.message_id);
+  }
+  if (filter.user_id) {
+    where.push("user_id = ?");
+    args.push(filter.user_id);
+  }
   const clause = where.join(" AND ");
   const [rows, total] = await db.batch<DeliveryRow | { n: number }>([
     db

@@ -205,7 +205,9 @@ export class UserDO extends DurableObject<Env> {
         if (event.eventId !== null && wasProcessed(this.eventIds, event.eventId)) return { duplicate: true };
         const retryAfterMs = this.rate.takeEvent(event.receivedAt, perMinute);
         if (retryAfterMs !== null) return { limited: { retryAfterMs } };
-        this.areas.forEach((area, i) => area.applyEvent(prepared[i], event, staged));
+        this.areas.forEach((area, i) => {
+          area.applyEvent(prepared[i], event, staged);
+        });
         staged.background.unshift(eventMessage(event, (this.userRef ??= archiveUserRef(sql)), staged));
         if (event.eventId !== null) recordProcessed(this.eventIds, event.eventId, event.receivedAt);
         recordRecentEvent(sql, event);

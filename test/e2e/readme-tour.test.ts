@@ -43,7 +43,10 @@ function stepsOf(block: string): Step[] {
   for (const line of block.split("\n")) {
     if (pending) {
       pending += `\n${line}`;
-      if (!line.endsWith("\\")) steps.push({ command: pending }), (pending = "");
+      if (!line.endsWith("\\")) {
+        steps.push({ command: pending });
+        pending = "";
+      }
       continue;
     }
     const answer = /^# → (.*)$/.exec(line);

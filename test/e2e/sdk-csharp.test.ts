@@ -21,7 +21,9 @@ const bare = (credential: string) => ({ Authorization: `Bearer ${credential}` })
 const open: { end(): Promise<unknown> }[] = [];
 const sockets: WireMqtt[] = [];
 afterEach(async () => {
-  sockets.splice(0).forEach((s) => s.close());
+  sockets.splice(0).forEach((s) => {
+    s.close();
+  });
   await Promise.all(open.splice(0).map((c) => c.end()));
 });
 

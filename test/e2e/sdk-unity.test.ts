@@ -25,7 +25,11 @@ const unityHeaders = (credential: string) => ({
 const indented = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, "\r\n");
 
 const sockets: WireMqtt[] = [];
-afterEach(() => sockets.splice(0).forEach((s) => s.close()));
+afterEach(() =>
+  sockets.splice(0).forEach((s) => {
+    s.close();
+  }),
+);
 
 /** The shared studio, with a category sorted before its own: the challenge's category is at index 1. */
 async function unityStudio(name: string) {
@@ -188,7 +192,9 @@ describe("SCILL's Unity SDK against the service", () => {
     sockets.push(mqtt);
     mqtt.send(connectPacket("", 300));
     expect((await mqtt.next(PACKET.CONNACK)).bytes).toEqual(Buffer.from([0x20, 0x02, 0x00, 0x00]));
-    [challengesTopic, passTopic, boardTopic].forEach((t, i) => mqtt.send(subscribePacket(i + 1, t)));
+    [challengesTopic, passTopic, boardTopic].forEach((t, i) => {
+      mqtt.send(subscribePacket(i + 1, t));
+    });
     for (let i = 0; i < 3; i++) await mqtt.next(PACKET.SUBACK);
 
     await wire("POST", `/api/v1/battle-passes/${studio.appId}/unlock/${studio.passId}`, unityHeaders(token), "");

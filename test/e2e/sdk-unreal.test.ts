@@ -19,7 +19,11 @@ const pretty = (value: Record<string, unknown>) =>
 const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
 
 const sockets: WireMqtt[] = [];
-afterEach(() => sockets.splice(0).forEach((s) => s.close()));
+afterEach(() =>
+  sockets.splice(0).forEach((s) => {
+    s.close();
+  }),
+);
 
 /** ScillClientBackend::GenerateAccessToken: AuthApiOperations.cpp:28-49, ScillClientBackend.cpp:14. */
 async function unrealToken(apiKey: string, userId: string): Promise<string> {

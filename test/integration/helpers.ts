@@ -33,7 +33,7 @@ function clientRequest(method: string, path: string, options: CallOptions): Requ
 /** The status, the parsed JSON body (the text when it is not JSON) and the headers. */
 async function answerOf(response: Response) {
   const text = await response.text();
-  let json: any = undefined;
+  let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

@@ -91,7 +91,9 @@ function eventPhase(app, { key, label, concurrency, userOf }) {
 /** Access tokens of users, kept on the app (the counter check reads every user's challenges with them). */
 async function tokensOf(ctx, app, users) {
   const tokens = await mintTokens(ctx.client, app.apiKey, users, 32);
-  users.forEach((u, i) => app.tokens.set(u, tokens[i]));
+  users.forEach((u, i) => {
+    app.tokens.set(u, tokens[i]);
+  });
   return tokens;
 }
 

@@ -61,7 +61,11 @@ export async function run(ctx) {
     };
     // Warm-up: each user's first events are not measured (its object, the brokers' sockets).
     let score = 5;
-    for (const user of users) for (let n = 1; n <= score; n++) await send(user, n), await sleep(PAUSE_MS);
+    for (const user of users)
+      for (let n = 1; n <= score; n++) {
+        await send(user, n);
+        await sleep(PAUSE_MS);
+      }
     const block = Math.ceil(perUser / rounds);
     for (let round = 0; round < rounds; round++) {
       for (const user of users) {

@@ -53,13 +53,26 @@ export async function listAuditEntries(
 ) {
   const where = [appId === null ? "app_id IS NULL" : "app_id = ?"];
   const args: unknown[] = appId === null ? [] : [appId];
-  if (filter.resource) where.push("resource = ?"), args.push(filter.resource);
-  if (filter.resource_id) where.push("resource_id = ?"), args.push(filter.resource_id);
-  if (filter.actor)
-    where.push("(instr(lower(actor_name), lower(?)) > 0 OR actor_kind = ? OR actor_id = ?)"),
-      args.push(filter.actor, filter.actor, filter.actor);
-  if (filter.from) where.push("at >= ?"), args.push(bound(filter.from, false));
-  if (filter.to) where.push("at < ?"), args.push(bound(filter.to, true));
+  if (filter.resource) {
+    where.push("resource = ?");
+    args.push(filter.resource);
+  }
+  if (filter.resource_id) {
+    where.push("resource_id = ?");
+    args.push(filter.resource_id);
+  }
+  if (filter.actor) {
+    where.push("(instr(lower(actor_name), lower(?)) > 0 OR actor_kind = ? OR actor_id = ?)");
+    args.push(filter.actor, filter.actor, filter.actor);
+  }
+  if (filter.from) {
+    where.push("at >= ?");
+    args.push(bound(filter.from, false));
+  }
+  if (filter.to) {
+    where.push("at < ?");
+    args.push(bound(filter.to, true));
+  }
   const clause = where.join(" AND ");
   const [rows, total] = await db.batch<AuditRow | { n: number }>([
     db

@@ -329,10 +329,14 @@ export async function listChallenges(
 ) {
   const conditions = ["app_id = ?"];
   const binds: unknown[] = [appId];
-  if (categoryId !== null) conditions.push("category_id = ?"), binds.push(categoryId);
-  if (search)
-    conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)"),
-      binds.push(search, search);
+  if (categoryId !== null) {
+    conditions.push("category_id = ?");
+    binds.push(categoryId);
+  }
+  if (search) {
+    conditions.push("(instr(lower(challenge_name), lower(?)) > 0 OR instr(lower(event_name), lower(?)) > 0)");
+    binds.push(search, search);
+  }
   const where = conditions.join(" AND ");
   const [rows, total] = await db.batch<unknown>([
     db

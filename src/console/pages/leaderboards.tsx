@@ -250,6 +250,7 @@ function Standings(props: {
       <nav class="tabs" aria-label="Member type">
         {tab("user", "Users")} {tab("team", "Teams")}
       </nav>
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with the search role, as the <search> element is not in every browser studios use */}
       <form method="get" action={base} class="search" role="search">
         <input type="hidden" name="type" value={type} />
         <label for="member">Find a {what}</label>

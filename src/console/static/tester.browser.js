@@ -44,7 +44,7 @@ class LiveView {
       const panel =
         event.target instanceof Element &&
         (event.target.closest("#tester-panel") ?? event.target.querySelector("#tester-panel"));
-      const sent = panel && panel.querySelector("#send-result .sent");
+      const sent = panel?.querySelector("#send-result .sent");
       if (sent && ONE_COLUMN.matches) this.live.scrollIntoView({ block: "start" });
     };
     document.addEventListener("htmx:afterSettle", this.onSwap);

@@ -25,6 +25,7 @@ export function BarChart(props: { id: string; title: string; points: Point[]; un
       <figcaption id={`${props.id}-title`}>
         {props.title} · {formatCount(total)} in total
       </figcaption>
+      {/* biome-ignore lint/a11y/noSvgWithoutTitle: labelled by the figure's caption through aria-labelledby */}
       <svg
         viewBox={`0 -8 ${layout.width} ${layout.height + 8}`}
         role="img"

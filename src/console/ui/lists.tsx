@@ -39,6 +39,7 @@ export function SearchForm(props: {
 }) {
   const id = fieldId("search");
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with the search role, as the <search> element is not in every browser studios use
     <form
       method="get"
       action={props.action}

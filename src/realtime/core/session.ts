@@ -1,4 +1,4 @@
-import { MqttError, Reason } from "../mqtt/errors";
+import { type MqttError, Reason } from "../mqtt/errors";
 import type {
   ConnackPacket,
   ConnectPacket,

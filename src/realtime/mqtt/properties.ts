@@ -1,4 +1,4 @@
-import { ByteReader, ByteWriter, MAX_VARINT } from "./bytes";
+import { type ByteReader, ByteWriter, MAX_VARINT } from "./bytes";
 import { malformed, protocolError } from "./errors";
 import type { Properties } from "./packets";
 

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyAccessToken } from "../../../src/auth/access-tokens";
 import type { BackgroundMessage, QueuedBackground } from "../../../src/user/messages";
-import { UserChallenges, type ChallengeTouch } from "../../../src/challenges/user-challenges";
+import type { UserChallenges, ChallengeTouch } from "../../../src/challenges/user-challenges";
 import { Staged } from "../../../src/user/area";
 import type { UserEvent } from "../../../src/user/event";
 import { userObject } from "../../../src/user/names";

@@ -144,7 +144,7 @@ describe("lists", () => {
     expect(de.body[1].challenges[0].challenge_name).toBe("Timed");
     const fr = await p.all("?language=fr");
     expect(fr.body[0]).toMatchObject({ category_name: "Main", challenges: [{ challenge_name: "Kill 3 enemies" }, {}] });
-    expect((await p.unlock(manual.challenge_id + "?language=de")).body.challenge.challenge_name).toBe(
+    expect((await p.unlock(`${manual.challenge_id}?language=de`)).body.challenge.challenge_name).toBe(
       "Besiege 3 Gegner",
     );
   });

@@ -18,11 +18,11 @@ function applyFields(html: string): Record<string, string> {
   return Object.fromEntries(
     [...form[1].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)]
       .filter(([, name]) => name !== "_csrf")
-      .map(([, n, v]) => [n, unescape(v)]),
+      .map(([, n, v]) => [n, unescapeHtml(v)]),
   );
 }
 
-const unescape = (v: string) =>
+const unescapeHtml = (v: string) =>
   v
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -36,10 +36,10 @@ const documentProblems = (html: string) =>
     ...(/<ul class="field-errors" id="f-document-errors">(.*?)<\/ul>/s.exec(html)?.[1] ?? "").matchAll(
       /<li>(.*?)<\/li>/gs,
     ),
-  ].map((m) => unescape(m[1]));
+  ].map((m) => unescapeHtml(m[1]));
 
 /** The plan's summary line. */
-const summary = (html: string) => unescape(textOf(html, /<p class="plan-summary">(.*?)<\/p>/s) ?? "");
+const summary = (html: string) => unescapeHtml(textOf(html, /<p class="plan-summary">(.*?)<\/p>/s) ?? "");
 
 describe("the console's catalog export", () => {
   it("downloads the document as the CLI's pull writes it, in YAML and JSON, for every role", async () => {

@@ -23,7 +23,9 @@ function reference(scores: Map<string, number>, ascending: boolean): Ref[] {
   rows.sort((a, b) =>
     a.score !== b.score ? (ascending ? a.score - b.score : b.score - a.score) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
   );
-  rows.forEach((row, i) => (row.rank = i > 0 && rows[i - 1].score === row.score ? rows[i - 1].rank : i + 1));
+  rows.forEach((row, i) => {
+    row.rank = i > 0 && rows[i - 1].score === row.score ? rows[i - 1].rank : i + 1;
+  });
   return rows;
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { ChallengeAdmin, ChallengeInput } from "../../../src/challenges/admin/schemas";
-import { BattlePassInput, LevelAdmin, LevelInput } from "../../../src/battlepasses/admin/schemas";
-import { LeaderboardAdmin, LeaderboardInput } from "../../../src/leaderboards/admin/schemas";
+import { type ChallengeAdmin, ChallengeInput } from "../../../src/challenges/admin/schemas";
+import { BattlePassInput, type LevelAdmin, LevelInput } from "../../../src/battlepasses/admin/schemas";
+import { type LeaderboardAdmin, LeaderboardInput } from "../../../src/leaderboards/admin/schemas";
 import { challengeToForm, decodeChallenge, decodeCategory } from "../../../src/console/forms/challenges";
 import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/console/forms/battle-passes";
 import { decodeLeaderboard, leaderboardToForm } from "../../../src/console/forms/leaderboards";

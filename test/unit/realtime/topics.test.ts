@@ -60,8 +60,8 @@ describe("isIssuedTopic", () => {
       "#",
       "gamification/#",
       "gamification/leaderboard/+",
-      "$share/g/" + topic,
-      topic + "/x",
+      `$share/g/${topic}`,
+      `${topic}/x`,
       topic.toUpperCase(),
       "",
     ]) {

@@ -24,7 +24,7 @@ describe("Standard Webhooks signature", () => {
     const signature = await webhookSignature(secret, id, timestamp, body);
     const headers = { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature };
     expect(new Webhook(secret, { format: "raw" }).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook("whsec_" + btoa("another-secret-of-24-bytes")).verify(body, headers)).toThrow(
+    expect(() => new Webhook(`whsec_${btoa("another-secret-of-24-bytes")}`).verify(body, headers)).toThrow(
       "No matching signature",
     );
   });
@@ -45,7 +45,7 @@ describe("Standard Webhooks signature", () => {
     const base = await webhookSignature(secret, id, 1700000000, body);
     expect(await webhookSignature(secret, "msg_other", 1700000000, body)).not.toBe(base);
     expect(await webhookSignature(secret, id, 1700000001, body)).not.toBe(base);
-    expect(await webhookSignature(secret, id, 1700000000, body + " ")).not.toBe(base);
+    expect(await webhookSignature(secret, id, 1700000000, `${body} `)).not.toBe(base);
   });
 });
 
@@ -69,8 +69,8 @@ describe("secrets", () => {
 
   it("requires valid base64 of 24 to 64 bytes after whsec_", () => {
     expect(secretProblem("whsec_not*base64*at*all")).toMatch(/base64/);
-    expect(secretProblem("whsec_" + btoa("too short"))).toMatch(/24 to 64 bytes/);
-    expect(secretProblem("whsec_" + btoa("x".repeat(65)))).toMatch(/24 to 64 bytes/);
+    expect(secretProblem(`whsec_${btoa("too short")}`)).toMatch(/24 to 64 bytes/);
+    expect(secretProblem(`whsec_${btoa("x".repeat(65))}`)).toMatch(/24 to 64 bytes/);
   });
 
   it("uses the ASCII bytes of a secret without the prefix", () => {
