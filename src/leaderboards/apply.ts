@@ -7,6 +7,7 @@ import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalo
 import { leaderboardChange, type ScoreChange } from "./core/changes";
 import { byEventJson, contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
 import { RECORD_FLAGS_SQL } from "./flag-store";
+import { applyBinds } from "./apply-params";
 import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 
 export type { QueuedEvent } from "./core/contributions";
@@ -50,9 +51,6 @@ async function playerSubjects(env: Env, events: QueuedEvent[]): Promise<Map<stri
   return new Map(subjects);
 }
 
-/** D1 wants exactly as many bindings as a statement numbers (?1 .. ?N). */
-const highestParam = (sql: string) => Math.max(0, ...[...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
-
 interface ApplyResultRow {
   leaderboard_id: number;
   member_type: MemberType;
@@ -80,17 +78,15 @@ export async function applyChunk(
   const applied = chunk.filter((c) => c.h === undefined);
   const held = chunk.filter((c) => c.h !== undefined);
   const keys = [...new Set(chunk.map((c) => c.k))];
-  const params = [
-    byEventJson(applied),
-    crypto.randomUUID(),
+  const values = {
+    contributions: byEventJson(applied),
+    claim: crypto.randomUUID(),
     now,
-    JSON.stringify(keys),
-    JSON.stringify(held),
-    JSON.stringify([...heard].map(Number)),
-  ];
-  const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) =>
-    db.prepare(sql).bind(...params.slice(0, highestParam(sql))),
-  );
+    eventKeys: JSON.stringify(keys),
+    held: JSON.stringify(held),
+    heardBoards: JSON.stringify([...heard].map(Number)),
+  };
+  const statements = [...APPLY_SQL, RECORD_FLAGS_SQL].map((sql) => db.prepare(sql).bind(...applyBinds(sql, values)));
   const results = await db.batch([...statements, ...also]);
   return (results[APPLY_RESULT_INDEX].results as ApplyResultRow[]).map((row) => ({
     boardId: String(row.leaderboard_id),

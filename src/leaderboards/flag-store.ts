@@ -1,6 +1,7 @@
 import { toIso } from "../shared/clock";
 import { pageOffset, type Paging } from "../shared/paging";
 import { erasedSinceSql } from "../apps/erasure-tombstones";
+import { APPLY_PARAMS } from "./apply-params";
 import type { MemberType } from "./catalog";
 import type { FlagReason } from "./core/contributions";
 
@@ -37,15 +38,16 @@ export const presentFlag = (row: FlagRow) => ({
 });
 
 /**
- * Part of the applying transaction (apply.ts): ?5 the contributions held for review, ?2 the
- * transaction's claim. Only contributions of events this transaction claimed are recorded, so a
+ * Part of the applying transaction (apply.ts), with its binds (apply-params.ts): the contributions
+ * held for review, by their short keys (Contribution). Only contributions of events this transaction claimed are recorded, so a
  * replayed batch flags nothing twice; nor those of a player erased since the event was received
  * (it would name them again).
  */
 export const RECORD_FLAGS_SQL = `
   INSERT INTO leaderboard_flags (app_id, leaderboard_id, member_type, member_id, value, reason, event_name, flagged_at)
   SELECT c.value ->> 'p', c.value ->> 'b', c.value ->> 't', c.value ->> 'i', c.value ->> 'v', c.value ->> 'h', c.value ->> 'n', c.value ->> 'a'
-  FROM json_each(?5) AS c JOIN leaderboard_applied_events e ON e.dedup_key = c.value ->> 'k' AND e.claim = ?2
+  FROM json_each(${APPLY_PARAMS.held}) AS c
+  JOIN leaderboard_applied_events e ON e.dedup_key = c.value ->> 'k' AND e.claim = ${APPLY_PARAMS.claim}
   WHERE (c.value ->> 'e' IS NULL OR NOT ${erasedSinceSql("c.value ->> 'e'", "c.value ->> 'a'")})
     AND (SELECT COUNT(*) FROM leaderboard_flags f
          WHERE f.leaderboard_id = c.value ->> 'b' AND f.member_type = c.value ->> 't' AND f.member_id = c.value ->> 'i') < ${MAX_FLAGS_PER_MEMBER}`;

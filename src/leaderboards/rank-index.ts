@@ -1,5 +1,6 @@
 import { keySql, LEVELS, RADIX_BITS } from "./core/rank-key";
 import { erasedSinceSql } from "../apps/erasure-tombstones";
+import { APPLY_PARAMS } from "./apply-params";
 
 /**
  * SQL of the rank index (tables in migrations/0004_leaderboards.sql).
@@ -19,7 +20,7 @@ import { erasedSinceSql } from "../apps/erasure-tombstones";
  * walks up to 100k index entries (boards of distinct scores never do).
  */
 
-const LEVELS_CTE = `rank_levels(level, shift) AS (VALUES ${Array.from(
+export const LEVELS_CTE = `rank_levels(level, shift) AS (VALUES ${Array.from(
   { length: LEVELS },
   (_, level) => `(${level}, ${level * RADIX_BITS})`,
 ).join(", ")})`;
@@ -120,61 +121,75 @@ const movedNodesSql = (side: "old" | "new") => `
   WHERE ${side === "new" ? "x.old_key IS NULL OR " : ""}(x.old_key >> lv.shift) <> (x.new_key >> lv.shift)`;
 
 /**
- * Applying a batch of contributions (core/contributions.ts) as one D1 transaction. Binds: ?1 the
- * contributions to apply (none held for review) as byEventJson makes them, ?2 a claim token
- * unique to this transaction, ?3 the service time, ?4 the dedup keys of the batch's events as
- * JSON, ?6 the ids of the boards whose changes somebody receives as JSON (?5 is the review
- * queue's: flag-store.ts).
+ * Applying a batch of contributions (core/contributions.ts) as one D1 transaction, with the binds
+ * of APPLY_PARAMS (apply-params.ts; the review queue's statement in flag-store.ts shares them).
  *
  * 1. Claim the batch's events; an event claimed before (a replay) is left out of everything after.
  * 2. Fold each member's contributions per aggregation into the scratch table, with the old score
- *    and the new score and key, and on the boards of ?6 the old rank (before any count moves): a
+ *    and the new score and key, and on the heard boards the old rank (before any count moves): a
  *    rank walks the count tree, worth it only where somebody receives it. The contributions of a
  *    banned player go to their hidden rows (SYNC_BANNED_MEMBER_SQL), read in this same
  *    transaction, so that no event in flight when the ban came puts them back. A player erased
  *    after the event was received gets nothing (their team keeps its part).
  * 3-4. Move the counts of changed members from the old key to the new one.
  * 5-6. Write the scores and register the season for cron.
- * 7. Answer the changed visible members of the boards of ?6 with old and new score and rank (the
+ * 7. Answer the changed visible members of the heard boards with old and new score and rank (the
  *    change hook's payload).
  * 8. Empty the scratch table.
  */
+const { contributions, claim, now, eventKeys, heardBoards } = APPLY_PARAMS;
 export const APPLY_SQL: readonly string[] = [
   `INSERT INTO leaderboard_applied_events (dedup_key, claim, applied_at)
-   SELECT value, ?2, ?3 FROM json_each(?4) WHERE true
+   SELECT value, ${claim}, ${now} FROM json_each(${eventKeys}) WHERE true
    ON CONFLICT (dedup_key) DO NOTHING`,
 
+  // The positions read from the JSON are byEventJson's: an event [dedup key, app id, received_at,
+  // batch position, erasure subject, user id, rows], a row [board, season, member type, member id,
+  // amount, aggregation, ascending].
   `WITH ${LEVELS_CTE},
    -- Each event claimed by this transaction, once: whether its player is banned, and whether they
    -- were erased after it was received (their rows then bring nothing; a team keeps its part).
    -- Materialized: each field is taken out of the JSON once, not at each use.
-   ev AS MATERIALIZED (SELECT value ->> 0 AS k, value ->> 2 AS a, value ->> 3 AS q, value -> 6 AS rows,
-                EXISTS (SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 1 AND x.user_id = value ->> 5) AS banned,
-                value ->> 4 IS NOT NULL AND ${erasedSinceSql("value ->> 4", "value ->> 2")} AS erased
-         FROM json_each(?1) JOIN leaderboard_applied_events e ON e.dedup_key = value ->> 0 AND e.claim = ?2),
-   c AS MATERIALIZED (SELECT r.value ->> 0 AS b, r.value ->> 2 AS t, r.value ->> 3 AS i,
-                CASE WHEN r.value ->> 2 = 'user' AND ev.banned THEN -(r.value ->> 1) ELSE r.value ->> 1 END AS s,
-                r.value ->> 4 AS v, ev.a, ev.q, r.value ->> 5 AS g, r.value ->> 6 AS o
-         FROM ev, json_each(ev.rows) r WHERE r.value ->> 2 <> 'user' OR NOT ev.erased),
-   fresh AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY b, s, t, i ORDER BY a DESC, q DESC) AS newest FROM c),
-   folded AS (SELECT b, s, t, i, MAX(g) AS g, MAX(o) AS o, SUM(v) AS total, MAX(v) AS hi, MIN(v) AS lo,
-                     MAX(CASE WHEN newest = 1 THEN v END) AS last_v, MAX(a) AS last_at
-              FROM fresh GROUP BY b, s, t, i),
-   next AS (SELECT f.*, cur.score AS old_score, cur.rank_key AS old_key, cur.last_at AS old_last_at,
-              MIN(MAX(CASE
-                WHEN cur.score IS NULL THEN (CASE f.g WHEN 'sum' THEN f.total WHEN 'max' THEN f.hi WHEN 'min' THEN f.lo ELSE f.last_v END)
-                WHEN f.g = 'sum' THEN cur.score + f.total
-                WHEN f.g = 'max' THEN MAX(cur.score, f.hi)
-                WHEN f.g = 'min' THEN MIN(cur.score, f.lo)
-                WHEN f.last_at >= cur.last_at THEN f.last_v
-                ELSE cur.score END, -${Number.MAX_SAFE_INTEGER}), ${Number.MAX_SAFE_INTEGER}) AS new_score
-            FROM folded f LEFT JOIN leaderboard_scores cur
-              ON cur.leaderboard_id = f.b AND cur.member_type = f.t AND cur.member_id = f.i AND cur.season = f.s)
-   INSERT INTO leaderboard_apply_scratch
-     (leaderboard_id, season, member_type, member_id, old_score, old_key, old_rank, old_last_at, new_score, new_key, new_last_at)
-   SELECT b, s, t, i, old_score, old_key,
-     CASE WHEN old_key IS NULL OR b NOT IN (SELECT value FROM json_each(?6)) THEN NULL ELSE 1 + ${aheadSql("next.b", "next.s", "next.t", "next.old_key")} END,
-     old_last_at, new_score, ${keySql("new_score", "o")}, MAX(COALESCE(old_last_at, 0), last_at)
+   claimed AS MATERIALIZED (
+     SELECT value ->> 2 AS received_at, value ->> 3 AS batch_position, value -> 6 AS rows,
+       EXISTS (SELECT 1 FROM player_bans x WHERE x.app_id = value ->> 1 AND x.user_id = value ->> 5) AS banned,
+       value ->> 4 IS NOT NULL AND ${erasedSinceSql("value ->> 4", "value ->> 2")} AS erased
+     FROM json_each(${contributions})
+     JOIN leaderboard_applied_events e ON e.dedup_key = value ->> 0 AND e.claim = ${claim}),
+   contribution AS MATERIALIZED (
+     SELECT r.value ->> 0 AS board_id, r.value ->> 2 AS member_type, r.value ->> 3 AS member_id,
+       CASE WHEN r.value ->> 2 = 'user' AND claimed.banned THEN -(r.value ->> 1) ELSE r.value ->> 1 END AS season,
+       r.value ->> 4 AS amount, claimed.received_at, claimed.batch_position,
+       r.value ->> 5 AS aggregation, r.value ->> 6 AS ascending
+     FROM claimed, json_each(claimed.rows) r WHERE r.value ->> 2 <> 'user' OR NOT claimed.erased),
+   ordered AS (
+     SELECT contribution.*, ROW_NUMBER() OVER (
+       PARTITION BY board_id, season, member_type, member_id ORDER BY received_at DESC, batch_position DESC) AS newest
+     FROM contribution),
+   folded AS (
+     SELECT board_id, season, member_type, member_id, MAX(aggregation) AS aggregation, MAX(ascending) AS ascending,
+       SUM(amount) AS total, MAX(amount) AS highest, MIN(amount) AS lowest,
+       MAX(CASE WHEN newest = 1 THEN amount END) AS last_amount, MAX(received_at) AS last_at
+     FROM ordered GROUP BY board_id, season, member_type, member_id),
+   next AS (
+     SELECT f.*, cur.score AS old_score, cur.rank_key AS old_key, cur.last_at AS old_last_at,
+       MIN(MAX(CASE
+         WHEN cur.score IS NULL THEN (CASE f.aggregation
+           WHEN 'sum' THEN f.total WHEN 'max' THEN f.highest WHEN 'min' THEN f.lowest ELSE f.last_amount END)
+         WHEN f.aggregation = 'sum' THEN cur.score + f.total
+         WHEN f.aggregation = 'max' THEN MAX(cur.score, f.highest)
+         WHEN f.aggregation = 'min' THEN MIN(cur.score, f.lowest)
+         WHEN f.last_at >= cur.last_at THEN f.last_amount
+         ELSE cur.score END, -${Number.MAX_SAFE_INTEGER}), ${Number.MAX_SAFE_INTEGER}) AS new_score
+     FROM folded f LEFT JOIN leaderboard_scores cur
+       ON cur.leaderboard_id = f.board_id AND cur.member_type = f.member_type AND cur.member_id = f.member_id
+      AND cur.season = f.season)
+   INSERT INTO leaderboard_apply_scratch (leaderboard_id, season, member_type, member_id, old_score, old_key,
+     old_rank, old_last_at, new_score, new_key, new_last_at)
+   SELECT board_id, season, member_type, member_id, old_score, old_key,
+     CASE WHEN old_key IS NULL OR board_id NOT IN (SELECT value FROM json_each(${heardBoards})) THEN NULL
+       ELSE 1 + ${aheadSql("next.board_id", "next.season", "next.member_type", "next.old_key")} END,
+     old_last_at, new_score, ${keySql("new_score", "ascending")}, MAX(COALESCE(old_last_at, 0), last_at)
    FROM next WHERE true`,
 
   countNodeMovesSql(`SELECT *, -1 FROM (${movedNodesSql("old")}) UNION ALL SELECT *, 1 FROM (${movedNodesSql("new")})`),
@@ -195,7 +210,7 @@ export const APPLY_SQL: readonly string[] = [
    SELECT leaderboard_id, season, member_type, member_id, old_score, old_rank, new_score,
      1 + ${aheadSql("x.leaderboard_id", "x.season", "x.member_type", "x.new_key")} AS new_rank
    FROM leaderboard_apply_scratch x WHERE (old_score IS NULL OR old_score <> new_score) AND season > 0
-     AND leaderboard_id IN (SELECT value FROM json_each(?6))`,
+     AND leaderboard_id IN (SELECT value FROM json_each(${heardBoards}))`,
 
   `DELETE FROM leaderboard_apply_scratch`,
 ];
@@ -243,25 +258,4 @@ export const PURGE_SEASON_SQL: readonly string[] = [
      SELECT leaderboard_id, member_type, member_id, season FROM leaderboard_scores WHERE leaderboard_id = ?1 AND season = ?2 LIMIT CAST(?3 AS INTEGER))`,
   `DELETE FROM leaderboard_rank_counts WHERE (leaderboard_id, season, member_type, level, node) IN (
      SELECT leaderboard_id, season, member_type, level, node FROM leaderboard_rank_counts WHERE leaderboard_id = ?1 AND season = ?2 LIMIT CAST(?3 AS INTEGER))`,
-];
-
-/**
- * Seeding a board directly, for tests and benchmarks: members `<prefix><i>` for i in ?5..?6 with
- * score (i * ?7) % ?8, on ?1 board, ?2 season, ?3 type, ?4 prefix, ?9 ascending (0/1), ?10 time.
- * Run REBUILD_COUNTS_SQL afterwards.
- */
-export const SEED_SQL = `WITH RECURSIVE
-  seq(i) AS (SELECT CAST(?5 AS INTEGER) UNION ALL SELECT i + 1 FROM seq WHERE i < CAST(?6 AS INTEGER)),
-  seeded(i, score) AS (SELECT i, (i * CAST(?7 AS INTEGER)) % CAST(?8 AS INTEGER) FROM seq)
-  INSERT INTO leaderboard_scores (leaderboard_id, member_type, member_id, season, score, rank_key, last_at)
-  SELECT CAST(?1 AS INTEGER), ?3, ?4 || i, CAST(?2 AS INTEGER), score, ${keySql("score", "?9")}, CAST(?10 AS INTEGER) FROM seeded WHERE true
-  ON CONFLICT (leaderboard_id, member_type, member_id, season)
-  DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key, last_at = excluded.last_at`;
-
-/** Recomputes the counts of one level (?4) of ?1 board, ?2 season, ?3 type from the rows. */
-export const REBUILD_COUNTS_SQL: readonly string[] = [
-  `DELETE FROM leaderboard_rank_counts WHERE leaderboard_id = ?1 AND season = ?2 AND member_type = ?3 AND level = ?4`,
-  `INSERT INTO leaderboard_rank_counts (leaderboard_id, season, member_type, level, node, n)
-   SELECT ?1, ?2, ?3, CAST(?4 AS INTEGER), rank_key >> CAST(?4 * ${RADIX_BITS} AS INTEGER), COUNT(*) FROM leaderboard_scores
-   WHERE leaderboard_id = ?1 AND season = ?2 AND member_type = ?3 GROUP BY rank_key >> CAST(?4 * ${RADIX_BITS} AS INTEGER)`,
 ];
