@@ -21,6 +21,7 @@ import { auditAdmin } from "./apps/admin/audit-routes";
 import { eventsRoutes } from "./events/routes";
 import { RATE_LIMIT_HEADERS } from "./events/rate-limits";
 import { eventsAdmin } from "./events/admin/routes";
+import { playerAnalyticsAdmin } from "./players/admin/analytics-routes";
 import { eventFilesAdmin } from "./events/admin/archive-routes";
 import { battlePassRoutes } from "./battlepasses/routes";
 import { battlePassesAdmin } from "./battlepasses/admin/routes";
@@ -93,6 +94,7 @@ export function buildApp() {
   app.route("/", auditAdmin);
   app.route("/", eventsRoutes);
   app.route("/", eventsAdmin);
+  app.route("/", playerAnalyticsAdmin);
   app.route("/", eventFilesAdmin);
   app.route("/", battlePassRoutes);
   app.route("/", battlePassesAdmin);

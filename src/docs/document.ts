@@ -86,7 +86,10 @@ const TAGS: { name: string; description: string }[] = [
     name: "Admin: bans",
     description: "Banning players: a banned player gets no access token and their events are refused.",
   },
-  { name: "Admin: analytics", description: "Event counts, monthly usage and the raw event archive." },
+  {
+    name: "Admin: analytics",
+    description: "Event counts, players per day and retention, unused event names, monthly usage and the raw event archive.",
+  },
   { name: "Admin: audit log", description: "Who changed what, per app and for the service." },
   { name: "Admin: console users", description: "The accounts of the admin console at /console." },
   { name: "Admin: development clock", description: "Development only (DEV_CLOCK=on): moving the service's clock." },

@@ -1,7 +1,7 @@
 import type { EventRecord } from "./core/event-record";
 import { monthOf } from "./core/periods";
 import { HOUR_MS, hourStart } from "./core/archive-layout";
-import { chunkByJsonSize } from "../shared/chunks";
+import { chunkBy, chunkByJsonSize, jsonBytes } from "../shared/chunks";
 
 /** Rows travel as one JSON parameter: D1 binds at most 100 parameters per statement. */
 const MAX_JSON_PARAMETER_CHARS = 512 * 1024;
@@ -28,12 +28,37 @@ const receiptPeriods = (now: number) =>
     ),
   );
 
-const row = ({ id, event }: EventRecord) => ({
-  id,
-  app_id: Number(event.appId),
-  event_name: event.eventName,
-  hour: hourStart(event.receivedAt),
-  month: monthOf(event.receivedAt),
+const DAY_MS = 86_400_000;
+/** Retention cells count a player active 1 to this many days after their first day. */
+export const RETENTION_MAX_DAYS = 90;
+
+/** Days from one UTC day (YYYY-MM-DD) to another. */
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+
+/**
+ * A player's first event of a day adds `day` (active, and `new` when it is their first day) and,
+ * 1 to 90 days after their first day, `cohort` (their first day: a retention cell).
+ */
+function activeDayFields(record: EventRecord): { day?: string; new?: number; cohort?: string } {
+  const active = record.activeDay;
+  if (!active) return {};
+  const since = active.firstDay === null ? null : daysBetween(active.firstDay, active.day);
+  return {
+    day: active.day,
+    new: active.firstDay === active.day ? 1 : 0,
+    ...(active.firstDay !== null && since !== null && since >= 1 && since <= RETENTION_MAX_DAYS
+      ? { cohort: active.firstDay }
+      : {}),
+  };
+}
+
+const row = (record: EventRecord) => ({
+  id: record.id,
+  app_id: Number(record.event.appId),
+  event_name: record.event.eventName,
+  hour: hourStart(record.event.receivedAt),
+  month: monthOf(record.event.receivedAt),
+  ...activeDayFields(record),
 });
 
 const field = (name: string) => `json_extract(r.value, '$.${name}')`;
@@ -63,6 +88,20 @@ const COUNT_HOURS = `
   GROUP BY 1, 2, 3
   ON CONFLICT (app_id, hour, event_name) DO UPDATE SET count = count + excluded.count`;
 
+const COUNT_PLAYER_DAYS = `
+  INSERT INTO player_days (app_id, day, active, new)
+  SELECT ${field("app_id")}, ${field("day")}, COUNT(*), SUM(${field("new")})
+  FROM json_each(?1) AS r WHERE ${field("day")} IS NOT NULL AND ${FRESH}
+  GROUP BY 1, 2
+  ON CONFLICT (app_id, day) DO UPDATE SET active = active + excluded.active, new = new + excluded.new`;
+
+const COUNT_RETENTION = `
+  INSERT INTO player_retention (app_id, first_day, active_day, players)
+  SELECT ${field("app_id")}, ${field("cohort")}, ${field("day")}, COUNT(*)
+  FROM json_each(?1) AS r WHERE ${field("cohort")} IS NOT NULL AND ${FRESH}
+  GROUP BY 1, 2, 3
+  ON CONFLICT (app_id, first_day, active_day) DO UPDATE SET players = players + excluded.players`;
+
 const RECORD_RECEIPTS = `
   INSERT INTO event_receipts (period, message_id)
   SELECT ?3, ${field("id")} FROM json_each(?1) AS r WHERE ${FRESH}
@@ -83,16 +122,26 @@ export async function uncountedEvents(db: D1Database, records: EventRecord[], no
 
 /**
  * Counts accepted events per app, UTC hour and event name and toward their app's monthly usage,
- * and keeps a receipt of each message, in one D1 transaction. The raw events are in the archive.
+ * the players' first events of a day per app and day (active, new) and as retention cells, and
+ * keeps a receipt of each message, in one D1 transaction. The raw events are in the archive.
  */
 export async function recordEvents(db: D1Database, records: EventRecord[], now: number): Promise<void> {
   if (records.length === 0) return;
   const periods = receiptPeriods(now);
-  const statements = chunkByJsonSize(records.map(row), MAX_JSON_PARAMETER_CHARS).flatMap((json) => [
-    db.prepare(COUNT_USAGE).bind(json, periods),
-    db.prepare(COUNT_HOURS).bind(json, periods),
-    db.prepare(RECORD_RECEIPTS).bind(json, periods, receiptPeriod(now)),
-  ]);
+  const chunks = chunkBy(records.map(row), jsonBytes, Number.POSITIVE_INFINITY, MAX_JSON_PARAMETER_CHARS);
+  const statements = chunks.flatMap((chunk) => {
+    const json = JSON.stringify(chunk);
+    // Most events are not a player's first of the day: their chunks skip the players' statements.
+    const days = chunk.some((r) => r.day !== undefined);
+    const cells = chunk.some((r) => r.cohort !== undefined);
+    return [
+      db.prepare(COUNT_USAGE).bind(json, periods),
+      db.prepare(COUNT_HOURS).bind(json, periods),
+      ...(days ? [db.prepare(COUNT_PLAYER_DAYS).bind(json, periods)] : []),
+      ...(cells ? [db.prepare(COUNT_RETENTION).bind(json, periods)] : []),
+      db.prepare(RECORD_RECEIPTS).bind(json, periods, receiptPeriod(now)),
+    ];
+  });
   await db.batch(statements);
 }
 

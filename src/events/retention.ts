@@ -3,6 +3,8 @@ import { pruneArchive } from "./archive/retention";
 import { HOUR_MS } from "./core/archive-layout";
 import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-store";
 import { pruneAppEventSeconds } from "./app-rate";
+import { dayOf } from "./core/periods";
+import { prunePlayerDays } from "./player-days";
 
 export const DEFAULT_RETENTION_DAYS = 90;
 
@@ -21,7 +23,7 @@ export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & {
 };
 
 /**
- * Cron: drops archived events and event counts past their retention, receipts past the queue's
+ * Cron: drops archived events, event counts, players per day and retention cells past their retention, receipts past the queue's
  * redeliveries, and the per-app rate counts no isolate reads any more. With
  * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (docs/api.md, "Raw event archive"),
  * and
@@ -32,6 +34,7 @@ export async function pruneEventData(env: RetentionEnv, now: number): Promise<vo
   const pruneArchiveNow = env.EVENTS_ARCHIVE_PRUNING !== "lifecycle" && firstMinuteOfHour(now);
   await Promise.all([
     pruneEventCounts(env.DB, before),
+    prunePlayerDays(env.DB, dayOf(before)),
     pruneEventReceipts(env.DB, now),
     pruneUsageReceipts(env.DB, now - USAGE_RECEIPT_RETENTION_MS),
     pruneArchiveNow ? pruneArchive(env.EVENTS_ARCHIVE, before) : undefined,

@@ -30,7 +30,7 @@ const Status = z
     version: Version,
     d1: z.object({
       reachable: z.boolean(),
-      latest_migration: z.string().nullable().openapi({ example: "0014_players.sql" }),
+      latest_migration: z.string().nullable().openapi({ example: "0015_player_days.sql" }),
       expected_migration: z.string().openapi({ description: "The newest migration this code was built with." }),
     }),
     schemas: z.object({

@@ -1,7 +1,7 @@
 import type { SeenReport } from "../apps/player-registry";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "./event";
-import type { BackgroundMessage } from "./messages";
+import type { ActiveDay, BackgroundMessage } from "./messages";
 import type { AreaSchema, AreaSql } from "./schema";
 
 /** Whether a change of this type and topic reaches anybody: a webhook endpoint of the app, an MQTT subscriber. */
@@ -26,6 +26,8 @@ export class Staged {
   readonly paceExceeded: string[] = [];
   /** For an event: the player's report to the registry of the app's players, when one is due. */
   seen: SeenReport | null = null;
+  /** For an event: the player's first event of its UTC day (see BackgroundMessage). */
+  activeDay: ActiveDay | null = null;
 }
 
 /** What the user's object gives each of its areas. */

@@ -12,6 +12,16 @@ export interface HolderDelta {
   delta: number;
 }
 
+/**
+ * A player's first event of a UTC day, as their object reports it with that event's background
+ * message (src/players/user-seen.ts): the day (YYYY-MM-DD), and the player's first active day, or
+ * null when the object does not know it (a player from before these reports).
+ */
+export interface ActiveDay {
+  day: string;
+  firstDay: string | null;
+}
+
 /** Work written to D1 off the hot path, batched by the background queue. */
 export type BackgroundMessage =
   | {
@@ -30,6 +40,8 @@ export type BackgroundMessage =
       paceExceeded?: string[];
       /** The player's report to the registry of the app's players, at most once an hour (src/players/user-seen.ts). */
       seen?: SeenReport;
+      /** Set at the player's first event of a UTC day: what the players per day and retention count. */
+      activeDay?: ActiveDay;
     }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */

@@ -41,6 +41,7 @@ function eventMessage(event: UserEvent, userRef: string, staged: Staged): Backgr
     userRef,
     ...(staged.paceExceeded.length > 0 ? { paceExceeded: [...staged.paceExceeded] } : {}),
     ...(staged.seen ? { seen: staged.seen } : {}),
+    ...(staged.activeDay ? { activeDay: staged.activeDay } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { UserEvent } from "../../user/event";
+import type { ActiveDay } from "../../user/messages";
 
 /**
  * An accepted event as the background queue delivered it; `id` is the queue message's id, stable across redeliveries.
@@ -11,4 +12,6 @@ export interface EventRecord {
    * used pseudonyms.
    */
   userRef: string | null;
+  /** Set at the player's first event of a UTC day (src/players/user-seen.ts): counted in the players per day. */
+  activeDay?: ActiveDay | null;
 }
