@@ -1,10 +1,12 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { ActiveDay, BackgroundMessage } from "../../../src/user/messages";
 import { prunePlayerDays } from "../../../src/events/player-days";
 import { ADMIN, DAY, HOUR, advanceClock, call, createTestApp, sendEvent, serviceNow } from "../helpers";
 import { consoleFixture } from "../console/fixtures";
 import { consume } from "../events/support";
+import { seenSchema } from "../../../src/players/user-seen";
+import { userObject } from "../../../src/user/names";
 
 const get = (path: string) => call("GET", `/api/v1/admin${path}`, { token: ADMIN });
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -161,6 +163,36 @@ describe("players per day and unused events", () => {
       .bind(Number(app.appId))
       .first();
     expect(left).toEqual({ days: 2, cells: 1 });
+  });
+
+  it("counts a player whose object was made before the days were kept as active from their next event, never as new", async () => {
+    const app = await createTestApp("Players from before");
+    const today = day(await toNextDay());
+    const stub = () => userObject(env, app.appId, "veteran");
+    // The seen area as it was before the days: its first version, with the player seen a week ago.
+    await runInDurableObject(stub(), (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec(seenSchema.migrations[0]);
+      sql.exec("INSERT INTO schema_versions (area, version) VALUES ('seen', 1)");
+      sql.exec(
+        "INSERT INTO player_seen (id, first_seen_at, events, reported_at) VALUES (1, ?, 4, ?)",
+        Date.now() - 7 * DAY,
+        Date.now() - 7 * DAY,
+      );
+    });
+    await runInDurableObject(stub(), (_i, state) => state.abort("restarted under this version")).catch(() => {});
+    await sendEvent(app.apiKey, "veteran", "level-up");
+    await sendEvent(app.apiKey, "rookie", "level-up");
+    const report = await playersOnce(app.appId, `from=${today}&to=${today}`, (b) => b.days[0].active === 2);
+    expect(report.days).toEqual([{ day: today, active: 2, new: 1, returning: 1 }]);
+    expect(report.data_starts).toBe(today);
+    expect(report.retention).toEqual([
+      { first_day: today, new_players: 1, day_1: null, day_7: null, day_30: null },
+    ]);
+    const seen = await runInDurableObject(stub(), (_i, state) =>
+      state.storage.sql.exec("SELECT events, first_day, last_day FROM player_seen").toArray(),
+    );
+    expect(seen).toEqual([{ events: 5, first_day: null, last_day: today }]);
   });
 
   it("answers 400 naming the field for a wrong day, a reversed or too long range, or a day after today", async () => {

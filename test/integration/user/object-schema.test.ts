@@ -109,7 +109,7 @@ describe("a user object's tables", () => {
       "schema_versions",
     ];
     expect(await storageOf(tables)).toEqual(afterEvent);
-    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1, seen: 1 });
+    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1, seen: 2 });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
 
@@ -123,7 +123,7 @@ describe("a user object's tables", () => {
       events: 5,
       "event-ids": 2,
       "event-rate": 1,
-      seen: 1,
+      seen: 2,
     });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(2);
@@ -164,7 +164,7 @@ describe("a user object's tables", () => {
         .map((r) => r.event_id),
     }));
     expect(stored).toEqual({
-      versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 1 },
+      versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 2 },
       ids: ["new-1", "old-1"],
     });
     // old-1 was applied before the upgrade: only new-1 counted, once.
