@@ -50,3 +50,48 @@ export function layoutShares(parts: readonly Point[], width: number): (Point & {
     return segment;
   });
 }
+
+export interface StackPoint {
+  label: string;
+  /** One value per series, stacked bottom up in the series' order. */
+  values: number[];
+}
+
+export interface StackedBar {
+  label: string;
+  values: number[];
+  total: number;
+  x: number;
+  width: number;
+  /** One segment per series, bottom up; a segment of a value above zero is never invisible. */
+  segments: { y: number; height: number }[];
+}
+
+/** Stacked bars side by side across `width`, bottom-aligned in `height`, on a scale read at a glance. */
+export function layoutStackedBars(
+  points: readonly StackPoint[],
+  width: number,
+  height: number,
+  gap = 2,
+): { width: number; height: number; bars: StackedBar[]; scaleMax: number } {
+  const totals = points.map((p) => p.values.reduce((sum, v) => sum + Math.max(0, v), 0));
+  const scaleMax = niceCeiling(Math.max(0, ...totals));
+  const slot = points.length > 0 ? width / points.length : width;
+  const barWidth = Math.max(1, slot - gap);
+  const bars = points.map((p, i) => {
+    let top = height;
+    const segments = p.values.map((v) => {
+      const h = v <= 0 ? 0 : Math.max(1, (v / scaleMax) * height);
+      top -= h;
+      return { y: top, height: h };
+    });
+    return { label: p.label, values: p.values, total: totals[i], x: i * slot + gap / 2, width: barWidth, segments };
+  });
+  return { width, height, bars, scaleMax };
+}
+
+/** The labels of a value axis from 0 to `scaleMax`: top, middle (when a whole number) and bottom. */
+export function scaleTicks(scaleMax: number): number[] {
+  const middle = scaleMax / 2;
+  return Number.isInteger(middle) ? [scaleMax, middle, 0] : [scaleMax, 0];
+}

@@ -1,6 +1,6 @@
 import { requireApp } from "../../apps/repo";
 import { countEvents } from "../../events/analytics-store";
-import { countsPerDay, DEFAULT_RANGE_DAYS } from "../../events/core/periods";
+import { countsPerDay } from "../../events/core/periods";
 import { listMonthUsage } from "../../events/usage-store";
 import { appLeaderboards } from "../../leaderboards/catalog";
 import { boardMemberCounts } from "../../leaderboards/member-counts";
@@ -10,28 +10,101 @@ import { deliveryHealth } from "../../webhooks/health";
 import { serviceStatus } from "../../ops/status";
 import { consoleRouter } from "../http";
 import { recentMonths } from "../core/periods";
-import { BarChart, ShareBar } from "../ui/charts";
+import { BarChart, ShareBar, StackedBarChart } from "../ui/charts";
+import { playersReport, unusedEvents } from "../../players/analytics";
+import { addDays, utcDay, type RetentionPoint, type RetentionRow } from "../../players/core/player-analytics";
+import { badRequest } from "../../shared/errors";
 import { EmptyState, Table } from "../ui/lists";
 import { PageHeader, renderPage } from "../ui/render";
 import { ServiceWarnings } from "./status-panel";
 
-/** An app's dashboard: events per day, unlocked challenges per month, webhook health, leaderboards. */
+/**
+ * An app's dashboard: who plays (players per day, retention, events by hour), events per day and
+ * the event names nothing counts over a chosen range, unlocked challenges per month, webhook
+ * health, leaderboards.
+ */
 
 const DAY_MS = 86_400_000;
 const USAGE_MONTHS = 12;
+/** The ranges the dashboard offers, in days up to today; the first page shows the default. */
+const RANGES = [7, 30, 90] as const;
+const DEFAULT_RANGE = 30;
 const formatCount = (n: number) => n.toLocaleString("en-US");
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The range picker: links, so that a range is a URL to reload, bookmark or share. */
+function RangePicker(props: { base: string; days: number }) {
+  return (
+    <nav class="range-picker" aria-label="Range of the dashboard">
+      <span class="muted">Range, UTC days up to today:</span>
+      {RANGES.map((days) => (
+        <a
+          href={days === DEFAULT_RANGE ? props.base : `${props.base}?days=${days}`}
+          aria-current={days === props.days ? "page" : undefined}
+        >
+          {days} days
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+function RetentionCell(props: { point: RetentionPoint | null }) {
+  if (!props.point) return <td class="num muted">not yet</td>;
+  return (
+    <td class="num">
+      {percent(props.point.share)} <span class="muted">({formatCount(props.point.players)})</span>
+    </td>
+  );
+}
+
+function RetentionTable(props: { rows: RetentionRow[] }) {
+  if (props.rows.length === 0) {
+    return (
+      <EmptyState>
+        <p>No new players in the range yet: retention shows once players come back on a later day.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <Table
+      caption="The share of each day's new players who were active again 1, 7 and 30 days later (players in brackets)"
+      head={["First day", "New players", "Day 1", "Day 7", "Day 30"]}
+      numeric={[1, 2, 3, 4]}
+    >
+      {props.rows.map((row) => (
+        <tr>
+          <th scope="row">{row.first_day}</th>
+          <td class="num">{formatCount(row.new_players)}</td>
+          <RetentionCell point={row.day_1} />
+          <RetentionCell point={row.day_7} />
+          <RetentionCell point={row.day_30} />
+        </tr>
+      ))}
+    </Table>
+  );
+}
 
 export const dashboardPages = consoleRouter().get("/console/apps/:appId", async (c) => {
   const app = await requireApp(c.env.DB, c.req.param("appId"));
   const now = c.get("now");
   const appId = String(app.app_id);
-  const from = Math.floor(now / DAY_MS) * DAY_MS - (DEFAULT_RANGE_DAYS - 1) * DAY_MS;
-  const [events, usage, health, boards, service] = await Promise.all([
+  const asked = c.req.query("days");
+  const rangeDays = asked === undefined || asked === "" ? DEFAULT_RANGE : Number(asked);
+  if (!RANGES.includes(rangeDays as (typeof RANGES)[number])) {
+    throw badRequest(`The dashboard shows 7, 30 or 90 days, not “${asked}”.`);
+  }
+  const today = utcDay(now);
+  const firstDay = addDays(today, -(rangeDays - 1));
+  const from = Date.parse(`${firstDay}T00:00:00Z`);
+  const [events, usage, health, boards, service, players, unused] = await Promise.all([
     countEvents(c.env.DB, app.app_id, from, now + 1),
     listMonthUsage(c.env.DB, app.app_id, { currentPage: 1, pageSize: USAGE_MONTHS }),
     deliveryHealth(c.env.DB, app.app_id, toIso(now - DAY_MS)),
     appLeaderboards(c.env.DB, appId),
     serviceStatus(c.env, now),
+    playersReport(c.env.DB, app.app_id, firstDay, today, now),
+    unusedEvents(c.env.DB, app.app_id, firstDay, today),
   ]);
   const counts = await boardMemberCounts(c.env.DB, boards.boards, now);
   const unlockedByMonth = new Map(usage.items.map((m) => [m.month, m.unlocked_challenges]));
@@ -41,6 +114,12 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
     value: unlockedByMonth.get(month) ?? 0,
   }));
   const base = `/console/apps/${appId}`;
+  const playerDays = players.days.map((d) => ({ label: d.day, values: [d.returning, d.new] }));
+  const activeOf = new Map(players.days.map((d) => [d.day, d]));
+  const hours = players.events_by_hour.map((h) => ({
+    label: `${h.hour.slice(0, 10)} ${h.hour.slice(11, 16)}`,
+    value: h.count,
+  }));
 
   return renderPage(
     c,
@@ -48,15 +127,56 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
     <>
       <PageHeader title={app.name} lead={`Dashboard of app ${appId}. Default language ${app.default_language}.`} />
       <ServiceWarnings warnings={service.warnings} details />
+      <RangePicker base={base} days={rangeDays} />
       <div class="grid two">
+        <section class="panel" id="players">
+          <h2>Players per day</h2>
+          <DataStarts starts={players.data_starts} from={firstDay} />
+          <StackedBarChart
+            id="players-per-day"
+            title={`Last ${rangeDays} days, by UTC day: active players, new and returning`}
+            points={playerDays}
+            series={[
+              { label: "returning players", tone: "accent" },
+              { label: "new players", tone: "good" },
+            ]}
+            unit="players"
+            axis="UTC day"
+            empty={`No player active in the last ${rangeDays} days. Send an event from the event tester, or from your game.`}
+            describe={(p) => {
+              const d = activeOf.get(p.label)!;
+              return `${d.day}: ${formatCount(d.active)} active players (${formatCount(d.new)} new, ${formatCount(d.returning)} returning)`;
+            }}
+          />
+        </section>
+        <section class="panel" id="retention">
+          <h2>Retention</h2>
+          <RetentionTable rows={players.retention} />
+        </section>
+        <section class="panel">
+          <h2>Events per hour, last 48 hours</h2>
+          <BarChart
+            id="events-per-hour"
+            title="By UTC hour, the current hour last"
+            points={hours}
+            unit="events"
+            axis="UTC hour"
+            empty="No events in the last 48 hours."
+          />
+        </section>
+        <section class="panel" id="unused-events">
+          <h2>Events that nothing counts</h2>
+          <UnusedEvents items={unused.items} days={rangeDays} />
+        </section>
         <section class="panel">
           <h2>Events per day</h2>
           <BarChart
             id="events-per-day"
-            title={`Last ${DEFAULT_RANGE_DAYS} days, by UTC day`}
+            title={`Last ${rangeDays} days, by UTC day`}
             points={eventsByDay}
             unit="events"
-            empty="No events in the last 30 days. Send one from the event tester, or from your game."
+            axis="UTC day"
+            empty={`No events in the last ${rangeDays} days. Send one from the event tester, or from your game.`}
           />
           {events.byName.length > 0 && (
             <p class="muted">
@@ -75,6 +195,7 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
             title={`Last ${USAGE_MONTHS} months`}
             points={unlocks}
             unit="unlocks"
+            axis="UTC month"
             empty="No challenge unlocked yet."
           />
           <p class="muted">Each unlock, automatic or manual, counts once toward the month's usage.</p>
@@ -127,3 +248,64 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
     </>,
   );
 });
+
+/** Where the players per day start: days before the first counted one show no players. */
+function DataStarts(props: { starts: string | null; from: string }) {
+  if (props.starts === null) {
+    return (
+      <p class="notice data-starts">
+        No player counted yet: players are counted from their next event, each on the UTC days they are active.
+      </p>
+    );
+  }
+  if (props.starts <= props.from) return null;
+  return (
+    <p class="notice data-starts">
+      Players are counted from <strong>{props.starts}</strong>: earlier days show none. Players from before count from
+      their next event, as returning players.
+    </p>
+  );
+}
+
+function UnusedEvents(props: { items: { event_name: string; count: number; similar: string[] }[]; days: number }) {
+  if (props.items.length === 0) {
+    return (
+      <EmptyState>
+        <p>
+          Every event name received in the last {props.days} days counts toward a challenge, a battle pass or a
+          leaderboard.
+        </p>
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <p class="muted">
+        Received in the last {props.days} days and counted by no challenge, battle pass or leaderboard: often a
+        mistyped name. An event of any name is accepted.
+      </p>
+      <Table head={["Event name", "Events", "Configured names close to it"]} numeric={[1]}>
+        {props.items.map((e) => (
+          <tr>
+            <td>
+              <code>{e.event_name}</code>
+            </td>
+            <td class="num">{formatCount(e.count)}</td>
+            <td>
+              {e.similar.length === 0 ? (
+                <span class="muted">none</span>
+              ) : (
+                e.similar.map((name, i) => (
+                  <>
+                    {i > 0 && ", "}
+                    <code>{name}</code>
+                  </>
+                ))
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}

@@ -23,6 +23,8 @@ import {
 } from "../ui/forms";
 import { EventCatalogData, jsonData } from "../ui/counter-fields";
 import { renderAppPage } from "../ui/render";
+import { countedEventNames } from "../../players/counted-event-names";
+import { similarNames } from "../../players/core/similar-names";
 
 /**
  * The event tester: an event of the catalog (or any name), a form made from its fields, sent as a
@@ -105,7 +107,40 @@ function MetaFields(props: { form: FormState; eventName: string }) {
   );
 }
 
-function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null }) {
+/**
+ * Said under the event name before it is sent: that no configuration counts it (it would be
+ * accepted and change nothing), with the counted names within two edits. Empty for a counted name.
+ */
+function NameCheck(props: { eventName: string; counted: string[] }) {
+  const { eventName, counted } = props;
+  if (!eventName || counted.includes(eventName)) return null;
+  const similar = similarNames(eventName, counted);
+  return (
+    <div class="notice name-warning">
+      <p>
+        No challenge, battle pass or leaderboard counts <code>{eventName}</code>: the event is accepted and changes
+        nothing.
+        {counted.length === 0 && " This app counts no event yet."}
+      </p>
+      {similar.length > 0 && (
+        <p>
+          Did you mean{" "}
+          {similar.map((name, i) => (
+            <>
+              {i > 0 && (i === similar.length - 1 ? " or " : ", ")}
+              <button type="button" class="secondary small" data-use-event-name={name}>
+                {name}
+              </button>
+            </>
+          ))}
+          ?
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null; counted: string[] }) {
   const { app, form } = props;
   const action = `/console/apps/${app.app_id}/events`;
   const eventName = (form.values.event_name ?? "").trim();
@@ -133,7 +168,17 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null })
                 required
                 list="catalog-events"
                 help="One of the catalog's 64 events, or any name of your own."
+                attrs={{
+                  "hx-get": `${action}/name-check`,
+                  "hx-trigger": "input changed delay:250ms, change",
+                  "hx-target": "#event-name-check",
+                  "hx-swap": "innerHTML",
+                  "hx-sync": "this:replace",
+                }}
               />
+              <div id="event-name-check" role="status" aria-live="polite">
+                <NameCheck eventName={eventName} counted={props.counted} />
+              </div>
               <button
                 type="submit"
                 class="secondary small"
@@ -207,7 +252,10 @@ async function testerPage(
   status: ContentfulStatusCode = 200,
 ) {
   const userId = (form.values.user_id ?? "").trim();
-  const topics = userId ? await playerTopics(c.env, app, userId) : [];
+  const [topics, counted] = await Promise.all([
+    userId ? playerTopics(c.env, app, userId) : [],
+    countedEventNames(c.env.DB, app.app_id),
+  ]);
   const editor = canChange(c);
   return renderAppPage(
     c,
@@ -223,7 +271,7 @@ async function testerPage(
       <div class="tester">
         <section class="panel">
           <h2>Event</h2>
-          <TesterPanel app={app} form={{ ...form, readOnly: !editor }} sent={sent} />
+          <TesterPanel app={app} form={{ ...form, readOnly: !editor }} sent={sent} counted={counted} />
         </section>
         <section class="panel live" id="live" data-live data-topics-url={`/console/apps/${app.app_id}/events/topics`}>
           <h2>Live changes</h2>
@@ -253,6 +301,12 @@ export const eventPages = consoleRouter()
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const values = { event_type: "single", ...valuesOfQuery(c) };
     return testerPage(c, app, { values, errors: {} }, null);
+  })
+  .get("/console/apps/:appId/events/name-check", async (c) => {
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const eventName = (c.req.query("event_name") ?? "").trim().slice(0, 256);
+    const counted = eventName ? await countedEventNames(c.env.DB, app.app_id) : [];
+    return c.html(<NameCheck eventName={eventName} counted={counted} />);
   })
   .get("/console/apps/:appId/events/topics", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));

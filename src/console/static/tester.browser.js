@@ -3,6 +3,19 @@
 import mqtt from "./mqtt.esm.js";
 
 const attached = new WeakSet();
+
+// A name the tester suggests for an event name that nothing counts: a press puts it in the field,
+// whose change asks the server again (the warning then goes).
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-use-event-name]");
+  if (!button) return;
+  const input = button.closest("#tester-panel")?.querySelector('input[name="event_name"]');
+  if (!input) return;
+  input.value = button.dataset.useEventName;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  input.focus();
+});
 let current = null;
 
 /** Starts listening for the tester panel `live`; an earlier panel (another page) stops. */

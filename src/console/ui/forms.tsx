@@ -159,6 +159,8 @@ export function TextField(
     class?: string;
     step?: string;
     min?: string;
+    /** More attributes of the input: htmx's, for a field that asks the server as one types. */
+    attrs?: Record<string, string>;
   },
 ) {
   const id = fieldId(props.name);
@@ -177,6 +179,7 @@ export function TextField(
         min={props.min}
         required={props.required}
         disabled={props.form.readOnly}
+        {...props.attrs}
         {...described(id, Boolean(props.help), problems)}
       />
     </FieldFrame>
