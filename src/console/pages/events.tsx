@@ -170,10 +170,12 @@ function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null; c
                 help="One of the catalog's 64 events, or any name of your own."
                 attrs={{
                   "hx-get": `${action}/name-check`,
-                  "hx-trigger": "input changed delay:250ms, change",
+                  "hx-trigger": "input changed delay:250ms",
                   "hx-target": "#event-name-check",
                   "hx-swap": "innerHTML",
-                  "hx-sync": "this:replace",
+                  // Not the form's: its select picks the whole panel out of a full page.
+                  "hx-select": "unset",
+                  "hx-sync": "this:queue last",
                 }}
               />
               <div id="event-name-check" role="status" aria-live="polite">

@@ -5,7 +5,7 @@ import mqtt from "./mqtt.esm.js";
 const attached = new WeakSet();
 
 // A name the tester suggests for an event name that nothing counts: a press puts it in the field,
-// whose change asks the server again (the warning then goes).
+// whose input asks the server again (the warning then goes).
 document.addEventListener("click", (event) => {
   const button = event.target instanceof Element && event.target.closest("[data-use-event-name]");
   if (!button) return;
@@ -13,7 +13,6 @@ document.addEventListener("click", (event) => {
   if (!input) return;
   input.value = button.dataset.useEventName;
   input.dispatchEvent(new Event("input", { bubbles: true }));
-  input.dispatchEvent(new Event("change", { bubbles: true }));
   input.focus();
 });
 let current = null;

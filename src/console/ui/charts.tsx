@@ -93,8 +93,9 @@ export function StackedBarChart(props: {
           ))}
           {layout.bars.map((bar, i) => {
             const text = describe(props.points[i]);
+            // A bar of nothing keeps one empty segment: the table and the hover list every point.
             return bar.segments.map((s, k) =>
-              s.height > 0 ? (
+              s.height > 0 || (k === 0 && bar.total === 0) ? (
                 <rect
                   x={round(bar.x)}
                   y={round(s.y)}

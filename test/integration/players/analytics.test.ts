@@ -4,6 +4,7 @@ import type { ActiveDay, BackgroundMessage } from "../../../src/user/messages";
 import { prunePlayerDays } from "../../../src/events/player-days";
 import { ADMIN, DAY, HOUR, advanceClock, call, createTestApp, sendEvent, serviceNow } from "../helpers";
 import { consoleFixture } from "../console/fixtures";
+import { ConsoleClient } from "../console/support";
 import { consume } from "../events/support";
 import { seenSchema } from "../../../src/players/user-seen";
 import { userObject } from "../../../src/user/names";
@@ -88,6 +89,36 @@ describe("players per day and unused events", () => {
     // Day 2 alone: kil-enemy twice.
     const day2Only = await get(`/apps/${app.appId}/analytics/unused-events?from=${day2}&to=${day2}`);
     expect(day2Only.body.items).toEqual([{ event_name: "kil-enemy", count: 2, similar: ["kill-enemy"] }]);
+
+    // The dashboard shows the same numbers: the players chart's table, its bars' hover, retention, unused events.
+    const owner = new ConsoleClient();
+    await owner.signInAsOwner();
+    const page = await owner.get(`/console/apps/${app.appId}?days=7`);
+    expect(page.status).toBe(200);
+    const html = page.html.replace(/\s+/g, " ");
+    const rowOf = (cells: string) => html.includes(cells);
+    // Days: returning, then new players.
+    expect(rowOf(`<tr><th scope="row">${day1}</th><td class="num">0</td><td class="num">5</td></tr>`)).toBe(true);
+    expect(rowOf(`<tr><th scope="row">${day2}</th><td class="num">2</td><td class="num">0</td></tr>`)).toBe(true);
+    expect(html).toContain(`<title>${day2}: 2 active players (0 new, 2 returning)</title>`);
+    expect(html).toContain(`<title>${day1}: 5 active players (5 new, 0 returning)</title>`);
+    expect(html).toContain(
+      `<tr><th scope="row">${day1}</th><td class="num">5</td><td class="num">40% <span class="muted">(2)</span></td><td class="num muted">not yet</td><td class="num muted">not yet</td></tr>`,
+    );
+    expect(html).toContain(
+      '<tr><td><code>kil-enemy</code></td><td class="num">3</td><td><code>kill-enemy</code></td></tr>',
+    );
+    expect(html).toMatch(/<a href="[^"]*\?days=7" aria-current="page">7 days<\/a>/);
+    const wrongRange = await owner.get(`/console/apps/${app.appId}?days=13`);
+    expect(wrongRange.status).toBe(400);
+    expect(wrongRange.html).toContain("The dashboard shows 7, 30 or 90 days, not “13”.");
+
+    // The tester's check of a name as one types it.
+    const check = await owner.get(`/console/apps/${app.appId}/events/name-check?event_name=kil-enemy`);
+    expect(check.status).toBe(200);
+    expect(check.html).toContain("counts <code>kil-enemy</code>: the event is accepted and changes nothing.");
+    expect(check.html).toContain('<button type="button" class="secondary small" data-use-event-name="kill-enemy">');
+    expect((await owner.get(`/console/apps/${app.appId}/events/name-check?event_name=kill-enemy`)).html).toBe("");
   }, 60_000);
 
   it("counts a replayed batch once, a player of unknown first day as active only, and keeps retention cells to 1..90 days", async () => {
