@@ -88,7 +88,8 @@ const TAGS: { name: string; description: string }[] = [
   },
   {
     name: "Admin: analytics",
-    description: "Event counts, players per day and retention, unused event names, monthly usage and the raw event archive.",
+    description:
+      "Event counts, players per day and retention, unused event names, monthly usage and the raw event archive.",
   },
   { name: "Admin: audit log", description: "Who changed what, per app and for the service." },
   { name: "Admin: console users", description: "The accounts of the admin console at /console." },

@@ -6,11 +6,12 @@ import { recordUsage } from "./usage-store";
 
 /**
  * Background handler of "event" messages: the raw events into the archive (R2), then their counts
- * (D1): per hour and event name, and the players per day and retention. Archived first: if counting fails, the redelivery finds the same messages uncounted and
- * archives them again under the same names, so nothing is lost and, for the same batch, nothing
- * doubled. Messages an earlier delivery counted are skipped by both; a batch of first deliveries
- * (the usual case) has none, and skips the look-up. The archive keeps every accepted event, also
- * of an app deleted since; counts exist only for apps that exist.
+ * (D1): per hour and event name, and the players per day and retention. Archived first: if
+ * counting fails, the redelivery finds the same messages uncounted and archives them again under
+ * the same names, so nothing is lost and, for the same batch, nothing doubled. Messages an earlier
+ * delivery counted are skipped by both; a batch of first deliveries (the usual case) has none, and
+ * skips the look-up. The archive keeps every accepted event, also of an app deleted since; counts
+ * exist only for apps that exist.
  */
 export async function recordEventAnalytics(messages: BackgroundMessagesOf<"event">, env: Env): Promise<void> {
   const now = await getNow(env);

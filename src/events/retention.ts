@@ -23,11 +23,10 @@ export type RetentionEnv = Pick<Env, "DB" | "EVENTS_ARCHIVE"> & {
 };
 
 /**
- * Cron: drops archived events, event counts, players per day and retention cells past their retention, receipts past the queue's
- * redeliveries, and the per-app rate counts no isolate reads any more. With
- * EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead (docs/api.md, "Raw event archive"),
- * and
- * the cron leaves it alone.
+ * Cron: drops archived events, event counts, players per day and retention cells past their
+ * retention, receipts past the queue's redeliveries, and the per-app rate counts no isolate reads
+ * any more. With EVENTS_ARCHIVE_PRUNING=lifecycle an R2 lifecycle rule expires the archive instead
+ * (docs/api.md, "Raw event archive"), and the cron leaves it alone.
  */
 export async function pruneEventData(env: RetentionEnv, now: number): Promise<void> {
   const before = now - retentionDays(env.ANALYTICS_RETENTION_DAYS) * 86_400_000;

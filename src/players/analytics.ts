@@ -75,10 +75,7 @@ export interface UnusedEvent {
 export async function unusedEvents(db: D1Database, appId: number, from: string, to: string) {
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${addDays(to, 1)}T00:00:00Z`);
-  const [received, counted] = await Promise.all([
-    eventNameCounts(db, appId, start, end),
-    countedEventNames(db, appId),
-  ]);
+  const [received, counted] = await Promise.all([eventNameCounts(db, appId, start, end), countedEventNames(db, appId)]);
   const countedSet = new Set(counted);
   const items: UnusedEvent[] = received
     .filter((e) => !countedSet.has(e.event_name))

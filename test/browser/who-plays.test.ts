@@ -15,7 +15,8 @@ let page: Page;
 let day1 = "";
 let day2 = "";
 
-const clockNow = async () => Date.parse((await http("GET", "/api/v1/admin/dev/clock", { token: ADMIN_TOKEN })).body.now);
+const clockNow = async () =>
+  Date.parse((await http("GET", "/api/v1/admin/dev/clock", { token: ADMIN_TOKEN })).body.now);
 async function advance(seconds: number) {
   const r = await http("POST", "/api/v1/admin/dev/clock/advance", {
     token: ADMIN_TOKEN,
@@ -78,9 +79,9 @@ describe("who plays", () => {
   it("shows 5 new players on day 1, 2 active and none new on day 2, day-1 retention 40%, and kil-enemy unused", async () => {
     await page.goto(url(`/console/apps/${studio.appId}`));
     const players = page.locator("#players-per-day");
-    await expect.poll(() => players.locator("figcaption").textContent()).toBe(
-      "Last 30 days, by UTC day: active players, new and returning · 7 players in total",
-    );
+    await expect
+      .poll(() => players.locator("figcaption").textContent())
+      .toBe("Last 30 days, by UTC day: active players, new and returning · 7 players in total");
     // The scale: its unit above, its top beside the top gridline, 0 at the bottom; the days' axis named.
     expect(await players.locator(".chart-y-title").textContent()).toBe("players");
     expect(await players.locator(".chart-ticks span").allTextContents()).toEqual(["5", "0"]);
@@ -102,9 +103,7 @@ describe("who plays", () => {
     ]);
     const unused = page.locator("#unused-events");
     expect(await cells(unused.locator("tbody tr"))).toEqual(["kil-enemy", "1", "kill-enemy"]);
-    expect(await page.locator("#events-per-hour rect title").allTextContents()).toContain(
-      `${day2} 01:00: 2 events`,
-    );
+    expect(await page.locator("#events-per-hour rect title").allTextContents()).toContain(`${day2} 01:00: 2 events`);
     await screenshot(page, "dashboard-who-plays");
 
     // The range picker: a link per range, the chosen one marked.
@@ -121,7 +120,9 @@ describe("who plays", () => {
     const warning = page.locator("#event-name-check .name-warning");
     await expect
       .poll(() => warning.textContent(), { timeout: 10_000 })
-      .toContain("No challenge, battle pass or leaderboard counts kil-enemy: the event is accepted and changes nothing.");
+      .toContain(
+        "No challenge, battle pass or leaderboard counts kil-enemy: the event is accepted and changes nothing.",
+      );
     expect(await warning.getByRole("button").allTextContents()).toEqual(["kill-enemy"]);
     await screenshot(page, "tester-unused-name");
     // The suggestion fills the field; a counted name has no warning.

@@ -67,21 +67,22 @@ function RetentionTable(props: { rows: RetentionRow[] }) {
     );
   }
   return (
-    <Table
-      caption="The share of each day's new players who were active again 1, 7 and 30 days later (players in brackets)"
-      head={["First day", "New players", "Day 1", "Day 7", "Day 30"]}
-      numeric={[1, 2, 3, 4]}
-    >
-      {props.rows.map((row) => (
-        <tr>
-          <th scope="row">{row.first_day}</th>
-          <td class="num">{formatCount(row.new_players)}</td>
-          <RetentionCell point={row.day_1} />
-          <RetentionCell point={row.day_7} />
-          <RetentionCell point={row.day_30} />
-        </tr>
-      ))}
-    </Table>
+    <>
+      <p class="muted">
+        The share of each day's new players who were active again 1, 7 and 30 days later, players in brackets.
+      </p>
+      <Table head={["First day", "New players", "Day 1", "Day 7", "Day 30"]} numeric={[1, 2, 3, 4]}>
+        {props.rows.map((row) => (
+          <tr>
+            <th scope="row">{row.first_day}</th>
+            <td class="num">{formatCount(row.new_players)}</td>
+            <RetentionCell point={row.day_1} />
+            <RetentionCell point={row.day_7} />
+            <RetentionCell point={row.day_30} />
+          </tr>
+        ))}
+      </Table>
+    </>
   );
 }
 
@@ -281,8 +282,8 @@ function UnusedEvents(props: { items: { event_name: string; count: number; simil
   return (
     <>
       <p class="muted">
-        Received in the last {props.days} days and counted by no challenge, battle pass or leaderboard: often a
-        mistyped name. An event of any name is accepted.
+        Received in the last {props.days} days and counted by no challenge, battle pass or leaderboard: often a mistyped
+        name. An event of any name is accepted.
       </p>
       <Table head={["Event name", "Events", "Configured names close to it"]} numeric={[1]}>
         {props.items.map((e) => (

@@ -101,7 +101,11 @@ export function StackedBarChart(props: {
                   y={round(s.y)}
                   width={round(bar.width)}
                   height={round(s.height)}
-                  class={props.series[k]?.tone && props.series[k].tone !== "accent" ? `bar tone-${props.series[k].tone}` : "bar"}
+                  class={
+                    props.series[k]?.tone && props.series[k].tone !== "accent"
+                      ? `bar tone-${props.series[k].tone}`
+                      : "bar"
+                  }
                 >
                   <title>{text}</title>
                 </rect>

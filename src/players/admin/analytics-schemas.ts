@@ -4,14 +4,20 @@ import { DEFAULT_PLAYER_DAYS, MAX_PLAYER_DAYS } from "../core/player-analytics";
 /** Zod schemas of the players' analytics and the unused events (admin API). */
 
 export const DayRangeQuery = z.object({
-  from: z.string().optional().openapi({
-    description: `First UTC day (YYYY-MM-DD), included. Default: ${DEFAULT_PLAYER_DAYS - 1} days before \`to\`.`,
-    example: "2025-01-01",
-  }),
-  to: z.string().optional().openapi({
-    description: `Last UTC day (YYYY-MM-DD), included; not after today. Default: today. At most ${MAX_PLAYER_DAYS} days from \`from\`, both included.`,
-    example: "2025-01-30",
-  }),
+  from: z
+    .string()
+    .optional()
+    .openapi({
+      description: `First UTC day (YYYY-MM-DD), included. Default: ${DEFAULT_PLAYER_DAYS - 1} days before \`to\`.`,
+      example: "2025-01-01",
+    }),
+  to: z
+    .string()
+    .optional()
+    .openapi({
+      description: `Last UTC day (YYYY-MM-DD), included; not after today. Default: today. At most ${MAX_PLAYER_DAYS} days from \`from\`, both included.`,
+      example: "2025-01-30",
+    }),
 });
 
 const Day = z.string().openapi({ example: "2025-01-30" });
@@ -51,7 +57,10 @@ export const PlayersAnalytics = z
           day_30: RetentionPoint,
         }),
       )
-      .openapi({ description: "Per day of the range with new players, newest first: the share active again 1, 7 and 30 days later" }),
+      .openapi({
+        description:
+          "Per day of the range with new players, newest first: the share active again 1, 7 and 30 days later",
+      }),
     events_by_hour: z
       .array(
         z.object({

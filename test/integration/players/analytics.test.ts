@@ -217,9 +217,7 @@ describe("players per day and unused events", () => {
     const report = await playersOnce(app.appId, `from=${today}&to=${today}`, (b) => b.days[0].active === 2);
     expect(report.days).toEqual([{ day: today, active: 2, new: 1, returning: 1 }]);
     expect(report.data_starts).toBe(today);
-    expect(report.retention).toEqual([
-      { first_day: today, new_players: 1, day_1: null, day_7: null, day_30: null },
-    ]);
+    expect(report.retention).toEqual([{ first_day: today, new_players: 1, day_1: null, day_7: null, day_30: null }]);
     const seen = await runInDurableObject(stub(), (_i, state) =>
       state.storage.sql.exec("SELECT events, first_day, last_day FROM player_seen").toArray(),
     );
@@ -233,21 +231,24 @@ describe("players per day and unused events", () => {
       ["from=2025-02-30&to=2025-03-02", { field: "from", problem: "must be a UTC day as YYYY-MM-DD (2025-01-31)" }],
       ["from=2025-03-01&to=3/2/2025", { field: "to", problem: "must be a UTC day as YYYY-MM-DD (2025-01-31)" }],
       ["from=2025-03-02&to=2025-03-01", { field: "from", problem: "must not be after to" }],
-      [
-        "from=2025-01-01&to=2025-04-01",
-        { field: "from", problem: "must be at most 90 days before to, both included" },
-      ],
+      ["from=2025-01-01&to=2025-04-01", { field: "from", problem: "must be at most 90 days before to, both included" }],
       ["from=2025-01-01&to=2999-01-01", { field: "to", problem: `must not be after today (${today})` }],
     ];
     for (const [query, error] of cases) {
       for (const report of ["players", "unused-events"]) {
         const r = await get(`/apps/${app.appId}/analytics/${report}?${query}`);
         expect(r.status, `${report}?${query}`).toBe(400);
-        expect(r.body).toEqual({ status: 400, message: `Invalid query: ${error.field} ${error.problem}`, errors: [error] });
+        expect(r.body).toEqual({
+          status: 400,
+          message: `Invalid query: ${error.field} ${error.problem}`,
+          errors: [error],
+        });
       }
     }
     // 90 days, both included, is the most.
-    expect((await get(`/apps/${app.appId}/analytics/players?from=2025-01-01&to=2025-03-31`)).body.days).toHaveLength(90);
+    expect((await get(`/apps/${app.appId}/analytics/players?from=2025-01-01&to=2025-03-31`)).body.days).toHaveLength(
+      90,
+    );
     expect((await get(`/apps/999999999/analytics/players`)).status).toBe(404);
   });
 });

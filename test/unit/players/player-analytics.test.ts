@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDays,
-  playerDayRange,
-  playersPerDay,
-  retentionTable,
-} from "../../../src/players/core/player-analytics";
+import { addDays, playerDayRange, playersPerDay, retentionTable } from "../../../src/players/core/player-analytics";
 
 describe("the days of a players query", () => {
   const today = "2025-03-31";
