@@ -8,6 +8,8 @@
 //        K batches of N events of app A, one after the other, by users F, F+1, ... (mod U); M is
 //        consumer    the service's background consumer, every handler (archive, counts, leaderboards)
 //        analytics   its handler of event analytics alone (archive, counts, receipts)
+//        days        the same, every event a returning player's first of the UTC day: the players
+//                    per day and a retention cell are counted too (the most they cost)
 //        before      the analytics statements of the Worker before migration 0008 (a row per event)
 //        raw         one plain insert of N rows per batch, the yardstick
 //   GET  /bench/d1/archive                   objects, bytes and events in the archive (R2)
@@ -99,11 +101,14 @@ async function run(env, params) {
       eventId: null,
       receivedAt: Date.now(),
     }));
-    const messages = events.map((event) => message({ kind: "event", event }));
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const activeDay = mode === "days" ? { activeDay: { day: today, firstDay: yesterday } } : {};
+    const messages = events.map((event) => message({ kind: "event", event, ...activeDay }));
     if (mode === "consumer") {
       await consumeBackground({ queue: "gamification-background", messages, retryAll() {}, ackAll() {} }, benchEnv);
       if (messages.some((m) => m.retried)) throw new Error("the consumer asked for a retry");
-    } else if (mode === "analytics") {
+    } else if (mode === "analytics" || mode === "days") {
       await recordEventAnalytics(messages, benchEnv);
     } else if (mode === "before") {
       const json = JSON.stringify(messages.map((m) => analyticsRow(m.id, m.body.event)));

@@ -17,7 +17,7 @@ import { createClient } from "../http.mjs";
 import { d1DatabaseFile, rowCount, tableBytes } from "../storage.mjs";
 
 const ENTRY = "scripts/bench/consumer/worker.js";
-const MODES = ["consumer", "raw", "analytics", "before"];
+const MODES = ["consumer", "raw", "analytics", "days", "before"];
 /** Batches per call of the benchmark route: enough that one HTTP call weighs nothing. */
 const BATCHES_PER_CALL = 10;
 
@@ -121,6 +121,23 @@ export async function run(ctx) {
       ratio: now / before,
       target: "fewer",
       pass: now < before,
+    });
+    const days = written("days");
+    ctx.report.add({
+      scenario: perEvent,
+      metric:
+        "analytics now, every event a returning player's first of the UTC day: also the players per day and a retention cell",
+      value: days,
+      ceiling: now,
+      ratio: days / now,
+    });
+    ctx.report.add({
+      scenario: `${scenario}, analytics of batches of ${size} events, every one a returning player's first of the UTC day (its own Worker)`,
+      metric:
+        "events per second of time in D1 calls, counting the players per day and retention too; ceiling: the same events without",
+      value: perD1Second("days"),
+      ceiling: perD1Second("analytics"),
+      ratio: perD1Second("days") / perD1Second("analytics"),
     });
     const allNow = written("consumer");
     const allBefore = allNow - now + before;
