@@ -69,9 +69,9 @@ function RetentionTable(props: { rows: RetentionRow[] }) {
   return (
     <>
       <p class="muted">
-        The share of each day's new players who were active again 1, 7 and 30 days later, players in brackets.
+        The share of each day's new players who were active again 1, 7 and 30 days later (players in brackets).
       </p>
-      <Table head={["First day", "New players", "Day 1", "Day 7", "Day 30"]} numeric={[1, 2, 3, 4]}>
+      <Table head={["First day", "New", "Day 1", "Day 7", "Day 30"]} numeric={[1, 2, 3, 4]}>
         {props.rows.map((row) => (
           <tr>
             <th scope="row">{row.first_day}</th>
@@ -285,7 +285,7 @@ function UnusedEvents(props: { items: { event_name: string; count: number; simil
         Received in the last {props.days} days and counted by no challenge, battle pass or leaderboard: often a mistyped
         name. An event of any name is accepted.
       </p>
-      <Table head={["Event name", "Events", "Configured names close to it"]} numeric={[1]}>
+      <Table head={["Event name", "Events", "Did you mean"]} numeric={[1]}>
         {props.items.map((e) => (
           <tr>
             <td>

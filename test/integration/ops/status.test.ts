@@ -46,7 +46,7 @@ describe("GET /api/v1/admin/status", () => {
             "leaderboard-pace": 1,
             outbox: 1,
             realtime: 1,
-            seen: 1,
+            seen: 2,
           },
           broker: { broker: 2 },
         },
