@@ -113,11 +113,11 @@ export function StackedBarChart(props: {
             );
           })}
         </svg>
-      </div>
-      <div class="chart-axis" aria-hidden="true">
-        <span>{first}</span>
-        <span class="chart-x-title">{props.axis}</span>
-        <span>{last}</span>
+        <div class="chart-axis" aria-hidden="true">
+          <span>{first}</span>
+          <span class="chart-x-title">{props.axis}</span>
+          <span>{last}</span>
+        </div>
       </div>
       <details class="chart-data">
         <summary>The numbers as a table</summary>
