@@ -1,0 +1,10 @@
+export { createGameClient, type GameClient, type GameClientOptions, type GameEvent } from "./game";
+export { createBackendClient, tokenExpiry, type BackendClient, type BackendClientOptions, type MintedToken } from "./backend";
+export { createAdminClient, type AdminClient, type AdminClientOptions } from "./admin";
+export { ApiError, type FieldProblem } from "./errors";
+export { MAX_BATCH, type EventPayload, type EventResult, type SendEventsResult } from "./events";
+export { pages, cursor, type Page } from "./pagination";
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type WebhookPayload, type WebhookPayloads, type WebhookType } from "./webhooks";
+export type { Call, Data, RetryOptions, TransportOptions, TypedApi } from "./http";
+export type { AdminPaths, BackendPaths, GamePaths } from "./generated/credentials";
+export type { components, operations, paths, webhooks } from "./generated/schema";
