@@ -24,7 +24,7 @@ export interface SubscribeOptions {
   baseUrl: string;
   /** The topic, as a topic link answered it. */
   topic: string;
-  /** The player's access token, sent as the CONNECT password (never in the URL). */
+  /** The player's access token, sent as the CONNECT password (never in the URL); without it the connection is anonymous. */
   accessToken?: string;
   /** More options for `mqtt.connectAsync`. */
   mqtt?: IClientOptions;
@@ -37,7 +37,8 @@ export const brokerUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, "").rep
 export async function subscribe<T = unknown>(options: SubscribeOptions): Promise<Subscription<T>> {
   const client = await mqtt.connectAsync(brokerUrl(options.baseUrl), {
     protocolVersion: 5,
-    ...(options.accessToken === undefined ? {} : { password: options.accessToken }),
+    // mqtt.js sends a password only with a user name; the service reads the token, not the name.
+    ...(options.accessToken === undefined ? {} : { username: "access-token", password: options.accessToken }),
     ...options.mqtt,
   });
   const queue: T[] = [];
