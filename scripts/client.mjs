@@ -38,7 +38,7 @@ function operationsOf(document, scheme) {
 function credentialsFile(document) {
   const lines = [
     HEADER,
-    'import type { paths } from "./schema";',
+    'import type { paths } from "./schema.js";',
     "",
     "type Method = " + METHODS.map((m) => JSON.stringify(m)).join(" | ") + ";",
     "/** A path item with only the `Allowed` methods; the others are absent, so a client cannot name them. */",

@@ -1,5 +1,5 @@
-import { ADMIN_OPERATIONS, type AdminPaths } from "./generated/credentials";
-import { type TransportOptions, type TypedApi, typedApi } from "./http";
+import { ADMIN_OPERATIONS, type AdminPaths } from "./generated/credentials.js";
+import { type TransportOptions, type TypedApi, typedApi } from "./http.js";
 
 export interface AdminClientOptions extends TransportOptions {
   /** The deployment's ADMIN_TOKEN. */

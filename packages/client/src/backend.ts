@@ -1,7 +1,7 @@
-import { BACKEND_OPERATIONS, type BackendPaths } from "./generated/credentials";
-import { type EventPayload, type SendEventsResult, sendEventsInBatches } from "./events";
-import { type GameClient, createGameClient } from "./game";
-import { type TransportOptions, type TypedApi, typedApi } from "./http";
+import { BACKEND_OPERATIONS, type BackendPaths } from "./generated/credentials.js";
+import { type EventPayload, type SendEventsResult, sendEventsInBatches } from "./events.js";
+import { type GameClient, createGameClient } from "./game.js";
+import { type TransportOptions, type TypedApi, typedApi } from "./http.js";
 
 export interface BackendClientOptions extends TransportOptions {
   /** An API key of the app. */

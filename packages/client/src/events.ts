@@ -1,5 +1,5 @@
-import { ApiError } from "./errors";
-import type { components } from "./generated/schema";
+import { ApiError } from "./errors.js";
+import type { components } from "./generated/schema.js";
 
 export type EventPayload = components["schemas"]["EventPayload"];
 export type EventResult = components["schemas"]["EventResult"];

@@ -1,6 +1,6 @@
-import { GAME_OPERATIONS, type GamePaths } from "./generated/credentials";
-import { type EventPayload, type SendEventsResult, sendEventsInBatches } from "./events";
-import { type TransportOptions, type TypedApi, typedApi } from "./http";
+import { GAME_OPERATIONS, type GamePaths } from "./generated/credentials.js";
+import { type EventPayload, type SendEventsResult, sendEventsInBatches } from "./events.js";
+import { type TransportOptions, type TypedApi, typedApi } from "./http.js";
 
 export type GameClientOptions = TransportOptions &
   (

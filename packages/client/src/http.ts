@@ -1,5 +1,5 @@
 import createClient, { type Client, type FetchResponse, type MaybeOptionalInit } from "openapi-fetch";
-import { ApiError } from "./errors";
+import { ApiError } from "./errors.js";
 
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 

@@ -1,6 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
-import type { GameClient } from "./game";
-import type { components } from "./generated/schema";
+import type { GameClient } from "./game.js";
+import type { components } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
 
