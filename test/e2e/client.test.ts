@@ -196,7 +196,8 @@ describe("the TypeScript client against wrangler dev", () => {
     expect((await game.post("/api/v1/challenges/personal/unlock/{appId}/{challengeId}", path)).challenge?.type).toBe("unlocked");
 
     const updates = await realtime(game).challenges();
-    open.push(updates);
+    const oneChallenge = await realtime(game).challenge(cid);
+    open.push(updates, oneChallenge);
     expect((await game.put("/api/v1/challenges/personal/activate/{appId}/{challengeId}", path)).challenge?.type).toBe("in-progress");
     expect(await game.sendEvents([{ event_name: "collect-item", meta_data: { amount: 3, item_type: "gem" } }])).toEqual({ accepted: 1, rejected: 0, results: [{ index: 0, status: 200, message: "OK" }] });
 
@@ -210,6 +211,11 @@ describe("the TypeScript client against wrangler dev", () => {
       ["in-progress", 0],
       ["unclaimed", 3],
     ]);
+    // The topic of the one challenge carries the same messages.
+    const iterator = oneChallenge[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    const second = await iterator.next();
+    expect([first.value?.new_challenge.type, second.value?.new_challenge.type, second.value?.new_challenge.challenge_id]).toEqual(["in-progress", "unclaimed", cid]);
     const claimed = await game.put("/api/v1/challenges/personal/claim/{appId}/{challengeId}", path);
     expect(claimed).toMatchObject({ status: 200, message: "OK", challenge: { challenge_id: cid, type: "finished", is_claimed: true, challenge_reward: "gold" } });
   });

@@ -1,16 +1,9 @@
-import type { components } from "./generated/schema.js";
+import type { webhooks } from "./generated/schema.js";
 
-type Schemas = components["schemas"];
-
-/** The body of each webhook type, by `webhook_type`. */
-export interface WebhookPayloads {
-  "challenge-changed": Schemas["ChallengeChangedPayload"];
-  "battlepass-challenge-changed": Schemas["BattlePassChallengeChangedPayload"];
-  "battlepass-level-reward-claimed": Schemas["BattlePassLevelRewardClaimedPayload"];
-  "battlepass-expired": Schemas["BattlePassExpiredPayload"];
-  "leaderoard-updated": Schemas["LeaderboardUpdatedPayload"];
-  "user-erased": Schemas["UserErasedPayload"];
-}
+/** The body of each webhook type, by `webhook_type`: the document's `webhooks`, each a POST with a JSON body. */
+export type WebhookPayloads = {
+  [K in keyof webhooks]: webhooks[K] extends { post: { requestBody?: { content: { "application/json": infer Body } } } } ? Body : never;
+};
 export type WebhookType = keyof WebhookPayloads;
 /** Any webhook's body: switch on `webhook_type` to narrow it. */
 export type WebhookPayload = WebhookPayloads[WebhookType];
