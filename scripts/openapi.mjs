@@ -2,11 +2,13 @@
 // the repository root, without starting a server. The app is bundled by esbuild for Node: the
 // Workers-only modules it imports (cloudflare:workers, the console's text files) are stubbed, since
 // building the document runs none of them. test/integration/docs/openapi-file.test.ts fails when
-// the committed file differs from the document the Worker serves.
+// the committed file differs from the document the Worker serves. It then writes the generated part of
+// the TypeScript client (packages/client/src/generated) from it, as `npm run client` does.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { GENERATED_DIR, generateClient } from "./client.mjs";
 import { projectRoot } from "./lib/wrangler.mjs";
 
 export const OPENAPI_FILE = path.join(projectRoot, "openapi.json");
@@ -66,5 +68,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
   console.log(
     `Wrote ${path.relative(process.cwd(), OPENAPI_FILE) || "openapi.json"}: ${operations} operations, ${Object.keys(document.paths).length} paths, ${Object.keys(document.webhooks ?? {}).length} webhooks.`,
+  );
+  // From the file as written, exactly as `npm run client` reads it.
+  const files = await generateClient(JSON.parse(documentText(document)));
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(GENERATED_DIR, name), text);
+  console.log(
+    `Wrote the client's ${Object.keys(files).join(" and ")} in ${path.relative(process.cwd(), GENERATED_DIR)}.`,
   );
 }
