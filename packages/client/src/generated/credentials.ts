@@ -201,6 +201,8 @@ export type AdminPaths = {
   "/api/v1/public/documentation": Only<paths["/api/v1/public/documentation"], "get">;
   "/api/v1/admin/apps/{appId}/analytics/events": Only<paths["/api/v1/admin/apps/{appId}/analytics/events"], "get">;
   "/api/v1/admin/apps/{appId}/usage": Only<paths["/api/v1/admin/apps/{appId}/usage"], "get">;
+  "/api/v1/admin/apps/{appId}/analytics/players": Only<paths["/api/v1/admin/apps/{appId}/analytics/players"], "get">;
+  "/api/v1/admin/apps/{appId}/analytics/unused-events": Only<paths["/api/v1/admin/apps/{appId}/analytics/unused-events"], "get">;
   "/api/v1/admin/apps/{appId}/analytics/event-files": Only<paths["/api/v1/admin/apps/{appId}/analytics/event-files"], "get">;
   "/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}": Only<paths["/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}"], "get">;
   "/api/v1/admin/apps/{appId}/battle-passes": Only<paths["/api/v1/admin/apps/{appId}/battle-passes"], "get" | "post">;
@@ -257,6 +259,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/public/documentation": ["get"],
   "/api/v1/admin/apps/{appId}/analytics/events": ["get"],
   "/api/v1/admin/apps/{appId}/usage": ["get"],
+  "/api/v1/admin/apps/{appId}/analytics/players": ["get"],
+  "/api/v1/admin/apps/{appId}/analytics/unused-events": ["get"],
   "/api/v1/admin/apps/{appId}/analytics/event-files": ["get"],
   "/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}": ["get"],
   "/api/v1/admin/apps/{appId}/battle-passes": ["get","post"],

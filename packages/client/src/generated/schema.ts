@@ -508,6 +508,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/apps/{appId}/analytics/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players per UTC day (active, new, returning), retention by first day, events by hour
+         * @description Counted off the request path at each player's first event of a UTC day; exact, and up to a few seconds behind. `from` and `to` are UTC days, both included, at most 90 days. The events by hour cover the last 48 hours whatever the range.
+         */
+        get: operations["getPlayerAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/analytics/unused-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event names received in the range that no challenge, battle pass or leaderboard counts
+         * @description An event of any name is accepted, and one that no configuration counts changes nothing: often a mistyped name. Each comes with its count in the range and the counted names within two edits. `from` and `to` are UTC days, both included, at most 90 days.
+         */
+        get: operations["listUnusedEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/apps/{appId}/analytics/event-files": {
         parameters: {
             query?: never;
@@ -2847,6 +2887,90 @@ export interface components {
             events: number;
             unlocked_challenges: number;
         };
+        PlayersAnalytics: {
+            app_id: string;
+            /** @example 2025-01-30 */
+            from: string;
+            /** @example 2025-01-30 */
+            to: string;
+            /**
+             * @description The app's first UTC day with players counted, or null before any. Days before it have no counts; players from before it count from their next event, as active (never as new).
+             * @example 2025-01-30
+             */
+            data_starts: string | null;
+            days: {
+                /** @example 2025-01-30 */
+                day: string;
+                /** @description Players who sent an event that UTC day */
+                active: number;
+                /** @description Of them, those whose first event was that day */
+                new: number;
+                /** @description Of them, those who had played before (active - new) */
+                returning: number;
+            }[];
+            /** @description Per day of the range with new players, newest first: the share active again 1, 7 and 30 days later */
+            retention: {
+                /** @example 2025-01-30 */
+                first_day: string;
+                new_players: number;
+                /** @description Null while that day has not come yet */
+                day_1: {
+                    /** @description The day's new players active again that many days later */
+                    players: number;
+                    /**
+                     * @description players / new_players, from 0 to 1
+                     * @example 0.4
+                     */
+                    share: number;
+                } | null;
+                /** @description Null while that day has not come yet */
+                day_7: {
+                    /** @description The day's new players active again that many days later */
+                    players: number;
+                    /**
+                     * @description players / new_players, from 0 to 1
+                     * @example 0.4
+                     */
+                    share: number;
+                } | null;
+                /** @description Null while that day has not come yet */
+                day_30: {
+                    /** @description The day's new players active again that many days later */
+                    players: number;
+                    /**
+                     * @description players / new_players, from 0 to 1
+                     * @example 0.4
+                     */
+                    share: number;
+                } | null;
+            }[];
+            /** @description The app's events in each of the last 48 UTC hours, the current one last */
+            events_by_hour: {
+                /**
+                 * @description Start of the UTC hour
+                 * @example 2025-01-30T14:00:00.000Z
+                 */
+                hour: string;
+                count: number;
+            }[];
+        };
+        UnusedEvents: {
+            app_id: string;
+            /** @example 2025-01-30 */
+            from: string;
+            /** @example 2025-01-30 */
+            to: string;
+            /** @description Every event name a challenge, battle-pass challenge or leaderboard counts */
+            counted_event_names: string[];
+            /** @description Event names received in the range that no configuration counts, most sent first */
+            items: {
+                event_name: string;
+                /** @description Events of this name received in the range */
+                count: number;
+                /** @description Counted event names within two edits: what was probably meant */
+                similar: string[];
+            }[];
+        };
         EventFileList: {
             app_id: string;
             /** @description Start of the first UTC hour listed */
@@ -3665,7 +3789,7 @@ export interface components {
             version: components["schemas"]["Version"];
             d1: {
                 reachable: boolean;
-                /** @example 0014_players.sql */
+                /** @example 0015_player_days.sql */
                 latest_migration: string | null;
                 /** @description The newest migration this code was built with. */
                 expected_migration: string;
@@ -7338,6 +7462,162 @@ export interface operations {
                         pageSize: number;
                         total: number;
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlayerAnalytics: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included; not after today. Default: today. At most 90 days from `from`, both included. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Players in the range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayersAnalytics"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listUnusedEvents: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included; not after today. Default: today. At most 90 days from `from`, both included. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unused event names in the range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnusedEvents"];
                 };
             };
             /** @description Invalid input */
