@@ -2,7 +2,7 @@ import { auditAfterStatement, PLAYER_RESOURCE, systemActor, type Actor, type Aud
 import { writeConfig } from "../apps/config-write";
 import { deleteBanStatement, expiredBans, presentBan, readBan, upsertBanStatement, type BanRow } from "../auth/bans";
 import { syncBannedMemberStatements } from "../leaderboards/banned-members";
-import { allShards } from "../realtime/shards";
+import { allShards } from "../realtime/channel";
 import { toIso } from "../shared/clock";
 import { badRequest } from "../shared/errors";
 import { logBackgroundFailure } from "../shared/log";

@@ -6,7 +6,7 @@ import { deleteBanStatement } from "../auth/bans";
 import { eraseUserInfoStatement } from "../auth/user-info";
 import { eraseMemberFlagsStatement } from "../leaderboards/flag-store";
 import { playerScoreStatements } from "../leaderboards/maintenance";
-import { eraseDeliveriesStatements } from "../webhooks/deliveries-repo";
+import { eraseDeliveriesStatements } from "../webhooks/channel";
 import { unbarOwner } from "./bans";
 
 /** A player being erased, as their object knows them. */

@@ -11,11 +11,12 @@ import type { Presentation } from "../leaderboards/core/present";
 import { localize } from "../shared/localize";
 import { toIso } from "../shared/clock";
 import { userObject } from "../user/names";
-import type { RecentEvent } from "../events/recent-events";
-import { listDeliveries, presentDelivery } from "../webhooks/deliveries-repo";
+import type { RecentEvent } from "../events/channel";
+import { listDeliveries, presentDelivery } from "../webhooks/channel";
 import { withoutCredentials } from "./core/export";
 import { EXPORT_LIST_LIMIT, type PlayerExport } from "./admin/schemas";
 import { readUserState } from "./admin/state";
+import { PLAYER_STATE_PARTS } from "../registry/areas";
 
 const firstPage = { currentPage: 1, pageSize: EXPORT_LIST_LIMIT };
 const ARCHIVE_NOTE =
@@ -79,8 +80,7 @@ export async function exportPlayer(
     user_id: userId,
     exported_at: toIso(now),
     user_info: info && { username: info.username, avatarImage: info.avatarImage, updated_at: info.updatedAt },
-    challenges: state.challenges,
-    battle_passes: state.battle_passes,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, state[part.key]])),
     leaderboards,
     ban: ban && presentBan(ban),
     held_scores: flags.map((flag) => ({ leaderboard_id: String(flag.leaderboard_id), ...presentFlag(flag) })),
@@ -104,8 +104,7 @@ export async function exportPlayer(
     archive: { user_ref: userRef, description: ARCHIVE_NOTE },
   };
   const held = {
-    challenges: document.challenges.length,
-    battle_passes: document.battle_passes.length,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, (state[part.key] as unknown[]).length])),
     leaderboard_seasons: leaderboards.reduce((n, b) => n + b.seasons.length, 0),
     ban: ban !== null,
     held_scores: flags.length,

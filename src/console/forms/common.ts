@@ -1,5 +1,5 @@
 import type { Localized } from "../../shared/localize";
-import { fieldType } from "../../events/catalog";
+import { fieldType } from "../../events/channel";
 import { compactRows, rowsOf, type FormReader, type FormValues } from "../core/form";
 
 /** Form encodings shared by several resources: checkboxes, localized texts, counter filters, UTC date-times. */

@@ -1,4 +1,4 @@
-import { fieldType, predefinedEvent } from "../../events/catalog";
+import { fieldType, predefinedEvent } from "../../events/channel";
 import { compactRows, FormReader, rowsOf, type Decoded, type FormValues } from "../core/form";
 
 /**

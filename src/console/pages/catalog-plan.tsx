@@ -1,4 +1,5 @@
-import type { CatalogObject, presentPlan } from "../../catalog/core/plan";
+import type { presentPlan } from "../../catalog/core/plan";
+import { CATALOG_OBJECT_KINDS } from "../../registry/areas";
 import { counted } from "../core/plural";
 import { StatusBadge } from "../ui/lists";
 
@@ -10,15 +11,9 @@ import { StatusBadge } from "../ui/lists";
 
 export type PlanAnswer = ReturnType<typeof presentPlan>;
 
-const OBJECT_NAMES: Record<CatalogObject, string> = {
+const OBJECT_NAMES: Record<string, string> = {
   app_settings: "app settings",
-  category: "category",
-  challenge: "challenge",
-  battle_pass: "battle pass",
-  level: "level",
-  level_challenge: "level challenge",
-  leaderboard: "leaderboard",
-  webhook: "webhook",
+  ...Object.fromEntries(Object.entries(CATALOG_OBJECT_KINDS).map(([object, kind]) => [object, kind.label])),
 };
 
 /** A value as the document writes it; the plan already shows secrets as (secret). */

@@ -109,7 +109,13 @@ async function submittedText(c: ConsoleContext, pasted: string): Promise<{ text:
 }
 
 function ExportPanel(props: { app: AppRow; doc: CatalogDocument; origin: string }) {
-  const { doc } = props;
+  // The sections' objects as the document lists them (src/kit/catalog.ts).
+  const doc = props.doc as unknown as {
+    categories: { challenges: unknown[] }[];
+    battle_passes: unknown[];
+    leaderboards: unknown[];
+    webhooks: unknown[];
+  };
   const challenges = doc.categories.reduce((n, category) => n + category.challenges.length, 0);
   const base = catalogBase(props.app);
   return (

@@ -1,12 +1,12 @@
 import { requireApp } from "../../apps/repo";
-import { countEvents } from "../../events/analytics-store";
-import { countsPerDay, DEFAULT_RANGE_DAYS } from "../../events/core/periods";
-import { listMonthUsage } from "../../events/usage-store";
+import { countEvents } from "../../events/channel";
+import { countsPerDay, DEFAULT_RANGE_DAYS } from "../../events/channel";
+import { listMonthUsage } from "../../events/channel";
 import { appLeaderboards } from "../../leaderboards/catalog";
 import { boardMemberCounts } from "../../leaderboards/member-counts";
 import { localize } from "../../shared/localize";
 import { toIso } from "../../shared/clock";
-import { deliveryHealth } from "../../webhooks/health";
+import { deliveryHealth } from "../../webhooks/channel";
 import { serviceStatus } from "../../ops/status";
 import { consoleRouter } from "../http";
 import { recentMonths } from "../core/periods";

@@ -1,12 +1,12 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { battlePassCatalog } from "../../battlepasses/catalog";
-import { fieldType, predefinedEvent } from "../../events/catalog";
-import { validateEvent } from "../../events/core/validate";
-import { takeEvents } from "../../events/intake";
+import { fieldType, predefinedEvent } from "../../events/channel";
+import { validateEvent } from "../../events/channel";
+import { takeEvents } from "../../events/channel";
 import { appTrust } from "../../auth/trust";
 import { appLeaderboards } from "../../leaderboards/catalog";
-import { topicName, type RealtimeTopicRef } from "../../realtime/topics";
+import { topicName, type RealtimeTopicRef } from "../../realtime/channel";
 import { localize } from "../../shared/localize";
 import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../http";
 import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../core/form";

@@ -2,7 +2,7 @@ import type { AppRow } from "../../apps/repo";
 import type { BanRow } from "../../auth/bans";
 import type { UserInfo } from "../../auth/user-info";
 import type { ChallengeCatalog } from "../../challenges/core/model";
-import type { RecentEvent } from "../../events/recent-events";
+import type { RecentEvent } from "../../events/channel";
 import type { MemberRow } from "../../leaderboards/core/present";
 import type { readUserState } from "../../players/admin/state";
 import type { ReceiptRow } from "../../players/erasure-receipts";

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
@@ -15,7 +16,9 @@ import { receiptsOf } from "../../players/erasure-receipts";
 import { requestErasure } from "../../players/erasure";
 import { exportPlayer } from "../../players/export";
 import { banPlayer, liftBan } from "../../players/bans";
-import { resetPlayerChallenges } from "../../players/challenge-reset";
+import { resetPlayerChallenges } from "../../challenges/admin/player-reset";
+import type { StoredChallengeState } from "../../challenges/user-challenges";
+import type { UserBattlePassState } from "../../battlepasses/admin/user-state";
 import { ApiError, badRequest, notFound } from "../../shared/errors";
 import { applyCorrection } from "../../players/corrections";
 import { CORRECTIONS, playerTarget } from "../../players/correction-list";
@@ -75,7 +78,7 @@ async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promi
 }
 
 function ChallengesSection({ view }: { view: PlayerView }) {
-  const rows = view.state.challenges;
+  const rows = view.state.challenges as StoredChallengeState[];
   return (
     <section class="panel">
       <h2>Challenges</h2>
@@ -168,7 +171,7 @@ function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView
 }
 
 function BattlePassesSection({ view }: { view: PlayerView }) {
-  const passes = view.state.battle_passes;
+  const passes = view.state.battle_passes as z.infer<typeof UserBattlePassState>;
   return (
     <section class="panel">
       <h2>Battle passes</h2>

@@ -4,14 +4,14 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
-import { endpointInput, redeliver, sendTestCall } from "../../webhooks/admin/actions";
+import { endpointInput, redeliver, sendTestCall } from "../../webhooks/channel";
 import {
   attemptsOf,
   DELIVERY_STATUSES,
   listDeliveries,
   requireDelivery,
   type DeliveryStatus,
-} from "../../webhooks/deliveries-repo";
+} from "../../webhooks/channel";
 import {
   deleteEndpoint,
   insertEndpoint,
@@ -19,8 +19,8 @@ import {
   replaceEndpoint,
   requireEndpoint,
   type EndpointRow,
-} from "../../webhooks/endpoints-repo";
-import { WebhookInput } from "../../webhooks/admin/schemas";
+} from "../../webhooks/channel";
+import { WebhookInput } from "../../webhooks/channel";
 import {
   canChange,
   consoleActor,

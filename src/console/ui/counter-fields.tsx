@@ -1,6 +1,6 @@
 import { raw } from "hono/html";
 import { FILTER_OPS } from "../../rules/counter";
-import { PREDEFINED_EVENTS } from "../../events/catalog";
+import { PREDEFINED_EVENTS } from "../../events/channel";
 import { rowsOf } from "../core/form";
 import { catalogFields } from "../forms/events";
 import { AddRowButton, fieldId, RemoveRowButton, SelectField, TextField, type FormState } from "./forms";

@@ -1,14 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { UserIdSchema } from "../../auth/schemas";
 import { AuditEntry } from "../../apps/admin/audit-schemas";
-import { UserBattlePassState } from "../../battlepasses/admin/user-state";
-import { StoredChallengeStateSchema } from "../../challenges/schemas";
 import { ErrorSchema, jsonResponse, pathId } from "../../shared/openapi";
-import { Delivery } from "../../webhooks/admin/schemas";
+import { Delivery } from "../../webhooks/channel";
 import { FlaggedSubmission } from "../../leaderboards/admin/schemas";
 import { ERASURE_STATUSES } from "../erasure-receipts";
 import { PagingQuery } from "../../shared/paging";
 import { PLAYER_SORTS } from "../registry";
+import { PLAYER_STATE_PARTS } from "../../registry/areas";
 
 /** Zod schemas of the admin API for one player: the support view, the export, erasure receipts, bans. */
 
@@ -21,8 +20,7 @@ export const AdminUserState = z
   .object({
     app_id: z.string(),
     user_id: z.string(),
-    challenges: z.array(StoredChallengeStateSchema),
-    battle_passes: UserBattlePassState,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, part.schema])),
   })
   .openapi("AdminUserState");
 
@@ -99,10 +97,7 @@ export const PlayerExport = z
       .openapi({
         description: "What the player stored with PUT /api/v1/user-additional-info (shown with every ranking), or null",
       }),
-    challenges: z
-      .array(StoredChallengeStateSchema)
-      .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
-    battle_passes: UserBattlePassState,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, part.exportSchema ?? part.schema])),
     leaderboards: z
       .array(
         z.object({

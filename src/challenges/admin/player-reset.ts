@@ -1,5 +1,5 @@
-import { PLAYER_RESOURCE, recordAudit, type Actor } from "../apps/audit-log";
-import { userObject } from "../user/names";
+import { PLAYER_RESOURCE, recordAudit, type Actor } from "../../apps/audit-log";
+import { userChallenges } from "../user-challenges";
 
 /**
  * An operator resets a player's challenges (the console): the same reset as SCILL's API-key
@@ -12,9 +12,9 @@ export async function resetPlayerChallenges(
   now: number,
   actor: Actor,
 ): Promise<void> {
-  const stub = userObject(env, String(appId), userId);
-  const before = await stub.challengeState();
-  await stub.resetChallenges(String(appId), userId, now);
+  const area = userChallenges(env, String(appId), userId);
+  const before = await area.state();
+  await area.reset(String(appId), userId, now);
   const held = before.map((c) => ({ challenge_id: c.challenge_id, type: c.type, score: c.score }));
   await recordAudit(env.DB, [
     {

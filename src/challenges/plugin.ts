@@ -1,0 +1,28 @@
+import { z } from "@hono/zod-openapi";
+import type { AreaPlugin } from "../kit/area";
+import { challengesAdmin } from "./admin/routes";
+import { challengeCatalog } from "./catalog";
+import { challengeCatalogSection } from "./catalog-section";
+import { challengeRoutes } from "./routes";
+import { StoredChallengeStateSchema } from "./schemas";
+import { CHALLENGES, UserChallenges, userChallenges } from "./user-challenges";
+
+/** Personal challenges: categories of challenges each player unlocks, counts, claims; daily ones restart. */
+export const challengesPlugin: AreaPlugin = {
+  name: CHALLENGES,
+  routes: () => [challengeRoutes, challengesAdmin],
+  userArea: { area: UserChallenges, rpc: ["list", "get", "act", "reset", "state"] },
+  webhookTypes: ["challenge-changed"],
+  catalog: challengeCatalogSection,
+  playerState: {
+    key: "challenges",
+    schema: z.array(StoredChallengeStateSchema),
+    exportSchema: z
+      .array(StoredChallengeStateSchema)
+      .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
+    read: (env, appId, userId) => userChallenges(env, appId, userId).state(),
+  },
+  objectExists: {
+    challenge: async (env, appId, id) => (await challengeCatalog(env.DB, appId)).byId.has(id),
+  },
+};

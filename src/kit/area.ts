@@ -1,0 +1,98 @@
+import type { OpenAPIHono, z } from "@hono/zod-openapi";
+
+import type { ChangeSink, LeaderboardAudience, WebhookType } from "../changes/types";
+
+import type { AppEnv } from "../shared/http";
+
+import type { UserAreaClass } from "../user/area";
+
+import type { BackgroundKind, BackgroundMessagesOf } from "../user/messages";
+
+import type { AreaSchema } from "../user/schema";
+
+import type { CatalogSection } from "./catalog";
+
+/**
+ * An area as the rest of the service sees it: everything the cross-cutting features (the Worker's
+ * routing, cron, the user's object, the background consumer, catalog as code, the players
+ * features, fan-out, the console) need from it, in one object. Each area exports one, from its
+ * `plugin.ts`; src/registry/areas.ts lists them. Every member but `name` is optional: an area
+ * says only what it has.
+ */
+export interface AreaPlugin {
+  /** Unique among the areas; also the name of its part of the user's object. */
+  readonly name: string;
+  /** Its routers (player API, admin API), mounted in this order under "/"; `wiring` gives what they hand on. */
+  routes?(wiring: RouteWiring): readonly OpenAPIHono<AppEnv>[];
+  /** Its part of the user's Durable Object (src/user/area.ts). */
+  readonly userArea?: UserAreaPart;
+  /** Table sets of the user's object the area keeps outside its `UserArea` (their migrations run in this order). */
+  readonly userObjectSchemas?: readonly AreaSchema[];
+  /** Background work it does for queue messages of a kind (src/user/messages.ts); each must tolerate a replay. */
+  readonly background?: { readonly [K in BackgroundKind]?: BackgroundHandler<K> };
+  /** Periodic work by task name (unique across areas): the names appear in the cron's logs and status. */
+  readonly cron?: Readonly<Record<string, CronTask>>;
+  /** The webhook types its changes carry (src/changes/types.ts); their topics follow from the change. */
+  readonly webhookTypes?: readonly WebhookType[];
+  /** Its section of the catalog document (catalog as code: export, plan, apply). */
+  readonly catalog?: CatalogSection;
+  /** Its part of the admin's read-only view of one player (GET /api/v1/admin/apps/{appId}/users/{userId}). */
+  readonly playerState?: PlayerStatePart;
+  /** Whether one of its objects, by the kind a topic link names, exists in the app (the topic-link endpoints). */
+  readonly objectExists?: Readonly<Record<string, ObjectExists>>;
+  /** Its console pages and their entries in the app's navigation. */
+  readonly console?: ConsolePart;
+}
+
+/** The area's class in the user's object, its RPC methods, and where it applies an event. */
+export interface UserAreaPart {
+  readonly area: UserAreaClass;
+  /**
+   * The methods of the area that the object answers over RPC (src/user/names.ts `callUserArea`):
+   * nothing else of the area is reachable from outside the object.
+   */
+  readonly rpc: readonly string[];
+  /**
+   * Where the area applies an event among the others: ascending, then in the registry's order.
+   * An area whose reports another's may follow goes first.
+   */
+  readonly eventOrder?: number;
+}
+
+/** What the Worker hands an area's routes. */
+export interface RouteWiring {
+  /** The fan-out of changes made outside a user's object (webhooks and MQTT), for a request's `env`. */
+  deliverFor(env: Env): ChangeSink;
+}
+
+export type BackgroundHandler<K extends BackgroundKind> = (
+  messages: BackgroundMessagesOf<K>,
+  env: Env,
+  /** The fan-out of changes (webhooks and MQTT), and who receives a leaderboard's changes. */
+  channels: BackgroundChannels,
+) => Promise<void>;
+
+/** What the background consumer hands its handlers. */
+export interface BackgroundChannels {
+  deliver: ChangeSink;
+  leaderboardAudience: LeaderboardAudience;
+}
+
+export type CronTask = (env: Env, now: number, deliver: ChangeSink) => Promise<void>;
+
+export interface PlayerStatePart {
+  /** The answer's field. */
+  readonly key: string;
+  readonly schema: z.ZodType;
+  /** The same part in the player's export (GET .../users/{userId}/export), when its schema says more. */
+  readonly exportSchema?: z.ZodType;
+  read(env: Env, appId: string, userId: string, now: number): Promise<unknown>;
+}
+
+export type ObjectExists = (env: Env, appId: string, id: string) => Promise<boolean>;
+
+/** Filled in with the console kit. */
+export interface ConsolePart {
+  readonly pages?: unknown;
+  readonly nav?: readonly unknown[];
+}
