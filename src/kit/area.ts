@@ -38,6 +38,8 @@ export interface AreaPlugin {
   readonly catalog?: CatalogSection;
   /** Its part of the admin's read-only view of one player (GET /api/v1/admin/apps/{appId}/users/{userId}). */
   readonly playerState?: PlayerStatePart;
+  /** What it keeps about a player outside their object: erased with them, moved by a ban, exported. */
+  readonly players?: PlayerRowsPart;
   /** Whether one of its objects, by the kind a topic link names, exists in the app (the topic-link endpoints). */
   readonly objectExists?: Readonly<Record<string, ObjectExists>>;
   /** Its console pages and their entries in the app's navigation. */
@@ -87,6 +89,37 @@ export interface PlayerStatePart {
   /** The same part in the player's export (GET .../users/{userId}/export), when its schema says more. */
   readonly exportSchema?: z.ZodType;
   read(env: Env, appId: string, userId: string, now: number): Promise<unknown>;
+}
+
+/** A player being erased, as their object knows them. */
+export interface ErasedPlayer {
+  appId: number;
+  userId: string;
+  /** The HMAC of (app, user) that names them from now on. */
+  subject: string;
+}
+
+export interface PlayerRowsPart {
+  /** Deletes every row about the player, each found by key or index (the erasure's one D1 batch). */
+  eraseRows?(db: D1Database, player: ErasedPlayer): D1PreparedStatement[] | Promise<D1PreparedStatement[]>;
+  /** Brings its rows in line with the player's ban, when a ban starts or ends (in the ban's D1 batch). */
+  banStatements?(db: D1Database, appId: number, userId: string): D1PreparedStatement[];
+  /** Its parts of the player's export (the right of access), after the areas' `playerState`. */
+  readonly export?: readonly PlayerExportPart[];
+}
+
+/** Most entries of one list in the player's export; the rest are paged elsewhere. */
+export const PLAYER_EXPORT_LIST_LIMIT = 100;
+
+/** One field of the player's export. */
+export interface PlayerExportPart {
+  readonly key: string;
+  /** What the player holds (before the player's ban in the export), or what fair play keeps of them (after it). */
+  readonly kind: "held" | "fair-play";
+  readonly schema: z.ZodType;
+  read(env: Env, app: { app_id: number; default_language: string }, userId: string, now: number): Promise<unknown[]>;
+  /** Its counts in the export's audit entry (what the player held), by name. */
+  held?(value: unknown[]): Record<string, number>;
 }
 
 export type ObjectExists = (env: Env, appId: string, id: string) => Promise<boolean>;

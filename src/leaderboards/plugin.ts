@@ -5,6 +5,7 @@ import { applyLeaderboardEventMessages } from "./background";
 import { appLeaderboards } from "./catalog";
 import { leaderboardCatalogSection } from "./catalog-section";
 import { runLeaderboardMaintenance } from "./maintenance";
+import { leaderboardPlayerRows } from "./players";
 import { leaderboardRoutes } from "./routes";
 import { UserBoardPace } from "./user-pace";
 
@@ -20,6 +21,7 @@ export const leaderboardsPlugin: AreaPlugin = {
   cron: { "leaderboard-maintenance": (env, now) => runLeaderboardMaintenance(env, now) },
   webhookTypes: ["leaderoard-updated"],
   catalog: leaderboardCatalogSection,
+  players: leaderboardPlayerRows,
   objectExists: {
     leaderboard: async (env, appId, id) => (await appLeaderboards(env.DB, appId)).boards.some((b) => b.id === id),
   },

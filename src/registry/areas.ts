@@ -45,6 +45,10 @@ export function backgroundHandlers<K extends BackgroundKind>(kind: K): Backgroun
 /** The areas' parts of the admin's view of one player, in the answer's order. */
 export const PLAYER_STATE_PARTS = AREAS.flatMap((area) => (area.playerState ? [area.playerState] : []));
 
+/** What the areas keep about players outside their objects: erased, moved by bans, exported. */
+export const PLAYER_ROWS_PARTS = AREAS.flatMap((area) => (area.players ? [area.players] : []));
+export const PLAYER_EXPORT_PARTS = PLAYER_ROWS_PARTS.flatMap((part) => part.export ?? []);
+
 /** Whether the object of this kind (as a topic link names it) exists in the app. */
 export function objectExists(kind: string): ObjectExists {
   const exists = AREAS.find((area) => area.objectExists?.[kind])?.objectExists?.[kind];
