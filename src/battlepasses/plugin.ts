@@ -3,6 +3,7 @@ import { battlePassesAdmin } from "./admin/routes";
 import { UserBattlePassState, userBattlePassState } from "./admin/user-state";
 import { battlePassCatalog } from "./catalog";
 import { battlePassCatalogSection } from "./catalog-section";
+import { battlePassPages } from "./console/pages";
 import { expireBattlePasses } from "./expiry";
 import { battlePassRoutes } from "./routes";
 import { BATTLE_PASSES, UserBattlePasses } from "./user-progress";
@@ -21,6 +22,7 @@ export const battlePassesPlugin: AreaPlugin = {
   webhookTypes: ["battlepass-challenge-changed", "battlepass-level-reward-claimed", "battlepass-expired"],
   catalog: battlePassCatalogSection,
   playerState: { key: "battle_passes", schema: UserBattlePassState, read: userBattlePassState },
+  console: { pages: battlePassPages },
   objectExists: {
     "battle-pass": async (env, appId, id) =>
       (await battlePassCatalog(env.DB, appId)).passes.some((pass) => pass.battlePassId === id),

@@ -3,6 +3,7 @@ import type { AreaPlugin } from "../kit/area";
 import { challengesAdmin } from "./admin/routes";
 import { challengeCatalog } from "./catalog";
 import { challengeCatalogSection } from "./catalog-section";
+import { challengesPages } from "./console/pages";
 import { challengeRoutes } from "./routes";
 import { StoredChallengeStateSchema } from "./schemas";
 import { CHALLENGES, UserChallenges, userChallenges } from "./user-challenges";
@@ -22,6 +23,7 @@ export const challengesPlugin: AreaPlugin = {
       .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     read: (env, appId, userId) => userChallenges(env, appId, userId).state(),
   },
+  console: { pages: challengesPages },
   objectExists: {
     challenge: async (env, appId, id) => (await challengeCatalog(env.DB, appId)).byId.has(id),
   },

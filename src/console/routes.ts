@@ -1,13 +1,12 @@
 import { createMiddleware } from "hono/factory";
-import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "./http";
+import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "../kit/console/http";
 import { requireSession, verifyCsrf } from "./auth/middleware";
 import { signInRoutes, signOutRoutes } from "./auth/sign-in";
-import { errorPage } from "./ui/errors";
+import { errorPage } from "../kit/console/ui/errors";
 import { appsPages } from "./pages/apps";
 import { dashboardPages } from "./pages/dashboard";
 import { keysPages } from "./pages/keys";
-import { challengesPages } from "./pages/challenges";
-import { battlePassPages } from "./pages/battle-passes";
+import { AREAS } from "../registry/areas";
 import { leaderboardPages } from "./pages/leaderboards";
 import { leaderboardReviewPages } from "./pages/leaderboard-review";
 import { webhookPages } from "./pages/webhooks";
@@ -67,8 +66,8 @@ consoleRoutes.route("/", signOutRoutes);
 consoleRoutes.route("/", appsPages);
 consoleRoutes.route("/", dashboardPages);
 consoleRoutes.route("/", keysPages);
-consoleRoutes.route("/", challengesPages);
-consoleRoutes.route("/", battlePassPages);
+// Every area's pages (src/registry/areas.ts), in the registry's order.
+for (const area of AREAS) if (area.console) consoleRoutes.route("/", area.console.pages);
 consoleRoutes.route("/", leaderboardPages);
 consoleRoutes.route("/", leaderboardReviewPages);
 consoleRoutes.route("/", webhookPages);

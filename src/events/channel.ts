@@ -1,6 +1,6 @@
 /**
  * The events channel as the rest of the service reaches it: intake (the player API, the admin API, the
- * archive), what the user object keeps of events, the background records and the predefined events.
+ * archive), what the user object keeps of events and the background records.
  * Code outside src/events imports from this file only (scripts/check-layers.mjs checks it).
  */
 export { eventFilesAdmin } from "./admin/archive-routes";
@@ -8,7 +8,6 @@ export { eventsAdmin } from "./admin/routes";
 export { countEvents } from "./analytics-store";
 export { archiveUserRef, knownArchiveUserRef } from "./archive-identity";
 export { recordEventAnalytics, recordUsageCounts } from "./background";
-export { PREDEFINED_EVENTS, fieldType, predefinedEvent } from "./catalog";
 export { DEFAULT_RANGE_DAYS, countsPerDay } from "./core/periods";
 export { validateEvent } from "./core/validate";
 export { eventsSchema } from "./events-schema";

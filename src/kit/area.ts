@@ -11,6 +11,8 @@ import type { BackgroundKind, BackgroundMessagesOf } from "../user/messages";
 import type { AreaSchema } from "../user/schema";
 
 import type { CatalogSection } from "./catalog";
+import type { Hono } from "hono";
+import type { ConsoleEnv } from "./console/http";
 
 /**
  * An area as the rest of the service sees it: everything the cross-cutting features (the Worker's
@@ -124,8 +126,11 @@ export interface PlayerExportPart {
 
 export type ObjectExists = (env: Env, appId: string, id: string) => Promise<boolean>;
 
-/** Filled in with the console kit. */
+/**
+ * The area's pages in the admin console (/console), built on the console kit (src/kit/console): its
+ * router, mounted with the session and CSRF checks of every page. Its navigation entry is in the
+ * kit's `APP_NAV` (src/kit/console/ui/nav.ts), which pages highlight by section.
+ */
 export interface ConsolePart {
-  readonly pages?: unknown;
-  readonly nav?: readonly unknown[];
+  readonly pages: Hono<ConsoleEnv>;
 }

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { LeaderboardAdmin } from "../../leaderboards/admin/schemas";
-import { FormReader, type Decoded, type FormValues } from "../core/form";
+import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
 import {
   compactFilters,
   compactLocalized,
@@ -9,8 +9,8 @@ import {
   localizedToForm,
   readFilters,
   readLocalized,
-} from "./common";
-import { readWallClock } from "./challenges";
+} from "../../kit/console/forms/common";
+import { readWallClock } from "../../kit/console/forms/common";
 
 /** The leaderboard form: values ⇄ the admin API's LeaderboardInput. */
 

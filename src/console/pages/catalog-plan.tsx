@@ -1,7 +1,7 @@
 import type { presentPlan } from "../../catalog/core/plan";
 import { CATALOG_OBJECT_KINDS } from "../../registry/areas";
-import { counted } from "../core/plural";
-import { StatusBadge } from "../ui/lists";
+import { counted } from "../../kit/console/core/plural";
+import { StatusBadge } from "../../kit/console/ui/lists";
 
 /**
  * A catalog plan as `POST .../catalog/plan` answers it, for people: one line per object, each

@@ -8,11 +8,11 @@ import { localize } from "../../shared/localize";
 import { toIso } from "../../shared/clock";
 import { deliveryHealth } from "../../webhooks/channel";
 import { serviceStatus } from "../../ops/status";
-import { consoleRouter } from "../http";
+import { consoleRouter } from "../../kit/console/http";
 import { recentMonths } from "../core/periods";
-import { BarChart, ShareBar } from "../ui/charts";
-import { EmptyState, Table } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { BarChart, ShareBar } from "../../kit/console/ui/charts";
+import { EmptyState, Table } from "../../kit/console/ui/lists";
+import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { ServiceWarnings } from "./status-panel";
 
 /** An app's dashboard: events per day, unlocked challenges per month, webhook health, leaderboards. */

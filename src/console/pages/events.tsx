@@ -1,17 +1,17 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { battlePassCatalog } from "../../battlepasses/catalog";
-import { fieldType, predefinedEvent } from "../../events/channel";
+import { fieldType, predefinedEvent } from "../../rules/predefined-events";
 import { validateEvent } from "../../events/channel";
 import { takeEvents } from "../../events/channel";
 import { appTrust } from "../../auth/trust";
 import { appLeaderboards } from "../../leaderboards/catalog";
 import { topicName, type RealtimeTopicRef } from "../../realtime/channel";
 import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../http";
-import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../core/form";
-import { emptyRowFor } from "../forms/common";
-import { catalogFields, decodeEvent } from "../forms/events";
+import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../../kit/console/http";
+import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../../kit/console/core/form";
+import { emptyRowFor } from "../../kit/console/forms/common";
+import { catalogFields, decodeEvent } from "../../kit/console/forms/events";
 import {
   AddRowButton,
   CsrfField,
@@ -20,9 +20,9 @@ import {
   SelectField,
   TextField,
   type FormState,
-} from "../ui/forms";
-import { EventCatalogData, jsonData } from "../ui/counter-fields";
-import { renderAppPage } from "../ui/render";
+} from "../../kit/console/ui/forms";
+import { EventCatalogData, jsonData } from "../../kit/console/ui/counter-fields";
+import { renderAppPage } from "../../kit/console/ui/render";
 
 /**
  * The event tester: an event of the catalog (or any name), a form made from its fields, sent as a

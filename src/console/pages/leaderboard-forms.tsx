@@ -7,7 +7,7 @@ import {
   SelectField,
   TextField,
   type FormState,
-} from "../ui/forms";
+} from "../../kit/console/ui/forms";
 import {
   EventCatalogData,
   EventNameField,
@@ -15,8 +15,8 @@ import {
   PERIOD_OPTIONS,
   TimeZoneField,
   ValueFieldField,
-} from "../ui/counter-fields";
-import { KeyField } from "../ui/key-field";
+} from "../../kit/console/ui/counter-fields";
+import { KeyField } from "../../kit/console/ui/key-field";
 
 const FIELDS = [
   "key",

@@ -4,9 +4,9 @@ import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "../../leader
 import type { FlagReason } from "../../leaderboards/core/contributions";
 import { acceptFlag, dismissFlag, listFlagged, removeEntry } from "../../leaderboards/review";
 import { badRequest } from "../../shared/errors";
-import { consoleActor, consoleRouter, guard, redirectWithNotice } from "../http";
-import { PostForm } from "../ui/forms";
-import { EmptyState, Table, Time } from "../ui/lists";
+import { consoleActor, consoleRouter, guard, redirectWithNotice } from "../../kit/console/http";
+import { PostForm } from "../../kit/console/ui/forms";
+import { EmptyState, Table, Time } from "../../kit/console/ui/lists";
 import { playerPath } from "./player-view";
 
 /**

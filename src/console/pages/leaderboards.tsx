@@ -17,12 +17,12 @@ import {
   listQuery,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
+} from "../../kit/console/http";
 import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
-import { submitForm } from "../forms/submit";
-import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
-import { EmptyState, listHref, Pager, SearchForm, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
+import { submitForm } from "../../kit/console/forms/submit";
+import { DeleteButton, emptyForm, type FormState } from "../../kit/console/ui/forms";
+import { EmptyState, listHref, Pager, SearchForm, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { LeaderboardForm } from "./leaderboard-forms";
 import { readReviewQueue, RemoveEntryButton, ReviewQueue } from "./leaderboard-review";
 

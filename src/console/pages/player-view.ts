@@ -6,7 +6,7 @@ import type { RecentEvent } from "../../events/channel";
 import type { MemberRow } from "../../leaderboards/core/present";
 import type { readUserState } from "../../players/admin/state";
 import type { ReceiptRow } from "../../players/erasure-receipts";
-import type { FormState } from "../ui/forms";
+import type { FormState } from "../../kit/console/ui/forms";
 
 /**
  * What a player's page shows, read once per request (players.tsx) and handed to each section of

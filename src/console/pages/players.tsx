@@ -24,7 +24,7 @@ import { applyCorrection } from "../../players/corrections";
 import { CORRECTIONS, playerTarget } from "../../players/correction-list";
 import { ChallengeCorrectionInput, ScoreCorrectionInput } from "../../players/admin/correction-schemas";
 import { localize } from "../../shared/localize";
-import { utcText } from "../core/times";
+import { utcText } from "../../kit/console/core/times";
 import { userObject } from "../../user/names";
 import {
   canChange,
@@ -35,12 +35,12 @@ import {
   readForm,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
+} from "../../kit/console/http";
 import { decodeBan } from "../forms/bans";
-import { submitForm } from "../forms/submit";
-import { PostForm } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
+import { submitForm } from "../../kit/console/forms/submit";
+import { PostForm } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { BanSection } from "./player-ban";
 import { erasureInProgress, exportFileName, PrivacySection } from "./player-privacy";
 import { playerPath, playersPath, type PlayerView } from "./player-view";

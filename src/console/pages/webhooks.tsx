@@ -29,13 +29,21 @@ import {
   listQuery,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
+} from "../../kit/console/http";
 import { decodeWebhook } from "../forms/simple";
-import { submitForm } from "../forms/submit";
-import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../ui/lists";
-import { KeyField } from "../ui/key-field";
-import { renderAppPage } from "../ui/render";
+import { submitForm } from "../../kit/console/forms/submit";
+import {
+  DeleteButton,
+  emptyForm,
+  FormErrors,
+  PostForm,
+  SelectField,
+  TextField,
+  type FormState,
+} from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { KeyField } from "../../kit/console/ui/key-field";
+import { renderAppPage } from "../../kit/console/ui/render";
 
 /** Webhook endpoints (with a test call) and the delivery log (each attempt, redelivery). */
 

@@ -4,7 +4,7 @@ import { APP_NAV, CONSOLE_NAV } from "./nav";
 import { Page, usePage, type PageContext } from "./context";
 import { may } from "../core/roles";
 import { CsrfField } from "./forms";
-import { ASSET_URLS } from "../../shared/asset-urls.generated";
+import { ASSET_URLS } from "../../../shared/asset-urls.generated";
 
 /**
  * htmx settings: no eval and no inline styles (the CSP allows neither; settling copies no style

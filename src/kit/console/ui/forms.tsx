@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import { problemSentence } from "../../shared/problems";
+import { problemSentence } from "../../../shared/problems";
 import { errorsUnder, rowsOf, type FieldErrors, type FormValues } from "../core/form";
 import { usePage } from "./context";
 

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../shared/errors";
+import { ApiError } from "../../../shared/errors";
 import type { ConsoleContext } from "../http";
 import { PageHeader, renderPage } from "./render";
 

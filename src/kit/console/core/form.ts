@@ -1,5 +1,5 @@
-import type { FieldProblem } from "../../shared/errors";
-import { isPredicate, problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../shared/problems";
+import type { FieldProblem } from "../../../shared/errors";
+import { isPredicate, problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../../shared/problems";
 
 /**
  * HTML forms against the admin API's JSON inputs. A submitted form is a flat map of names to

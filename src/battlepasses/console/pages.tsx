@@ -16,10 +16,10 @@ import {
   setLevelOrder,
   updateLevel,
   updatePass,
-} from "../../battlepasses/admin/repo";
-import { checkRewardWebhookUrl } from "../../battlepasses/admin/reward-url";
-import { BattlePassInput, LevelInput } from "../../battlepasses/admin/schemas";
-import { parseLocalized, type LevelRow, type PassRow } from "../../battlepasses/catalog";
+} from "../admin/repo";
+import { checkRewardWebhookUrl } from "../admin/reward-url";
+import { BattlePassInput, LevelInput } from "../admin/schemas";
+import { parseLocalized, type LevelRow, type PassRow } from "../catalog";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
 import {
@@ -31,13 +31,13 @@ import {
   readForm,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
-import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "../forms/battle-passes";
-import { submitForm } from "../forms/submit";
-import { DeleteButton, emptyForm, PostForm, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
-import { LevelForm, PassForm } from "./battle-pass-forms";
+} from "../../kit/console/http";
+import { decodeLevel, decodePass, levelToForm, NEW_LEVEL, NEW_PASS, passToForm } from "./forms";
+import { submitForm } from "../../kit/console/forms/submit";
+import { DeleteButton, emptyForm, PostForm, type FormState } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, ShortCode, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
+import { LevelForm, PassForm } from "./page-forms";
 
 /** Battle passes and their levels: lists, create, edit, delete, and the order of the levels. */
 

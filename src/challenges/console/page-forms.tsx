@@ -1,4 +1,5 @@
-import type { CategoryRow } from "../../challenges/repo";
+import type { CategoryRow } from "../repo";
+import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "../../kit/console/ui/counter-fields";
 import { localize } from "../../shared/localize";
 import {
   emptyForm,
@@ -10,7 +11,7 @@ import {
   SelectField,
   TextField,
   type FormState,
-} from "../ui/forms";
+} from "../../kit/console/ui/forms";
 import {
   EventCatalogData,
   EventNameField,
@@ -18,23 +19,10 @@ import {
   PERIOD_OPTIONS,
   TimeZoneField,
   ValueFieldField,
-} from "../ui/counter-fields";
-import { KeyField } from "../ui/key-field";
+} from "../../kit/console/ui/counter-fields";
+import { KeyField } from "../../kit/console/ui/key-field";
 
 /** The category and challenge forms, with help texts that say what the spec says of each field. */
-
-export const GOAL_CONDITION_OPTIONS = [
-  ["0", "0: complete when the counter reaches the goal (counter ≥ goal)"],
-  ["1", "1: complete when an event leaves the counter at or below the goal (time targets)"],
-] as const;
-
-export const COUNTER_SCOPE_OPTIONS = [
-  ["session", "session"],
-  ["total", "total"],
-] as const;
-
-export const COUNTER_SCOPE_HELP =
-  "session (the spec's rule): an event with a new session_id starts the counter again. total: sessions do not reset it.";
 
 const CATEGORY_FIELDS = [
   "category_slug",

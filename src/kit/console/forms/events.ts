@@ -1,4 +1,4 @@
-import { fieldType, predefinedEvent } from "../../events/channel";
+import { fieldType, predefinedEvent } from "../../../rules/predefined-events";
 import { compactRows, FormReader, rowsOf, type Decoded, type FormValues } from "../core/form";
 
 /**

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { listApps } from "../../apps/admin/repo";
-import { type AppRow } from "../../apps/repo";
+import { listApps } from "../../../apps/admin/repo";
+import { type AppRow } from "../../../apps/repo";
 import { takeNotice, type ConsoleContext } from "../http";
 import { ConsolePage } from "./layout";
 import type { PageContext } from "./context";

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../shared/errors";
+import { ApiError } from "../../../shared/errors";
 import { editRows, errorsOf, problemsOfIssues, type Decoded, type FormValues } from "../core/form";
 import { readForm, type ConsoleContext } from "../http";
 import type { FormState } from "../ui/forms";

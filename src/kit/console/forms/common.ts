@@ -1,5 +1,5 @@
-import type { Localized } from "../../shared/localize";
-import { fieldType } from "../../events/channel";
+import type { Localized } from "../../../shared/localize";
+import { fieldType } from "../../../rules/predefined-events";
 import { compactRows, rowsOf, type FormReader, type FormValues } from "../core/form";
 
 /** Form encodings shared by several resources: checkboxes, localized texts, counter filters, UTC date-times. */
@@ -119,4 +119,10 @@ export function emptyRowFor(defaultLanguage: string) {
     if (name === "custom") return { key: "", value: "" };
     return { lang: "", text: "" };
   };
+}
+
+/** A time input gives HH:MM unless seconds were typed; the API takes HH:MM:SS. */
+export function readWallClock(form: FormReader, name: string): string | undefined {
+  const text = form.text(name);
+  return /^\d\d:\d\d$/.test(text) ? `${text}:00` : text || undefined;
 }

@@ -12,9 +12,9 @@ import {
   replaceChallenge,
   requireCategory,
   requireChallenge,
-} from "../../challenges/admin/repo";
-import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../../challenges/repo";
-import { CategoryInput, ChallengeInput } from "../../challenges/admin/schemas";
+} from "../admin/repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
+import { CategoryInput, ChallengeInput } from "../admin/schemas";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
@@ -27,13 +27,13 @@ import {
   listQuery,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
-import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "../forms/challenges";
-import { submitForm } from "../forms/submit";
-import { DeleteButton, emptyForm, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
-import { CategoryForm, ChallengeForm, newChallengeForm } from "./challenge-forms";
+} from "../../kit/console/http";
+import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "./forms";
+import { submitForm } from "../../kit/console/forms/submit";
+import { DeleteButton, emptyForm, type FormState } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
+import { CategoryForm, ChallengeForm, newChallengeForm } from "./page-forms";
 
 /** Challenge categories (by position) and challenges: lists, create, edit, delete. */
 

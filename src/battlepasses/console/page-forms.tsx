@@ -1,4 +1,4 @@
-import { rowsOf } from "../core/form";
+import { rowsOf } from "../../kit/console/core/form";
 import {
   AddRowButton,
   CheckboxField,
@@ -10,10 +10,10 @@ import {
   SelectField,
   TextField,
   type FormState,
-} from "../ui/forms";
-import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../ui/counter-fields";
-import { KeyField } from "../ui/key-field";
-import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "./challenge-forms";
+} from "../../kit/console/ui/forms";
+import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../../kit/console/ui/counter-fields";
+import { KeyField } from "../../kit/console/ui/key-field";
+import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "../../kit/console/ui/counter-fields";
 
 /** The battle pass and level forms, with the spec's meaning of each field as help. */
 

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
-import type { BattlePassAdmin, LevelAdmin } from "../../battlepasses/admin/schemas";
-import { FormReader, rowsOf, withRows, type Decoded, type FormValues } from "../core/form";
+import type { BattlePassAdmin, LevelAdmin } from "../admin/schemas";
+import { FormReader, rowsOf, withRows, type Decoded, type FormValues } from "../../kit/console/core/form";
 import {
   compactFilters,
   compactLocalized,
@@ -11,7 +11,7 @@ import {
   readDateTime,
   readFilters,
   readLocalized,
-} from "./common";
+} from "../../kit/console/forms/common";
 
 /** The battle pass and level forms: values ⇄ the admin API's BattlePassInput and LevelInput. */
 

@@ -1,6 +1,6 @@
 import { raw } from "hono/html";
-import { FILTER_OPS } from "../../rules/counter";
-import { PREDEFINED_EVENTS } from "../../events/channel";
+import { FILTER_OPS } from "../../../rules/counter";
+import { PREDEFINED_EVENTS } from "../../../rules/predefined-events";
 import { rowsOf } from "../core/form";
 import { catalogFields } from "../forms/events";
 import { AddRowButton, fieldId, RemoveRowButton, SelectField, TextField, type FormState } from "./forms";
@@ -148,3 +148,17 @@ export const PERIOD_OPTIONS = [
   ["w", "w: weekly, on Monday"],
   ["m", "m: monthly, on the 1st"],
 ] as const;
+
+/** The choices of a counter's goal condition and scope, with their help: challenges and level challenges share them. */
+export const GOAL_CONDITION_OPTIONS = [
+  ["0", "0: complete when the counter reaches the goal (counter ≥ goal)"],
+  ["1", "1: complete when an event leaves the counter at or below the goal (time targets)"],
+] as const;
+
+export const COUNTER_SCOPE_OPTIONS = [
+  ["session", "session"],
+  ["total", "total"],
+] as const;
+
+export const COUNTER_SCOPE_HELP =
+  "session (the spec's rule): an event with a new session_id starts the counter again. total: sessions do not reset it.";

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "hono/jsx";
-import type { ConsoleSession } from "../auth/sessions";
+import type { ConsoleSession } from "../sessions";
 import type { Notice } from "../http";
 
 /** What every component of a page may read: who is signed in, the form token, the app shown. */

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
-import type { CategoryAdmin, ChallengeAdmin } from "../../challenges/admin/schemas";
-import { FormReader, type Decoded, type FormValues } from "../core/form";
+import type { CategoryAdmin, ChallengeAdmin } from "../admin/schemas";
+import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
 import {
   compactFilters,
   compactLocalized,
@@ -10,8 +10,9 @@ import {
   localizedToForm,
   readDateTime,
   readFilters,
+  readWallClock,
   readLocalized,
-} from "./common";
+} from "../../kit/console/forms/common";
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
 
@@ -36,12 +37,6 @@ export function decodeCategory(submitted: FormValues): Decoded {
     daily_challenge_count: form.integer("daily_challenge_count"),
   };
   return { input, problems: form.problems, values };
-}
-
-/** A time input gives HH:MM unless seconds were typed; the API takes HH:MM:SS. */
-export function readWallClock(form: FormReader, name: string): string | undefined {
-  const text = form.text(name);
-  return /^\d\d:\d\d$/.test(text) ? `${text}:00` : text || undefined;
 }
 
 export function challengeToForm(c: z.infer<typeof ChallengeAdmin>, defaultLanguage: string): FormValues {

@@ -1,5 +1,5 @@
 import { randomToken, sha256Hex } from "../../shared/crypto";
-import type { ConsoleRole } from "../core/roles";
+import type { ConsoleRole } from "./core/roles";
 
 /**
  * Console sessions in D1. The cookie carries a random token and the table only its SHA-256, so

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
-import { ApiError } from "../shared/errors";
-import { recordAudit, type Actor } from "../apps/audit-log";
-import { requestOrigin } from "../apps/actor";
-import type { AppEnv } from "../shared/http";
-import type { ConsoleSession } from "./auth/sessions";
+import { ApiError } from "../../shared/errors";
+import { recordAudit, type Actor } from "../../apps/audit-log";
+import { requestOrigin } from "../../apps/actor";
+import type { AppEnv } from "../../shared/http";
+import type { ConsoleSession } from "./sessions";
 import { formValuesOf, type FormValues } from "./core/form";
 import { refusedTarget } from "./core/refusals";
 import { may, type Permission } from "./core/roles";
