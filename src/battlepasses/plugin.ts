@@ -7,6 +7,7 @@ import { battlePassPages } from "./console/pages";
 import { expireBattlePasses } from "./expiry";
 import { battlePassRoutes } from "./routes";
 import { BATTLE_PASSES, UserBattlePasses } from "./user-progress";
+import { battlePassWebhooks } from "./webhook-docs";
 
 /** Battle passes: passes of levels of challenges, unlocked, counted and claimed per player. */
 export const battlePassesPlugin: AreaPlugin = {
@@ -19,7 +20,14 @@ export const battlePassesPlugin: AreaPlugin = {
     eventOrder: -1,
   },
   cron: { "battle-pass-expiry": expireBattlePasses },
-  webhookTypes: ["battlepass-challenge-changed", "battlepass-level-reward-claimed", "battlepass-expired"],
+  webhooks: battlePassWebhooks,
+  playerTopics: async (env, app, userId) => {
+    const appId = String(app.app_id);
+    return (await battlePassCatalog(env.DB, appId)).passes.map((p) => ({
+      label: `battle pass ${p.battlePassId}`,
+      ref: { kind: "user-battle-pass" as const, appId, userId, battlePassId: p.battlePassId },
+    }));
+  },
   catalog: battlePassCatalogSection,
   playerState: { key: "battle_passes", schema: UserBattlePassState, read: userBattlePassState },
   console: { pages: battlePassPages },

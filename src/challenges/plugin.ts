@@ -7,13 +7,17 @@ import { challengesPages } from "./console/pages";
 import { challengeRoutes } from "./routes";
 import { StoredChallengeStateSchema } from "./schemas";
 import { CHALLENGES, UserChallenges, userChallenges } from "./user-challenges";
+import { challengeWebhooks } from "./webhook-docs";
 
 /** Personal challenges: categories of challenges each player unlocks, counts, claims; daily ones restart. */
 export const challengesPlugin: AreaPlugin = {
   name: CHALLENGES,
   routes: () => [challengeRoutes, challengesAdmin],
   userArea: { area: UserChallenges, rpc: ["list", "get", "act", "reset", "state"] },
-  webhookTypes: ["challenge-changed"],
+  webhooks: challengeWebhooks,
+  playerTopics: async (_env, app, userId) => [
+    { label: "challenges", ref: { kind: "user-challenges", appId: String(app.app_id), userId } },
+  ],
   catalog: challengeCatalogSection,
   playerState: {
     key: "challenges",

@@ -1,6 +1,6 @@
-import type { OpenAPIHono, z } from "@hono/zod-openapi";
+import { z as zod, type OpenAPIHono, type z } from "@hono/zod-openapi";
 
-import type { ChangeSink, LeaderboardAudience, WebhookType } from "../changes/types";
+import type { ChangeSink, LeaderboardAudience, TopicRef, WebhookType } from "../changes/types";
 
 import type { AppEnv } from "../shared/http";
 
@@ -34,8 +34,13 @@ export interface AreaPlugin {
   readonly background?: { readonly [K in BackgroundKind]?: BackgroundHandler<K> };
   /** Periodic work by task name (unique across areas): the names appear in the cron's logs and status. */
   readonly cron?: Readonly<Record<string, CronTask>>;
-  /** The webhook types its changes carry (src/changes/types.ts); their topics follow from the change. */
-  readonly webhookTypes?: readonly WebhookType[];
+  /**
+   * The webhooks its changes are sent as (src/changes/types.ts), with their bodies for the OpenAPI
+   * document; the same bodies are the MQTT messages of the changes' topics.
+   */
+  readonly webhooks?: readonly WebhookDoc[];
+  /** The MQTT topics a game would listen on for one player (the console's event tester lists them). */
+  playerTopics?(env: Env, app: { app_id: number; default_language: string }, userId: string): Promise<PlayerTopic[]>;
   /** Its section of the catalog document (catalog as code: export, plan, apply). */
   readonly catalog?: CatalogSection;
   /** Its part of the admin's read-only view of one player (GET /api/v1/admin/apps/{appId}/users/{userId}). */
@@ -62,6 +67,24 @@ export interface UserAreaPart {
    */
   readonly eventOrder?: number;
 }
+
+export interface PlayerTopic {
+  label: string;
+  ref: TopicRef;
+}
+
+/** One webhook type as the OpenAPI document's `webhooks` section describes it. */
+export interface WebhookDoc {
+  type: WebhookType;
+  operationId: string;
+  schema: z.ZodType;
+  summary: string;
+  description: string;
+}
+
+/** A payload's `webhook_type` field. */
+export const webhookTypeField = <T extends WebhookType>(value: T) =>
+  zod.literal(value).openapi({ description: "The webhook type", example: value });
 
 /** What the Worker hands an area's routes. */
 export interface RouteWiring {

@@ -1,4 +1,5 @@
 import type { AreaPlugin } from "../kit/area";
+import { localize } from "../shared/localize";
 import { leaderboardReviewAdmin } from "./admin/review-routes";
 import { leaderboardsAdmin } from "./admin/routes";
 import { applyLeaderboardEventMessages } from "./background";
@@ -8,6 +9,7 @@ import { runLeaderboardMaintenance } from "./maintenance";
 import { leaderboardPlayerRows } from "./players";
 import { leaderboardRoutes } from "./routes";
 import { UserBoardPace } from "./user-pace";
+import { leaderboardWebhooks } from "./webhook-docs";
 
 /** Leaderboards: scores of users and teams from events, ranked, reset by season, reviewed by operators. */
 export const leaderboardsPlugin: AreaPlugin = {
@@ -19,7 +21,14 @@ export const leaderboardsPlugin: AreaPlugin = {
       applyLeaderboardEventMessages(messages, env, channels.deliver, channels.leaderboardAudience),
   },
   cron: { "leaderboard-maintenance": (env, now) => runLeaderboardMaintenance(env, now) },
-  webhookTypes: ["leaderoard-updated"],
+  webhooks: leaderboardWebhooks,
+  playerTopics: async (env, app) => {
+    const appId = String(app.app_id);
+    return (await appLeaderboards(env.DB, appId)).boards.map((b) => ({
+      label: `leaderboard ${localize(b.name, undefined, app.default_language)}`,
+      ref: { kind: "leaderboard" as const, appId, leaderboardId: b.id },
+    }));
+  },
   catalog: leaderboardCatalogSection,
   players: leaderboardPlayerRows,
   objectExists: {

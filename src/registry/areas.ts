@@ -4,7 +4,7 @@ import type { BackgroundKind } from "../user/messages";
 import { challengesPlugin } from "../challenges/plugin";
 import { battlePassesPlugin } from "../battlepasses/plugin";
 import { leaderboardsPlugin } from "../leaderboards/plugin";
-import { webhooksPlugin } from "../webhooks/plugin";
+import { webhooksPlugin } from "../webhooks/channel";
 
 /**
  * Every area of the service, in the order the catalog document, the admin API and the console list

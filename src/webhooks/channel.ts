@@ -30,3 +30,4 @@ export {
 } from "./endpoints-repo";
 export { enqueueWebhooks } from "./enqueue";
 export { deliveryHealth } from "./health";
+export { webhooksPlugin } from "./plugin";
