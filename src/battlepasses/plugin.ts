@@ -30,7 +30,7 @@ export const battlePassesPlugin: AreaPlugin = {
   },
   catalog: battlePassCatalogSection,
   playerState: { key: "battle_passes", schema: UserBattlePassState, read: userBattlePassState },
-  console: { pages: battlePassPages },
+  console: { pages: () => [battlePassPages] },
   objectExists: {
     "battle-pass": async (env, appId, id) =>
       (await battlePassCatalog(env.DB, appId)).passes.some((pass) => pass.battlePassId === id),

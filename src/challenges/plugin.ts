@@ -27,7 +27,7 @@ export const challengesPlugin: AreaPlugin = {
       .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     read: (env, appId, userId) => userChallenges(env, appId, userId).state(),
   },
-  console: { pages: challengesPages },
+  console: { pages: () => [challengesPages] },
   objectExists: {
     challenge: async (env, appId, id) => (await challengeCatalog(env.DB, appId)).byId.has(id),
   },

@@ -12,6 +12,7 @@ import type { AreaSchema } from "../user/schema";
 
 import type { CatalogSection } from "./catalog";
 import type { Hono } from "hono";
+import type { Child } from "hono/jsx";
 import type { ConsoleEnv } from "./console/http";
 
 /**
@@ -155,5 +156,7 @@ export type ObjectExists = (env: Env, appId: string, id: string) => Promise<bool
  * kit's `APP_NAV` (src/kit/console/ui/nav.ts), which pages highlight by section.
  */
 export interface ConsolePart {
-  readonly pages: Hono<ConsoleEnv>;
+  pages(wiring: RouteWiring): readonly Hono<ConsoleEnv>[];
+  /** Its panel on the app's dashboard. */
+  dashboardPanel?(env: Env, app: { app_id: number; default_language: string }, now: number): Promise<Child>;
 }

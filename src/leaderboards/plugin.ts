@@ -6,6 +6,9 @@ import { applyLeaderboardEventMessages } from "./background";
 import { appLeaderboards } from "./catalog";
 import { leaderboardCatalogSection } from "./catalog-section";
 import { runLeaderboardMaintenance } from "./maintenance";
+import { leaderboardDashboardPanel } from "./console/dashboard";
+import { leaderboardPages } from "./console/pages";
+import { leaderboardReviewPages } from "./console/review";
 import { leaderboardPlayerRows } from "./players";
 import { leaderboardRoutes } from "./routes";
 import { UserBoardPace } from "./user-pace";
@@ -30,6 +33,10 @@ export const leaderboardsPlugin: AreaPlugin = {
     }));
   },
   catalog: leaderboardCatalogSection,
+  console: {
+    pages: (wiring) => [leaderboardPages, leaderboardReviewPages(wiring)],
+    dashboardPanel: leaderboardDashboardPanel,
+  },
   players: leaderboardPlayerRows,
   objectExists: {
     leaderboard: async (env, appId, id) => (await appLeaderboards(env.DB, appId)).boards.some((b) => b.id === id),

@@ -2,20 +2,17 @@ import { requireApp } from "../../apps/repo";
 import { countEvents } from "../../events/channel";
 import { countsPerDay, DEFAULT_RANGE_DAYS } from "../../events/channel";
 import { listMonthUsage } from "../../events/channel";
-import { appLeaderboards } from "../../leaderboards/catalog";
-import { boardMemberCounts } from "../../leaderboards/member-counts";
-import { localize } from "../../shared/localize";
+import { AREAS } from "../../registry/areas";
 import { toIso } from "../../shared/clock";
 import { deliveryHealth } from "../../webhooks/channel";
 import { serviceStatus } from "../../ops/status";
 import { consoleRouter } from "../../kit/console/http";
 import { recentMonths } from "../core/periods";
 import { BarChart, ShareBar } from "../../kit/console/ui/charts";
-import { EmptyState, Table } from "../../kit/console/ui/lists";
 import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { ServiceWarnings } from "./status-panel";
 
-/** An app's dashboard: events per day, unlocked challenges per month, webhook health, leaderboards. */
+/** An app's dashboard: events per day, unlocked challenges per month, webhook health, and the areas' panels (leaderboards). */
 
 const DAY_MS = 86_400_000;
 const USAGE_MONTHS = 12;
@@ -26,14 +23,14 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
   const now = c.get("now");
   const appId = String(app.app_id);
   const from = Math.floor(now / DAY_MS) * DAY_MS - (DEFAULT_RANGE_DAYS - 1) * DAY_MS;
-  const [events, usage, health, boards, service] = await Promise.all([
+  const [events, usage, health, panels, service] = await Promise.all([
     countEvents(c.env.DB, app.app_id, from, now + 1),
     listMonthUsage(c.env.DB, app.app_id, { currentPage: 1, pageSize: USAGE_MONTHS }),
     deliveryHealth(c.env.DB, app.app_id, toIso(now - DAY_MS)),
-    appLeaderboards(c.env.DB, appId),
+    // Every area's panel (its plugin's `console.dashboardPanel`), in the registry's order.
+    Promise.all(AREAS.map((area) => area.console?.dashboardPanel?.(c.env, app, now) ?? null)),
     serviceStatus(c.env, now),
   ]);
-  const counts = await boardMemberCounts(c.env.DB, boards.boards, now);
   const unlockedByMonth = new Map(usage.items.map((m) => [m.month, m.unlocked_challenges]));
   const eventsByDay = countsPerDay(from, now + 1, events.byDay).map((d) => ({ label: d.day, value: d.count }));
   const unlocks = recentMonths(now, USAGE_MONTHS).map((month) => ({
@@ -99,30 +96,7 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
             )}
           </p>
         </section>
-        <section class="panel">
-          <h2>Leaderboards</h2>
-          {boards.boards.length === 0 ? (
-            <EmptyState>
-              <p>
-                No leaderboards yet. <a href={`${base}/leaderboards/new`}>Create one</a>.
-              </p>
-            </EmptyState>
-          ) : (
-            <Table head={["Leaderboard", "Users", "Teams"]} numeric={[1, 2]}>
-              {boards.boards.map((board, i) => (
-                <tr>
-                  <td>
-                    <a href={`${base}/leaderboards/${board.id}`}>
-                      {localize(board.name, undefined, app.default_language)}
-                    </a>
-                  </td>
-                  <td class="num">{formatCount(counts[i].user)}</td>
-                  <td class="num">{formatCount(counts[i].team)}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </section>
+        {panels}
       </div>
     </>,
   );

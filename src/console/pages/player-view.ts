@@ -31,5 +31,4 @@ export interface PlayerView {
   eraseError?: string;
 }
 
-export const playersPath = (app: AppRow) => `/console/apps/${app.app_id}/players`;
-export const playerPath = (app: AppRow, userId: string) => `${playersPath(app)}/${encodeURIComponent(userId)}`;
+export { playerPath, playersPath } from "../../kit/console/ui/nav";

@@ -5,7 +5,7 @@ import { BattlePassInput, LevelAdmin, LevelInput } from "../../../src/battlepass
 import { LeaderboardAdmin, LeaderboardInput } from "../../../src/leaderboards/admin/schemas";
 import { challengeToForm, decodeChallenge, decodeCategory } from "../../../src/challenges/console/forms";
 import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/battlepasses/console/forms";
-import { decodeLeaderboard, leaderboardToForm } from "../../../src/console/forms/leaderboards";
+import { decodeLeaderboard, leaderboardToForm } from "../../../src/leaderboards/console/forms";
 import { decodeEvent } from "../../../src/kit/console/forms/events";
 import { readDateTime, dateTimeToForm } from "../../../src/kit/console/forms/common";
 import { decodeWebhook } from "../../../src/console/forms/simple";

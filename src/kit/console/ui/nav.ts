@@ -34,3 +34,8 @@ export const CONSOLE_NAV: { section: string; label: string; href: string; permis
   { section: "console-audit", label: "Audit log", href: "/console/audit" },
   { section: "status", label: "Service status", href: "/console/status" },
 ];
+
+/** A player's page, and the list of the app's players. */
+export const playersPath = (app: { app_id: number }) => `/console/apps/${app.app_id}/players`;
+export const playerPath = (app: { app_id: number }, userId: string) =>
+  `${playersPath(app)}/${encodeURIComponent(userId)}`;

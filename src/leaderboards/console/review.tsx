@@ -1,13 +1,13 @@
 import { requireApp, type AppRow } from "../../apps/repo";
-import { dispatchChanges } from "../../fanout/dispatch";
-import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "../../leaderboards/catalog";
-import type { FlagReason } from "../../leaderboards/core/contributions";
-import { acceptFlag, dismissFlag, listFlagged, removeEntry } from "../../leaderboards/review";
+import type { RouteWiring } from "../../kit/area";
+import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "../catalog";
+import type { FlagReason } from "../core/contributions";
+import { acceptFlag, dismissFlag, listFlagged, removeEntry } from "../review";
 import { badRequest } from "../../shared/errors";
 import { consoleActor, consoleRouter, guard, redirectWithNotice } from "../../kit/console/http";
 import { PostForm } from "../../kit/console/ui/forms";
 import { EmptyState, Table, Time } from "../../kit/console/ui/lists";
-import { playerPath } from "./player-view";
+import { playerPath } from "../../kit/console/ui/nav";
 
 /**
  * A board's fair play on its page: the review queue of submissions held back by the board's bounds
@@ -115,55 +115,57 @@ export function RemoveEntryButton(props: { app: AppRow; boardId: string; type: M
 
 const board = "/console/apps/:appId/leaderboards/:boardId{[0-9]+}";
 
-export const leaderboardReviewPages = consoleRouter()
-  .post(`${board}/flagged/:flagId/accept`, async (c) => {
-    guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const boardId = c.req.param("boardId");
-    const sink = (changes: Parameters<typeof dispatchChanges>[1]) => dispatchChanges(c.env, changes);
-    const accepted = await acceptFlag(
-      c.env.DB,
-      String(app.app_id),
-      boardId,
-      c.req.param("flagId"),
-      c.get("now"),
-      sink,
-      consoleActor(c),
-    );
-    const standing = accepted.member.rank === -1 ? "no visible rank" : `rank ${accepted.member.rank}`;
-    return redirectWithNotice(
-      c,
-      boardPath(app, boardId),
-      `Accepted ${accepted.value.toLocaleString("en-US")} for ${accepted.member_type} ${accepted.member_id}: score ${accepted.member.score.toLocaleString("en-US")}, ${standing}.`,
-    );
-  })
-  .post(`${board}/flagged/:flagId/dismiss`, async (c) => {
-    guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const boardId = c.req.param("boardId");
-    await dismissFlag(c.env.DB, String(app.app_id), boardId, c.req.param("flagId"), consoleActor(c));
-    return redirectWithNotice(c, boardPath(app, boardId), "Dismissed: it never counts.");
-  })
-  .post(`${board}/members/:memberType/:memberId/remove`, async (c) => {
-    guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const boardId = c.req.param("boardId");
-    const memberType = c.req.param("memberType");
-    if (!(MEMBER_TYPES as readonly string[]).includes(memberType))
-      throw badRequest(`A member is a user or a team, not “${memberType}”.`);
-    const memberId = c.req.param("memberId");
-    await removeEntry(
-      c.env.DB,
-      String(app.app_id),
-      boardId,
-      memberType as MemberType,
-      memberId,
-      c.get("now"),
-      consoleActor(c),
-    );
-    return redirectWithNotice(
-      c,
-      boardPath(app, boardId),
-      `The entry of ${memberType} ${memberId} is removed from this board.`,
-    );
-  });
+/** `wiring`: the fan-out of what a review changes (a member's rank, held scores let in). */
+export const leaderboardReviewPages = (wiring: RouteWiring) =>
+  consoleRouter()
+    .post(`${board}/flagged/:flagId/accept`, async (c) => {
+      guard(c, "configure");
+      const app = await requireApp(c.env.DB, c.req.param("appId"));
+      const boardId = c.req.param("boardId");
+      const sink = wiring.deliverFor(c.env);
+      const accepted = await acceptFlag(
+        c.env.DB,
+        String(app.app_id),
+        boardId,
+        c.req.param("flagId"),
+        c.get("now"),
+        sink,
+        consoleActor(c),
+      );
+      const standing = accepted.member.rank === -1 ? "no visible rank" : `rank ${accepted.member.rank}`;
+      return redirectWithNotice(
+        c,
+        boardPath(app, boardId),
+        `Accepted ${accepted.value.toLocaleString("en-US")} for ${accepted.member_type} ${accepted.member_id}: score ${accepted.member.score.toLocaleString("en-US")}, ${standing}.`,
+      );
+    })
+    .post(`${board}/flagged/:flagId/dismiss`, async (c) => {
+      guard(c, "configure");
+      const app = await requireApp(c.env.DB, c.req.param("appId"));
+      const boardId = c.req.param("boardId");
+      await dismissFlag(c.env.DB, String(app.app_id), boardId, c.req.param("flagId"), consoleActor(c));
+      return redirectWithNotice(c, boardPath(app, boardId), "Dismissed: it never counts.");
+    })
+    .post(`${board}/members/:memberType/:memberId/remove`, async (c) => {
+      guard(c, "configure");
+      const app = await requireApp(c.env.DB, c.req.param("appId"));
+      const boardId = c.req.param("boardId");
+      const memberType = c.req.param("memberType");
+      if (!(MEMBER_TYPES as readonly string[]).includes(memberType))
+        throw badRequest(`A member is a user or a team, not “${memberType}”.`);
+      const memberId = c.req.param("memberId");
+      await removeEntry(
+        c.env.DB,
+        String(app.app_id),
+        boardId,
+        memberType as MemberType,
+        memberId,
+        c.get("now"),
+        consoleActor(c),
+      );
+      return redirectWithNotice(
+        c,
+        boardPath(app, boardId),
+        `The entry of ${memberType} ${memberId} is removed from this board.`,
+      );
+    });

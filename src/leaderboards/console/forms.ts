@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { LeaderboardAdmin } from "../../leaderboards/admin/schemas";
+import type { LeaderboardAdmin } from "../admin/schemas";
 import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
 import {
   compactFilters,

@@ -1,12 +1,12 @@
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { deleteBoard, insertBoard, listBoards, requireBoard, updateBoard } from "../../leaderboards/admin/repo";
-import { toDef, type LeaderboardDef, type LeaderboardRow, type MemberType } from "../../leaderboards/catalog";
-import { boardMemberCounts } from "../../leaderboards/member-counts";
-import { presentAdmin, type MemberRow, type Presentation } from "../../leaderboards/core/present";
-import { readAround, readBoardPages } from "../../leaderboards/reads";
-import { LeaderboardInput } from "../../leaderboards/admin/schemas";
+import { deleteBoard, insertBoard, listBoards, requireBoard, updateBoard } from "../admin/repo";
+import { toDef, type LeaderboardDef, type LeaderboardRow, type MemberType } from "../catalog";
+import { boardMemberCounts } from "../member-counts";
+import { presentAdmin, type MemberRow, type Presentation } from "../core/present";
+import { readAround, readBoardPages } from "../reads";
+import { LeaderboardInput } from "../admin/schemas";
 import { toIso } from "../../shared/clock";
 import { localize } from "../../shared/localize";
 import {
@@ -18,13 +18,13 @@ import {
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
-import { decodeLeaderboard, leaderboardToForm } from "../forms/leaderboards";
+import { decodeLeaderboard, leaderboardToForm } from "./forms";
 import { submitForm } from "../../kit/console/forms/submit";
 import { DeleteButton, emptyForm, type FormState } from "../../kit/console/ui/forms";
 import { EmptyState, listHref, Pager, SearchForm, Table, Time } from "../../kit/console/ui/lists";
 import { renderAppPage } from "../../kit/console/ui/render";
-import { LeaderboardForm } from "./leaderboard-forms";
-import { readReviewQueue, RemoveEntryButton, ReviewQueue } from "./leaderboard-review";
+import { LeaderboardForm } from "./page-forms";
+import { readReviewQueue, RemoveEntryButton, ReviewQueue } from "./review";
 
 /**
  * Leaderboards: their configuration and their live standings (users and teams, paged, a member and the members around).

@@ -1,4 +1,4 @@
-import { AGGREGATIONS } from "../../leaderboards/catalog";
+import { AGGREGATIONS } from "../catalog";
 import {
   CheckboxField,
   FormErrors,
