@@ -44,19 +44,13 @@ export const MAX_AREA_IMPORTERS = 2;
 
 /**
  * Files that still import an area directly, beyond the registry, until their part moves onto the
- * area's plugin: the console's player page (its sections and corrections) and the leaderboard
- * score correction. The list only shrinks: a file listed here that no longer imports the area is
+ * area's plugin: the console's player page (its sections). The list only shrinks: a file listed here that no longer imports the area is
  * a failure too, so that it is taken off.
  */
 export const NOT_YET_PLUGGED = {
   challenges: ["src/console/pages/player-view.ts", "src/console/pages/players.tsx"],
   battlepasses: ["src/console/pages/players.tsx"],
-  leaderboards: [
-    "src/console/pages/player-view.ts",
-    "src/console/pages/players.tsx",
-    "src/players/admin/correction-routes.ts",
-    "src/players/correction-list.ts",
-  ],
+  leaderboards: ["src/console/pages/player-view.ts", "src/console/pages/players.tsx"],
 };
 
 /** The channels every area uses, each reached from outside its folder through one interface file only. */

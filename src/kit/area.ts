@@ -4,7 +4,7 @@ import type { ChangeSink, LeaderboardAudience, TopicRef, WebhookType } from "../
 
 import type { AppEnv } from "../shared/http";
 
-import type { UserAreaClass } from "../user/area";
+import type { CorrectionResult, UserAreaClass } from "../user/area";
 
 import type { BackgroundKind, BackgroundMessagesOf } from "../user/messages";
 
@@ -48,6 +48,12 @@ export interface AreaPlugin {
   readonly playerState?: PlayerStatePart;
   /** What it keeps about a player outside their object: erased with them, moved by a ban, exported. */
   readonly players?: PlayerRowsPart;
+  /**
+   * Corrections an operator makes outside a user's object (a board's score); the players features
+   * run them by name, with a reason and an audit entry (src/players/corrections.ts).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each correction takes its own input
+  corrections?(wiring: RouteWiring): readonly Correction<any>[];
   /** Whether one of its objects, by the kind a topic link names, exists in the app (the topic-link endpoints). */
   readonly objectExists?: Readonly<Record<string, ObjectExists>>;
   /** Its console pages and their entries in the app's navigation. */
@@ -115,6 +121,20 @@ export interface PlayerStatePart {
   /** The same part in the player's export (GET .../users/{userId}/export), when its schema says more. */
   readonly exportSchema?: z.ZodType;
   read(env: Env, appId: string, userId: string, now: number): Promise<unknown>;
+}
+
+/** What a correction is made on: the app, and the player (or other member) and object it names. */
+export interface CorrectionTarget {
+  appId: string;
+  /** The audit entry's resource and id: the player (a team for a team's score). */
+  resource: string;
+  resourceId: string;
+}
+
+export interface Correction<Input> {
+  /** Unique across areas; also the audit entry's action (`correct-<name>`). */
+  name: string;
+  run(env: Env, target: CorrectionTarget, input: Input, now: number): Promise<CorrectionResult>;
 }
 
 /** A player being erased, as their object knows them. */

@@ -9,6 +9,7 @@ import { runLeaderboardMaintenance } from "./maintenance";
 import { leaderboardDashboardPanel } from "./console/dashboard";
 import { leaderboardPages } from "./console/pages";
 import { leaderboardReviewPages } from "./console/review";
+import { leaderboardScoreCorrection } from "./corrections";
 import { leaderboardPlayerRows } from "./players";
 import { leaderboardRoutes } from "./routes";
 import { UserBoardPace } from "./user-pace";
@@ -38,6 +39,7 @@ export const leaderboardsPlugin: AreaPlugin = {
     dashboardPanel: leaderboardDashboardPanel,
   },
   players: leaderboardPlayerRows,
+  corrections: (wiring) => [leaderboardScoreCorrection(wiring)],
   objectExists: {
     leaderboard: async (env, appId, id) => (await appLeaderboards(env.DB, appId)).boards.some((b) => b.id === id),
   },

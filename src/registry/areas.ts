@@ -1,4 +1,12 @@
-import type { AreaPlugin, BackgroundHandler, CronTask, ObjectExists, UserAreaPart } from "../kit/area";
+import type {
+  AreaPlugin,
+  BackgroundHandler,
+  Correction,
+  CronTask,
+  ObjectExists,
+  RouteWiring,
+  UserAreaPart,
+} from "../kit/area";
 import type { CatalogObjectKind, CatalogSection } from "../kit/catalog";
 import type { BackgroundKind } from "../user/messages";
 import { challengesPlugin } from "../challenges/plugin";
@@ -48,6 +56,13 @@ export const PLAYER_STATE_PARTS = AREAS.flatMap((area) => (area.playerState ? [a
 /** What the areas keep about players outside their objects: erased, moved by bans, exported. */
 export const PLAYER_ROWS_PARTS = AREAS.flatMap((area) => (area.players ? [area.players] : []));
 export const PLAYER_EXPORT_PARTS = PLAYER_ROWS_PARTS.flatMap((part) => part.export ?? []);
+
+/** A correction an area makes outside a user's object, by its name; `wiring` gives it the fan-out. */
+export function areaCorrection<Input>(name: string, wiring: RouteWiring): Correction<Input> {
+  const found = AREAS.flatMap((area) => area.corrections?.(wiring) ?? []).find((c) => c.name === name);
+  if (!found) throw new Error(`No area makes the correction ${name}`);
+  return found;
+}
 
 /** Whether the object of this kind (as a topic link names it) exists in the app. */
 export function objectExists(kind: string): ObjectExists {
