@@ -9,7 +9,6 @@ export interface FolderImport {
 export declare const LAYERS: Record<string, number>;
 export declare const MAX_AREA_IMPORTERS: number;
 export declare const CHANNELS: Record<string, string>;
-export declare const NOT_YET_PLUGGED: Record<string, string[]>;
 export declare function folderImports(): FolderImport[];
 export declare function layerProblems(imports: FolderImport[]): string[];
 export declare function featureAreas(): string[];

@@ -4,6 +4,7 @@ import { UserBattlePassState, userBattlePassState } from "./admin/user-state";
 import { battlePassCatalog } from "./catalog";
 import { battlePassCatalogSection } from "./catalog-section";
 import { battlePassPages } from "./console/pages";
+import { battlePassesPlayerSection } from "./console/player-section";
 import { expireBattlePasses } from "./expiry";
 import { battlePassRoutes } from "./routes";
 import { BATTLE_PASSES, UserBattlePasses } from "./user-progress";
@@ -30,7 +31,7 @@ export const battlePassesPlugin: AreaPlugin = {
   },
   catalog: battlePassCatalogSection,
   playerState: { key: "battle_passes", schema: UserBattlePassState, read: userBattlePassState },
-  console: { pages: () => [battlePassPages] },
+  console: { pages: () => [battlePassPages], playerSection: battlePassesPlayerSection },
   objectExists: {
     "battle-pass": async (env, appId, id) =>
       (await battlePassCatalog(env.DB, appId)).passes.some((pass) => pass.battlePassId === id),

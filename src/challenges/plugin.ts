@@ -4,6 +4,7 @@ import { challengesAdmin } from "./admin/routes";
 import { challengeCatalog } from "./catalog";
 import { challengeCatalogSection } from "./catalog-section";
 import { challengesPages } from "./console/pages";
+import { challengesPlayerSection } from "./console/player-section";
 import { challengeRoutes } from "./routes";
 import { StoredChallengeStateSchema } from "./schemas";
 import { CHALLENGES, UserChallenges, userChallenges } from "./user-challenges";
@@ -27,7 +28,7 @@ export const challengesPlugin: AreaPlugin = {
       .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     read: (env, appId, userId) => userChallenges(env, appId, userId).state(),
   },
-  console: { pages: () => [challengesPages] },
+  console: { pages: () => [challengesPages], playerSection: challengesPlayerSection },
   objectExists: {
     challenge: async (env, appId, id) => (await challengeCatalog(env.DB, appId)).byId.has(id),
   },

@@ -13,6 +13,7 @@ import type { AreaSchema } from "../user/schema";
 import type { CatalogSection } from "./catalog";
 import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
+import type { AppRow } from "../apps/repo";
 import type { ConsoleEnv } from "./console/http";
 
 /**
@@ -78,6 +79,20 @@ export interface UserAreaPart {
 export interface PlayerTopic {
   label: string;
   ref: TopicRef;
+}
+
+/** The player a section of their console page is about. */
+export interface PlayerSectionProps {
+  app: AppRow;
+  userId: string;
+  /** Whether the signed-in role may change things (corrections). */
+  canChange: boolean;
+}
+
+export interface PlayerSection<T> {
+  /** `state`: the player's state as the admin API answers it, every area's part under its key. */
+  read(env: Env, app: AppRow, userId: string, now: number, state: Record<string, unknown>): Promise<T>;
+  render(player: PlayerSectionProps, data: T): Child;
 }
 
 /** One webhook type as the OpenAPI document's `webhooks` section describes it. */
@@ -177,6 +192,9 @@ export type ObjectExists = (env: Env, appId: string, id: string) => Promise<bool
  */
 export interface ConsolePart {
   pages(wiring: RouteWiring): readonly Hono<ConsoleEnv>[];
+  /** Its section of a player's page (read once per page, then rendered). */
+  // biome-ignore lint/suspicious/noExplicitAny: each section reads its own data
+  readonly playerSection?: PlayerSection<any>;
   /** Its panel on the app's dashboard. */
   dashboardPanel?(env: Env, app: { app_id: number; default_language: string }, now: number): Promise<Child>;
 }

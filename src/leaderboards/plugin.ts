@@ -8,6 +8,7 @@ import { leaderboardCatalogSection } from "./catalog-section";
 import { runLeaderboardMaintenance } from "./maintenance";
 import { leaderboardDashboardPanel } from "./console/dashboard";
 import { leaderboardPages } from "./console/pages";
+import { leaderboardsPlayerSection } from "./console/player-section";
 import { leaderboardReviewPages } from "./console/review";
 import { leaderboardScoreCorrection } from "./corrections";
 import { leaderboardPlayerRows } from "./players";
@@ -37,6 +38,7 @@ export const leaderboardsPlugin: AreaPlugin = {
   console: {
     pages: (wiring) => [leaderboardPages, leaderboardReviewPages(wiring)],
     dashboardPanel: leaderboardDashboardPanel,
+    playerSection: leaderboardsPlayerSection,
   },
   players: leaderboardPlayerRows,
   corrections: (wiring) => [leaderboardScoreCorrection(wiring)],

@@ -25,11 +25,14 @@ import {
   consoleRouter,
   guard,
   listQuery,
+  playerIdOf,
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
 import { categoryToForm, challengeToForm, decodeCategory, decodeChallenge } from "./forms";
 import { submitForm } from "../../kit/console/forms/submit";
+import { playerPath } from "../../kit/console/ui/nav";
+import { resetPlayerChallenges } from "../admin/player-reset";
 import { DeleteButton, emptyForm, type FormState } from "../../kit/console/ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table } from "../../kit/console/ui/lists";
 import { renderAppPage } from "../../kit/console/ui/render";
@@ -243,6 +246,14 @@ async function challengePage(
 const appOf = (c: ConsoleContext) => requireApp(c.env.DB, c.req.param("appId")!);
 
 export const challengesPages = consoleRouter()
+  // The player page's reset of their challenges (src/console/pages/players.tsx).
+  .post("/console/apps/:appId/players/:userId/reset-challenges", async (c) => {
+    guard(c, "configure");
+    const app = await requireApp(c.env.DB, c.req.param("appId"));
+    const userId = playerIdOf(c);
+    await resetPlayerChallenges(c.env, app.app_id, userId, c.get("now"), consoleActor(c));
+    return redirectWithNotice(c, playerPath(app, userId), `Challenges of ${userId} reset.`);
+  })
   .get("/console/apps/:appId/challenges", async (c) => listPage(c, await appOf(c)))
 
   // ---- categories

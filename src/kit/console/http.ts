@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
-import { ApiError } from "../../shared/errors";
+import { ApiError, badRequest } from "../../shared/errors";
 import { recordAudit, type Actor } from "../../apps/audit-log";
 import { requestOrigin } from "../../apps/actor";
 import type { AppEnv } from "../../shared/http";
@@ -131,4 +131,18 @@ export function listQuery(c: Context, defaultSize = 25) {
     pageSize: int("pageSize", defaultSize, 100),
     search: (c.req.query("search") ?? "").trim().slice(0, 200),
   };
+}
+
+/** The longest user id the API takes. */
+export const MAX_USER_ID = 256;
+
+/**
+ * A path's user id: any text the API takes (1 to 256 characters); a longer one is no player's (never cut to another's
+ * id).
+ */
+export function playerIdOf(c: ConsoleContext): string {
+  const userId = c.req.param("userId") ?? "";
+  if (userId.length > MAX_USER_ID)
+    throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
+  return userId;
 }
