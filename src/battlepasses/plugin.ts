@@ -1,4 +1,5 @@
 import type { AreaPlugin } from "../kit/area";
+import { inApp } from "../kit/console/ui/nav";
 import { battlePassesAdmin } from "./admin/routes";
 import { UserBattlePassState, userBattlePassState } from "./admin/user-state";
 import { battlePassCatalog } from "./catalog";
@@ -31,7 +32,11 @@ export const battlePassesPlugin: AreaPlugin = {
   },
   catalog: battlePassCatalogSection,
   playerState: { key: "battle_passes", schema: UserBattlePassState, read: userBattlePassState },
-  console: { pages: () => [battlePassPages], playerSection: battlePassesPlayerSection },
+  console: {
+    pages: () => [battlePassPages],
+    nav: [{ section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") }],
+    playerSection: battlePassesPlayerSection,
+  },
   objectExists: {
     "battle-pass": async (env, appId, id) =>
       (await battlePassCatalog(env.DB, appId)).passes.some((pass) => pass.battlePassId === id),

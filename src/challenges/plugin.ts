@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { AreaPlugin } from "../kit/area";
+import { inApp } from "../kit/console/ui/nav";
 import { challengesAdmin } from "./admin/routes";
 import { challengeCatalog } from "./catalog";
 import { challengeCatalogSection } from "./catalog-section";
@@ -28,7 +29,11 @@ export const challengesPlugin: AreaPlugin = {
       .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     read: (env, appId, userId) => userChallenges(env, appId, userId).state(),
   },
-  console: { pages: () => [challengesPages], playerSection: challengesPlayerSection },
+  console: {
+    pages: () => [challengesPages],
+    nav: [{ section: "challenges", label: "Challenges", href: inApp("/challenges") }],
+    playerSection: challengesPlayerSection,
+  },
   objectExists: {
     challenge: async (env, appId, id) => (await challengeCatalog(env.DB, appId)).byId.has(id),
   },

@@ -9,7 +9,6 @@ import { keysPages } from "./pages/keys";
 import { AREAS } from "../registry/areas";
 import type { Change } from "../changes/types";
 import { dispatchChanges } from "../fanout/dispatch";
-import { webhookPages } from "./pages/webhooks";
 import { catalogPages } from "./pages/catalog";
 import { playerPages } from "./pages/players";
 import { banPages } from "./pages/bans";
@@ -57,6 +56,14 @@ consoleRoutes.onError(async (err, c) => {
     );
   return errorPage(err, c);
 });
+// The areas' entries of an app's navigation (their plugins' `console.nav`), for every page's layout.
+const AREA_NAV = AREAS.flatMap((area) => area.console?.nav ?? []);
+const withAreaNav = createMiddleware<ConsoleEnv>(async (c, next) => {
+  c.set("areaNav", AREA_NAV);
+  await next();
+});
+consoleRoutes.use("/console", withAreaNav);
+consoleRoutes.use("/console/*", withAreaNav);
 consoleRoutes.use("/console", securityHeaders);
 consoleRoutes.use("/console/*", securityHeaders);
 consoleRoutes.route("/", signInRoutes);
@@ -69,7 +76,6 @@ consoleRoutes.route("/", keysPages);
 // Every area's pages (src/registry/areas.ts), in the registry's order.
 const wiring = { deliverFor: (env: Env) => (changes: Change[]) => dispatchChanges(env, changes) };
 for (const area of AREAS) for (const pages of area.console?.pages(wiring) ?? []) consoleRoutes.route("/", pages);
-consoleRoutes.route("/", webhookPages);
 consoleRoutes.route("/", catalogPages);
 consoleRoutes.route("/", playerPages);
 consoleRoutes.route("/", banPages);

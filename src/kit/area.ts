@@ -15,6 +15,7 @@ import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { AppRow } from "../apps/repo";
 import type { ConsoleEnv } from "./console/http";
+import type { NavEntry } from "./console/ui/nav";
 
 /**
  * An area as the rest of the service sees it: everything the cross-cutting features (the Worker's
@@ -187,11 +188,12 @@ export type ObjectExists = (env: Env, appId: string, id: string) => Promise<bool
 
 /**
  * The area's pages in the admin console (/console), built on the console kit (src/kit/console): its
- * router, mounted with the session and CSRF checks of every page. Its navigation entry is in the
- * kit's `APP_NAV` (src/kit/console/ui/nav.ts), which pages highlight by section.
+ * routers, mounted with the session and CSRF checks of every page, and its entries in an app's
+ * navigation (after the dashboard, in the registry's order), which its pages highlight by section.
  */
 export interface ConsolePart {
   pages(wiring: RouteWiring): readonly Hono<ConsoleEnv>[];
+  readonly nav?: readonly NavEntry[];
   /** Its section of a player's page (read once per page, then rendered). */
   // biome-ignore lint/suspicious/noExplicitAny: each section reads its own data
   readonly playerSection?: PlayerSection<any>;

@@ -1,4 +1,5 @@
 import type { AreaPlugin } from "../kit/area";
+import { inApp } from "../kit/console/ui/nav";
 import { localize } from "../shared/localize";
 import { leaderboardReviewAdmin } from "./admin/review-routes";
 import { leaderboardsAdmin } from "./admin/routes";
@@ -37,6 +38,7 @@ export const leaderboardsPlugin: AreaPlugin = {
   catalog: leaderboardCatalogSection,
   console: {
     pages: (wiring) => [leaderboardPages, leaderboardReviewPages(wiring)],
+    nav: [{ section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") }],
     dashboardPanel: leaderboardDashboardPanel,
     playerSection: leaderboardsPlayerSection,
   },

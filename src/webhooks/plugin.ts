@@ -1,6 +1,8 @@
 import type { AreaPlugin } from "../kit/area";
 import { webhooksAdmin } from "./admin/routes";
 import { webhookCatalogSection } from "./catalog-section";
+import { webhookPages } from "./console/pages";
+import { inApp } from "../kit/console/ui/nav";
 import { pruneDeliveryLog } from "./deliveries-repo";
 
 /** The webhooks channel's part as an area: its admin routes, its section of the catalog, its log's retention. */
@@ -9,4 +11,8 @@ export const webhooksPlugin: AreaPlugin = {
   routes: () => [webhooksAdmin],
   cron: { "delivery-log-retention": (env, now) => pruneDeliveryLog(env.DB, now) },
   catalog: webhookCatalogSection,
+  console: {
+    pages: () => [webhookPages],
+    nav: [{ section: "webhooks", label: "Webhooks", href: inApp("/webhooks") }],
+  },
 };

@@ -12,7 +12,7 @@ import {
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
-import { decodeApiKey } from "../forms/simple";
+import { decodeApiKey } from "../../kit/console/forms/simple";
 import { submitForm } from "../../kit/console/forms/submit";
 import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../../kit/console/ui/forms";
 import { EmptyState, Pager, StatusBadge, Table, Time } from "../../kit/console/ui/lists";

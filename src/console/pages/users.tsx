@@ -12,7 +12,7 @@ import {
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
-import { decodeConsoleUser } from "../forms/simple";
+import { decodeConsoleUser } from "../../kit/console/forms/simple";
 import { submitForm } from "../../kit/console/forms/submit";
 import {
   DeleteButton,

@@ -6,6 +6,7 @@ import { recordAudit, type Actor } from "../../apps/audit-log";
 import { requestOrigin } from "../../apps/actor";
 import type { AppEnv } from "../../shared/http";
 import type { ConsoleSession } from "./sessions";
+import type { NavEntry } from "./ui/nav";
 import { formValuesOf, type FormValues } from "./core/form";
 import { refusedTarget } from "./core/refusals";
 import { may, type Permission } from "./core/roles";
@@ -14,7 +15,11 @@ import { may, type Permission } from "./core/roles";
 
 export type ConsoleEnv = {
   Bindings: Env;
-  Variables: AppEnv["Variables"] & { session: ConsoleSession };
+  Variables: AppEnv["Variables"] & {
+    session: ConsoleSession;
+    /** The areas' entries of an app's navigation (set for every console request, src/console/routes.ts). */
+    areaNav?: readonly NavEntry[];
+  };
 };
 export type ConsoleContext = Context<ConsoleEnv>;
 

@@ -8,7 +8,7 @@ import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/b
 import { decodeLeaderboard, leaderboardToForm } from "../../../src/leaderboards/console/forms";
 import { decodeEvent } from "../../../src/kit/console/forms/events";
 import { readDateTime, dateTimeToForm } from "../../../src/kit/console/forms/common";
-import { decodeWebhook } from "../../../src/console/forms/simple";
+import { decodeWebhook } from "../../../src/kit/console/forms/simple";
 import { FormReader } from "../../../src/kit/console/core/form";
 
 /** What a form shows of a stored object, submitted unchanged, is that object's input again. */

@@ -1,6 +1,7 @@
 import { createContext, useContext } from "hono/jsx";
 import type { ConsoleSession } from "../sessions";
 import type { Notice } from "../http";
+import type { NavEntry } from "./nav";
 
 /** What every component of a page may read: who is signed in, the form token, the app shown. */
 export interface PageContext {
@@ -11,6 +12,8 @@ export interface PageContext {
   moreApps: boolean;
   section: string;
   notice: Notice | null;
+  /** The app's navigation: its dashboard, the areas' entries, its own pages. */
+  appNav: NavEntry[];
 }
 
 export const Page = createContext<PageContext | null>(null);

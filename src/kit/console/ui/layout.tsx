@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
-import { APP_NAV, CONSOLE_NAV } from "./nav";
+import { CONSOLE_NAV } from "./nav";
 import { Page, usePage, type PageContext } from "./context";
 import { may } from "../core/roles";
 import { CsrfField } from "./forms";
@@ -73,20 +73,22 @@ function AppSwitcher() {
 }
 
 function Sidebar() {
-  const { app, section, session } = usePage();
+  const { app, section, session, appNav } = usePage();
   return (
     <nav class="sidebar" id="sidebar" aria-label="Console">
       {app && (
         <>
           <p class="nav-heading">{app.name}</p>
           <ul>
-            {APP_NAV.filter((e) => !e.permission || may(session.role, e.permission)).map((e) => (
-              <li>
-                <a href={e.href(app.app_id)} aria-current={section === e.section ? "page" : undefined}>
-                  {e.label}
-                </a>
-              </li>
-            ))}
+            {appNav
+              .filter((e) => !e.permission || may(session.role, e.permission))
+              .map((e) => (
+                <li>
+                  <a href={e.href(app.app_id)} aria-current={section === e.section ? "page" : undefined}>
+                    {e.label}
+                  </a>
+                </li>
+              ))}
           </ul>
         </>
       )}

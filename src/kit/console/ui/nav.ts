@@ -1,8 +1,9 @@
 import type { Permission } from "../core/roles";
 
 /**
- * The left navigation. An area adds its page with one entry here: `section` is what a page
- * passes to be highlighted, `permission` hides entries a role cannot use.
+ * The left navigation: `section` is what a page passes to be highlighted, `permission` hides
+ * entries a role cannot use. An app's navigation is its dashboard, every area's entries (their
+ * plugins' `console.nav`, src/kit/area.ts), then the app's own pages.
  */
 export interface NavEntry {
   section: string;
@@ -11,14 +12,11 @@ export interface NavEntry {
   permission?: Permission;
 }
 
-const inApp = (path: string) => (appId: string) => `/console/apps/${appId}${path}`;
+export const inApp = (path: string) => (appId: string) => `/console/apps/${appId}${path}`;
 
-export const APP_NAV: NavEntry[] = [
-  { section: "dashboard", label: "Dashboard", href: inApp("") },
-  { section: "challenges", label: "Challenges", href: inApp("/challenges") },
-  { section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") },
-  { section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") },
-  { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
+const APP_NAV_FIRST: NavEntry[] = [{ section: "dashboard", label: "Dashboard", href: inApp("") }];
+
+const APP_NAV_LAST: NavEntry[] = [
   { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
   { section: "bans", label: "Bans", href: inApp("/bans") },
@@ -26,6 +24,13 @@ export const APP_NAV: NavEntry[] = [
   { section: "audit", label: "Audit log", href: inApp("/audit") },
   { section: "keys", label: "API keys", href: inApp("/keys"), permission: "administer" },
   { section: "settings", label: "Settings", href: inApp("/settings") },
+];
+
+/** An app's navigation with the areas' entries in their place. */
+export const appNav = (areaEntries: readonly NavEntry[]): NavEntry[] => [
+  ...APP_NAV_FIRST,
+  ...areaEntries,
+  ...APP_NAV_LAST,
 ];
 
 export const CONSOLE_NAV: { section: string; label: string; href: string; permission?: Permission }[] = [

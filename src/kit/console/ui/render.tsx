@@ -4,6 +4,7 @@ import { listApps } from "../../../apps/admin/repo";
 import { type AppRow } from "../../../apps/repo";
 import { takeNotice, type ConsoleContext } from "../http";
 import { ConsolePage } from "./layout";
+import { appNav } from "./nav";
 import type { PageContext } from "./context";
 
 const SWITCHER_APPS = 20;
@@ -26,6 +27,7 @@ export async function renderPage(c: ConsoleContext, options: PageOptions, body: 
     moreApps: apps.rows.length > SWITCHER_APPS,
     section: options.section,
     notice: takeNotice(c),
+    appNav: appNav(c.get("areaNav") ?? []),
   };
   return c.html(
     <ConsolePage context={context} title={options.title}>

@@ -4,14 +4,14 @@ import { requireApp, type AppRow } from "../../apps/repo";
 import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
-import { endpointInput, redeliver, sendTestCall } from "../../webhooks/channel";
+import { endpointInput, redeliver, sendTestCall } from "../admin/actions";
 import {
   attemptsOf,
   DELIVERY_STATUSES,
   listDeliveries,
   requireDelivery,
   type DeliveryStatus,
-} from "../../webhooks/channel";
+} from "../deliveries-repo";
 import {
   deleteEndpoint,
   insertEndpoint,
@@ -19,8 +19,8 @@ import {
   replaceEndpoint,
   requireEndpoint,
   type EndpointRow,
-} from "../../webhooks/channel";
-import { WebhookInput } from "../../webhooks/channel";
+} from "../endpoints-repo";
+import { WebhookInput } from "../admin/schemas";
 import {
   canChange,
   consoleActor,
@@ -30,7 +30,7 @@ import {
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
-import { decodeWebhook } from "../forms/simple";
+import { decodeWebhook } from "../../kit/console/forms/simple";
 import { submitForm } from "../../kit/console/forms/submit";
 import {
   DeleteButton,

@@ -1,4 +1,4 @@
-import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
+import { FormReader, type Decoded, type FormValues } from "../core/form";
 
 /** Forms whose inputs are flat texts: API keys, webhook endpoints, console users. */
 
