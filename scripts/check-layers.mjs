@@ -42,7 +42,6 @@ export const LAYERS = {
 const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards"];
 export const MAX_AREA_IMPORTERS = 2;
 
-
 /** The channels every area uses, each reached from outside its folder through one interface file only. */
 export const CHANNELS = { events: "channel.ts", webhooks: "channel.ts", realtime: "channel.ts" };
 

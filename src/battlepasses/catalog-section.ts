@@ -230,9 +230,9 @@ class PassPlan {
       const levels = row ? indexBy(this.levelsOf(row.battle_pass_id), (l) => l.key) : new Map<string, LevelRow>();
       const wantedLevels = new Set(pass.levels.map((l) => l.key));
       for (const level of levels.values()) if (!wantedLevels.has(level.key)) this.levelLeftOut(row!, level);
-      pass.levels.forEach((level, levelIndex) =>
-        this.level(pass, row, level, levels.get(level.key), `battle_passes.${passIndex}.levels.${levelIndex}`),
-      );
+      pass.levels.forEach((level, levelIndex) => {
+        this.level(pass, row, level, levels.get(level.key), `battle_passes.${passIndex}.levels.${levelIndex}`);
+      });
     });
   }
 
