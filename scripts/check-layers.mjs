@@ -1,6 +1,9 @@
-// Checks that every import in src/ points down the layers of docs/architecture.md, and that
-// no two folders import each other. `npm test` runs it; `node scripts/check-layers.mjs --graph`
-// prints the folder graph with the count of imports behind each edge.
+// Checks that every import in src/ points down the layers of docs/architecture.md, that no two
+// folders import each other, that each feature area is imported by at most MAX_AREA_IMPORTERS
+// files outside its folder (the registry, src/registry/areas.ts, and no more than one other), and
+// that the channels are reached only through their interface file. `npm test` runs it;
+// `node scripts/check-layers.mjs --graph` prints the folder graph with the count of imports behind
+// each edge, and `--areas` the files outside each area and channel that import it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "./lib/wrangler.mjs";
@@ -16,24 +19,34 @@ export const LAYERS = {
   apps: 1,
   user: 2,
   auth: 2,
-  events: 3,
-  challenges: 3,
-  battlepasses: 3,
-  leaderboards: 3,
-  realtime: 3,
-  webhooks: 3,
-  docs: 3,
-  fanout: 4,
-  players: 5,
-  devtools: 5,
-  catalog: 5,
-  wiring: 6,
-  ops: 7,
-  console: 8,
-  "(top)": 9,
+  kit: 3,
+  events: 4,
+  challenges: 4,
+  battlepasses: 4,
+  leaderboards: 4,
+  realtime: 4,
+  webhooks: 4,
+  docs: 4,
+  registry: 5,
+  fanout: 6,
+  players: 7,
+  devtools: 7,
+  catalog: 7,
+  wiring: 8,
+  ops: 9,
+  console: 10,
+  "(top)": 11,
 };
 
+/** The feature areas; every folder whose plugin the registry lists is one too. */
+const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards"];
+export const MAX_AREA_IMPORTERS = 2;
+
+/** The channels every area uses, each reached from outside its folder through one interface file only. */
+export const CHANNELS = { events: "channel.ts", webhooks: "channel.ts", realtime: "channel.ts" };
+
 const srcDir = path.join(projectRoot, "src");
+const REGISTRY = path.join(srcDir, "registry", "areas.ts");
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']/g;
 
 function sourceFiles(dir) {
@@ -60,7 +73,14 @@ export function folderImports() {
       // Files outside src/ (package.json for the version) are not layered.
       if (path.relative(srcDir, target).startsWith("..")) continue;
       const to = folderOf(target);
-      if (from !== to) imports.push({ from, to, file: path.relative(projectRoot, file), spec: match[1] });
+      if (from !== to)
+        imports.push({
+          from,
+          to,
+          file: path.relative(projectRoot, file),
+          spec: match[1],
+          target: path.relative(path.join(srcDir, to), target),
+        });
     }
   }
   return imports;
@@ -83,6 +103,37 @@ export function layerProblems(imports) {
   return problems;
 }
 
+/** The feature areas: the fixed ones and every folder whose plugin the registry imports. */
+export function featureAreas() {
+  const registered = [...readFileSync(REGISTRY, "utf8").matchAll(IMPORT)]
+    .filter((match) => match[1].endsWith("/plugin"))
+    .map((match) => folderOf(path.resolve(path.dirname(REGISTRY), match[1])));
+  return [...new Set([...FEATURE_AREAS, ...registered])].filter((folder) => !(folder in CHANNELS));
+}
+
+/** Per area and channel, the files outside its folder that import it. */
+export function importersOf(imports, folders) {
+  const importers = new Map(folders.map((folder) => [folder, new Set()]));
+  for (const i of imports) importers.get(i.to)?.add(i.file);
+  return importers;
+}
+
+export function reachProblems(imports) {
+  const problems = [];
+  for (const [area, files] of importersOf(imports, featureAreas())) {
+    if (files.size > MAX_AREA_IMPORTERS)
+      problems.push(
+        `src/${area} is imported by ${files.size} files outside it (at most ${MAX_AREA_IMPORTERS}: the registry and one more; an area is reached through its plugin): ${[...files].join(", ")}`,
+      );
+  }
+  for (const i of imports) {
+    const door = CHANNELS[i.to];
+    if (door && i.target !== door.replace(/\.ts$/, "") && i.target !== door)
+      problems.push(`${i.file}: imports ${i.spec}; the ${i.to} channel is reached through src/${i.to}/${door} only`);
+  }
+  return problems;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const imports = folderImports();
   if (process.argv.includes("--graph")) {
@@ -90,7 +141,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const i of imports) counts.set(`${i.from} -> ${i.to}`, (counts.get(`${i.from} -> ${i.to}`) ?? 0) + 1);
     for (const [edge, n] of [...counts].sort()) console.log(`${edge}  ${n}`);
   }
-  const problems = layerProblems(imports);
+  if (process.argv.includes("--areas")) {
+    for (const [folder, files] of importersOf(imports, [...featureAreas(), ...Object.keys(CHANNELS)]))
+      console.log(`${folder}  ${files.size}  ${[...files].sort().join(" ")}`);
+  }
+  const problems = [...layerProblems(imports), ...reachProblems(imports)];
   for (const problem of problems) console.error(problem);
   console.log(`Layers: ${imports.length} imports across folders, ${problems.length} problems.`);
   process.exit(problems.length === 0 ? 0 : 1);

@@ -7,6 +7,7 @@ import { jsonRequestBodies } from "./shared/body";
 import { getNow } from "./shared/clock";
 import { REQUEST_ID_HEADER, requestLog } from "./shared/request-log";
 import type { AppEnv } from "./shared/http";
+import type { Change } from "./changes/types";
 import { requireAdmin } from "./auth/middleware";
 import { authRoutes } from "./auth/routes";
 import { appsAdmin } from "./apps/admin/routes";
@@ -18,22 +19,15 @@ import { bansAdmin } from "./players/admin/ban-routes";
 import { correctionsAdmin } from "./players/admin/correction-routes";
 import { privacyRoutes } from "./players/routes";
 import { auditAdmin } from "./apps/admin/audit-routes";
-import { eventsRoutes } from "./events/routes";
-import { RATE_LIMIT_HEADERS } from "./events/rate-limits";
-import { eventsAdmin } from "./events/admin/routes";
+import { eventsRoutes } from "./events/channel";
+import { RATE_LIMIT_HEADERS } from "./events/channel";
+import { eventsAdmin } from "./events/channel";
+import { eventFilesAdmin } from "./events/channel";
 import { playerAnalyticsAdmin } from "./players/admin/analytics-routes";
-import { eventFilesAdmin } from "./events/admin/archive-routes";
-import { battlePassRoutes } from "./battlepasses/routes";
-import { battlePassesAdmin } from "./battlepasses/admin/routes";
-import { webhooksAdmin } from "./webhooks/admin/routes";
 import { realtimeRoutes } from "./fanout/topic-link-routes";
-import { challengeRoutes } from "./challenges/routes";
-import { challengesAdmin } from "./challenges/admin/routes";
-import { leaderboardRoutes } from "./leaderboards/routes";
-import { leaderboardsAdmin } from "./leaderboards/admin/routes";
 import { catalogRoutes } from "./catalog/routes";
-import { leaderboardReviewAdmin } from "./leaderboards/admin/review-routes";
 import { dispatchChanges } from "./fanout/dispatch";
+import { AREAS } from "./registry/areas";
 import { registerDocs } from "./docs/routes";
 import { registerWebhookDocs } from "./fanout/webhook-docs";
 import { opsRoutes } from "./ops/routes";
@@ -96,19 +90,10 @@ export function buildApp() {
   app.route("/", eventsAdmin);
   app.route("/", playerAnalyticsAdmin);
   app.route("/", eventFilesAdmin);
-  app.route("/", battlePassRoutes);
-  app.route("/", battlePassesAdmin);
-  app.route("/", webhooksAdmin);
+  // Every area's routers (src/registry/areas.ts), then the topic links that name the areas' objects.
+  const wiring = { deliverFor: (env: Env) => (changes: Change[]) => dispatchChanges(env, changes) };
+  for (const area of AREAS) for (const routes of area.routes?.(wiring) ?? []) app.route("/", routes);
   app.route("/", realtimeRoutes);
-
-  app.route("/", challengeRoutes);
-  app.route("/", challengesAdmin);
-  app.route("/", leaderboardRoutes);
-  app.route("/", leaderboardsAdmin);
-  app.route(
-    "/",
-    leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)),
-  );
   app.route("/", opsRoutes);
   app.route("/", catalogRoutes);
   app.route("/", consoleUsersAdmin);

@@ -1,7 +1,4 @@
-import { pruneEventData } from "./events/retention";
-import { expireBattlePasses } from "./battlepasses/expiry";
-import { pruneDeliveryLog } from "./webhooks/deliveries-repo";
-import { runLeaderboardMaintenance } from "./leaderboards/maintenance";
+import { pruneEventData } from "./events/channel";
 import { liftExpiredBans } from "./players/bans";
 import { dispatchChanges } from "./fanout/dispatch";
 import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
@@ -9,13 +6,20 @@ import { logBackgroundFailure } from "./shared/log";
 import { pruneHolderReceipts } from "./catalog/holders-store";
 import { pruneAuditLog } from "./apps/admin/audit-repo";
 import { pruneErasures } from "./players/erasure";
+import { AREA_CRON_TASKS } from "./registry/areas";
 
-/** The cron's tasks by name: the names appear in the failure logs and in the status answer. */
+/**
+ * The cron's tasks by name: the names appear in the failure logs and in the status answer. The
+ * areas' tasks (src/registry/areas.ts) get the fan-out for the changes they make.
+ */
 const TASKS: Record<string, (env: Env, now: number) => Promise<void>> = {
   "event-retention": pruneEventData,
-  "battle-pass-expiry": (env, now) => expireBattlePasses(env, now, (changes) => dispatchChanges(env, changes)),
-  "delivery-log-retention": (env, now) => pruneDeliveryLog(env.DB, now),
-  "leaderboard-maintenance": runLeaderboardMaintenance,
+  ...Object.fromEntries(
+    Object.entries(AREA_CRON_TASKS).map(([name, task]) => [
+      name,
+      (env: Env, now: number) => task(env, now, (changes) => dispatchChanges(env, changes)),
+    ]),
+  ),
   "holder-receipts-retention": (env, now) => pruneHolderReceipts(env.DB, now),
   "audit-log-retention": (env) => pruneAuditLog(env, Date.now()),
   "erasure-retention": pruneErasures,

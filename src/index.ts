@@ -3,14 +3,14 @@ import { getNow } from "./shared/clock";
 import { runScheduled } from "./cron";
 import { consumeBackground } from "./wiring/background-consumer";
 import type { QueuedBackground } from "./user/messages";
-import { consumeWebhooks } from "./webhooks/consumer";
-import { connectMqtt, MQTT_PATH } from "./realtime/upgrade";
+import { consumeWebhooks } from "./webhooks/channel";
+import { connectMqtt, MQTT_PATH } from "./realtime/channel";
 import { configureLog, logBackgroundFailure } from "./shared/log";
 import { observeRequest } from "./shared/request-log";
 
 export { UserDO } from "./wiring/user-do";
-export { MqttBroker } from "./realtime/broker-do";
-export { TopicHub } from "./realtime/topic-hub-do";
+export { MqttBroker } from "./realtime/channel";
+export { TopicHub } from "./realtime/channel";
 
 const app = buildApp();
 

@@ -13,7 +13,7 @@ import {
   pathId,
   StatusMessageSchema,
 } from "../shared/openapi";
-import { userObject } from "../user/names";
+import { userBattlePasses } from "./user-progress";
 import { battlePassCatalog, findLevel, type BattlePassCatalog, type CatalogPass } from "./catalog";
 import { hasEnded, isTracking, type PassProgress } from "./core/progress";
 import { presentLevels, presentPass, presentPassForUser, type Presentation } from "./core/present";
@@ -53,7 +53,7 @@ function tokenUser(c: Ctx): string {
 }
 
 const progressOf = (c: Ctx, appId: string, userId: string): Promise<Record<string, PassProgress>> =>
-  userObject(c.env, appId, userId).battlePassProgress();
+  userBattlePasses(c.env, appId, userId).progress();
 
 function requirePass(catalog: BattlePassCatalog, battlePassId: string): CatalogPass {
   const pass = catalog.passes.find((p) => p.battlePassId === battlePassId);
@@ -69,7 +69,7 @@ function requireLevel(catalog: BattlePassCatalog, levelId: string) {
 
 /** Runs an action in the user's object; a refused transition is a 409. Answers the progress before and after. */
 async function act(c: Ctx, appId: string, userId: string, pass: CatalogPass, action: BattlePassAction) {
-  const outcome = await userObject(c.env, appId, userId).battlePassAction(pass, userId, action, c.get("now"));
+  const outcome = await userBattlePasses(c.env, appId, userId).act(pass, userId, action, c.get("now"));
   if (!outcome.ok) throw conflict(outcome.conflict);
   return outcome.value;
 }

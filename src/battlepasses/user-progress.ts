@@ -1,4 +1,5 @@
 import type { Change } from "../changes/types";
+import { callUserArea } from "../user/names";
 import type { UserEvent } from "../user/event";
 import type {
   CorrectionRequest,
@@ -198,3 +199,10 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     if (deltas.length > 0) staged.background.push({ kind: "holders", appId, deltas });
   }
 }
+
+/** The area's name in the user's object (its plugin, src/battlepasses/plugin.ts). */
+export const BATTLE_PASSES = "battlePasses";
+
+/** The battle-pass part of a user's object, over RPC. */
+export const userBattlePasses = (env: Env, appId: string, userId: string) =>
+  callUserArea<UserBattlePasses>(env, appId, userId, BATTLE_PASSES);

@@ -1,3 +1,4 @@
+import type { Holders } from "../kit/catalog";
 import type { BackgroundMessagesOf, HeldState } from "../user/messages";
 import { chunkByJsonSize } from "../shared/chunks";
 import { getNow } from "../shared/clock";
@@ -60,15 +61,7 @@ export async function pruneHolderReceipts(db: D1Database, now: number): Promise<
     .bind(now - HOLDER_RECEIPT_RETENTION_MS)
     .run();
 }
-
-/**
- * What the app's users hold: per challenge id, the users in each held state; per battle pass id, the users who unlocked
- * it.
- */
-export interface Holders {
-  challenges: Map<number, Partial<Record<HeldState, number>>>;
-  passes: Map<number, number>;
-}
+export type { Holders } from "../kit/catalog";
 
 /** The two reads of an app's holders, for a caller's D1 batch; `holdersOf` reads their results. */
 export const holderReads = (db: D1Database, appId: number) => [

@@ -1,99 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { AppInput, RateLimitsInput } from "../apps/admin/schemas";
-import {
-  BattlePassFields,
-  LevelChallengeInput,
-  LevelFields,
-  MAX_CHALLENGES_PER_LEVEL,
-  passRule,
-} from "../battlepasses/admin/schemas";
-import {
-  CategoryInput,
-  ChallengeFields,
-  MAX_CHALLENGES_PER_CATEGORY,
-  challengeRule,
-} from "../challenges/admin/schemas";
-import { LeaderboardFields, boardRule } from "../leaderboards/admin/schemas";
-import { WebhookInput } from "../webhooks/admin/schemas";
-import { ConfigKey } from "../shared/schemas";
+import { CATALOG_SECTIONS } from "../registry/areas";
 
 /**
  * The catalog document: an app's whole configuration, with the studio's keys instead of ids. Each
  * object is the admin API's input of its area (the same zod schema, so the same rules), made
- * strict: a misspelt field is an error here, not a silently ignored default.
+ * strict: a misspelt field is an error here, not a silently ignored default. The app's settings are
+ * the catalog's own; every other field is an area's section (src/kit/catalog.ts).
  */
 
 export const CATALOG_FORMAT_VERSION = 1;
-
-/** A secret kept out of the document: the CLI puts the variable's value in its place before sending. */
-export const SecretRef = z
-  .object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, "must be an environment variable name") })
-  .strict()
-  .openapi("CatalogSecretRef", {
-    description:
-      "The name of an environment variable that holds the secret. The catalog CLI replaces it with the variable's value; when the variable is unset, or when the API receives the reference itself, the endpoint keeps its current secret (a new endpoint gets a generated one).",
-  });
-export type SecretRef = z.infer<typeof SecretRef>;
-
-export const CatalogChallenge = ChallengeFields.omit({ category_id: true })
-  .extend({
-    key: ConfigKey.openapi({ description: "Unique in the app; how documents and deployments refer to the challenge" }),
-  })
-  .strict()
-  .superRefine(challengeRule)
-  .openapi("CatalogChallenge");
-
-export const CatalogCategory = CategoryInput.extend({
-  challenges: z.array(CatalogChallenge).max(MAX_CHALLENGES_PER_CATEGORY).default([]),
-})
-  .strict()
-  .openapi("CatalogCategory", {
-    description:
-      "A challenge category, identified by its category_slug, with its challenges. Players see a category's challenges in the order they were created: new ones in the document's order, after those that exist.",
-  });
-
-export const CatalogLevelChallenge = LevelChallengeInput.omit({ challenge_id: true })
-  .extend({
-    key: ConfigKey.openapi({
-      description: "Unique in its level; users keep their progress in a challenge whose key stays",
-    }),
-  })
-  .strict()
-  .openapi("CatalogLevelChallenge");
-
-export const CatalogLevel = LevelFields.omit({ challenges: true })
-  .extend({
-    key: ConfigKey.openapi({ description: "Unique in its battle pass" }),
-    challenges: z.array(CatalogLevelChallenge).min(1).max(MAX_CHALLENGES_PER_LEVEL),
-  })
-  .strict()
-  .openapi("CatalogLevel");
-
-export const CatalogBattlePass = BattlePassFields.extend({
-  key: ConfigKey.openapi({ description: "Unique in the app" }),
-  levels: z.array(CatalogLevel).max(1000).default([]),
-})
-  .strict()
-  .superRefine(passRule)
-  .openapi("CatalogBattlePass");
-
-export const CatalogLeaderboard = LeaderboardFields.extend({
-  key: ConfigKey.openapi({ description: "Unique in the app" }),
-})
-  .strict()
-  .superRefine(boardRule)
-  .openapi("CatalogLeaderboard");
-
-export const CatalogWebhook = WebhookInput.omit({ secret_key: true })
-  .extend({
-    key: ConfigKey.openapi({ description: "Unique in the app" }),
-    secret_key: z.union([z.string(), SecretRef]).optional().openapi({
-      description:
-        "The secret itself, or a reference {env: NAME} that keeps it out of the document. Left out: an existing endpoint keeps its secret, a new one gets a generated secret. Exports always show a reference, never the secret.",
-    }),
-  })
-  .strict()
-  .openapi("CatalogWebhook");
 
 /**
  * The app's fair-play settings, as the admin API's app input takes them: not its name or default
@@ -115,10 +31,7 @@ export const CatalogDocument = z
     $schema: z.string().optional().openapi({ description: "Where editors find this schema; ignored by the service" }),
     version: z.literal(CATALOG_FORMAT_VERSION).openapi({ description: "The document format's version" }),
     settings: CatalogSettings.optional(),
-    categories: z.array(CatalogCategory).max(1000).default([]),
-    battle_passes: z.array(CatalogBattlePass).max(1000).default([]),
-    leaderboards: z.array(CatalogLeaderboard).max(1000).default([]),
-    webhooks: z.array(CatalogWebhook).max(100).default([]),
+    ...Object.fromEntries(CATALOG_SECTIONS.map((section) => [section.key, section.schema])),
   })
   .strict()
   .openapi("CatalogDocument", {
@@ -126,28 +39,21 @@ export const CatalogDocument = z
       "An app's whole configuration: its fair-play settings, challenge categories with their challenges, battle passes with their levels and level challenges, leaderboards and webhook endpoints, identified by the studio's keys instead of ids.",
   });
 
-export type CatalogDocument = z.infer<typeof CatalogDocument>;
+/** The document: its settings, and each section's objects under the section's key. */
+export interface CatalogDocument {
+  $schema?: string;
+  version: typeof CATALOG_FORMAT_VERSION;
+  settings?: CatalogSettings;
+  [section: string]: unknown;
+}
 export type CatalogSettings = z.infer<typeof CatalogSettings>;
-export type CatalogCategory = z.infer<typeof CatalogCategory>;
-export type CatalogChallenge = z.infer<typeof CatalogChallenge>;
-export type CatalogBattlePass = z.infer<typeof CatalogBattlePass>;
-export type CatalogLevel = z.infer<typeof CatalogLevel>;
-export type CatalogLevelChallenge = z.infer<typeof CatalogLevelChallenge>;
-export type CatalogLeaderboard = z.infer<typeof CatalogLeaderboard>;
-export type CatalogWebhook = z.infer<typeof CatalogWebhook>;
 
 // ---- answers of the plan and apply routes
 
-const CATALOG_OBJECTS = [
-  "app_settings",
-  "category",
-  "challenge",
-  "battle_pass",
-  "level",
-  "level_challenge",
-  "leaderboard",
-  "webhook",
-] as const;
+const CATALOG_OBJECTS = ["app_settings", ...CATALOG_SECTIONS.flatMap((section) => Object.keys(section.objects))] as [
+  string,
+  ...string[],
+];
 const Ref = z
   .string()
   .openapi({ description: "The object by its keys", example: "battle_passes/season-1/levels/gold" });

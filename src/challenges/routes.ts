@@ -13,7 +13,7 @@ import {
   pathId,
   signingKeysResponse,
 } from "../shared/openapi";
-import { userObject } from "../user/names";
+import { userChallenges } from "./user-challenges";
 import { ChallengeCategorySchema, ChallengeEnvelope, ChallengeSchema } from "./schemas";
 import type { ChallengeAction, ListFilter } from "./user-challenges";
 
@@ -71,7 +71,7 @@ function listRoute(operationId: string, path: string, filter: ListFilter, summar
       const appId = callerApp(c, c.req.param("appId"));
       const query = c.req.query();
       const userId = tokenUser(c);
-      const categories = await userObject(c.env, appId, userId).listChallenges(appId, userId, c.get("now"), {
+      const categories = await userChallenges(c.env, appId, userId).list(appId, userId, c.get("now"), {
         filter,
         language: query.language,
         include: csv(query.include_categories),
@@ -113,7 +113,7 @@ function actionRoute(
     async (c: Ctx) => {
       const appId = callerApp(c, c.req.param("appId"));
       const userId = tokenUser(c);
-      const result = await userObject(c.env, appId, userId).challengeAction(
+      const result = await userChallenges(c.env, appId, userId).act(
         appId,
         userId,
         c.get("now"),
@@ -156,7 +156,7 @@ function resetRoute(operationId: string, method: "delete" | "post", alias?: stri
     async (c: Ctx) => {
       const appId = callerApp(c, c.req.param("appId"));
       const userId = c.req.param("userId")!;
-      await userObject(c.env, appId, userId).resetChallenges(appId, userId, c.get("now"));
+      await userChallenges(c.env, appId, userId).reset(appId, userId, c.get("now"));
       return c.json({ status: 200, message: "OK" }, 200);
     },
   ] as const;
@@ -178,7 +178,7 @@ const getOne = [
     const appId = callerApp(c, c.req.param("appId"));
     const userId = tokenUser(c);
     const challengeId = c.req.param("challengeId")!;
-    const challenge = await userObject(c.env, appId, userId).getChallenge(
+    const challenge = await userChallenges(c.env, appId, userId).get(
       appId,
       userId,
       c.get("now"),

@@ -11,7 +11,7 @@ import type {
 import type { Change } from "../changes/types";
 import type { UserEvent } from "../user/event";
 import { getNow, toIso } from "../shared/clock";
-import { userObjectName } from "../user/names";
+import { callUserArea, userObjectName } from "../user/names";
 import { challengeCatalog } from "./catalog";
 import { challengeChange, challengeChangeTarget } from "./core/changes";
 import { HolderTally } from "./core/holders";
@@ -540,3 +540,10 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     });
   }
 }
+
+/** The area's name in the user's object (its plugin, src/challenges/plugin.ts). */
+export const CHALLENGES = "challenges";
+
+/** The challenge part of a user's object, over RPC. */
+export const userChallenges = (env: Env, appId: string, userId: string) =>
+  callUserArea<UserChallenges>(env, appId, userId, CHALLENGES);

@@ -1,16 +1,14 @@
 import { createMiddleware } from "hono/factory";
-import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "./http";
+import { consoleRouter, PermissionRefused, recordRefusal, type ConsoleEnv } from "../kit/console/http";
 import { requireSession, verifyCsrf } from "./auth/middleware";
 import { signInRoutes, signOutRoutes } from "./auth/sign-in";
-import { errorPage } from "./ui/errors";
+import { errorPage } from "../kit/console/ui/errors";
 import { appsPages } from "./pages/apps";
 import { dashboardPages } from "./pages/dashboard";
 import { keysPages } from "./pages/keys";
-import { challengesPages } from "./pages/challenges";
-import { battlePassPages } from "./pages/battle-passes";
-import { leaderboardPages } from "./pages/leaderboards";
-import { leaderboardReviewPages } from "./pages/leaderboard-review";
-import { webhookPages } from "./pages/webhooks";
+import { AREAS } from "../registry/areas";
+import type { Change } from "../changes/types";
+import { dispatchChanges } from "../fanout/dispatch";
 import { catalogPages } from "./pages/catalog";
 import { playerPages } from "./pages/players";
 import { banPages } from "./pages/bans";
@@ -58,6 +56,14 @@ consoleRoutes.onError(async (err, c) => {
     );
   return errorPage(err, c);
 });
+// The areas' entries of an app's navigation (their plugins' `console.nav`), for every page's layout.
+const AREA_NAV = AREAS.flatMap((area) => area.console?.nav ?? []);
+const withAreaNav = createMiddleware<ConsoleEnv>(async (c, next) => {
+  c.set("areaNav", AREA_NAV);
+  await next();
+});
+consoleRoutes.use("/console", withAreaNav);
+consoleRoutes.use("/console/*", withAreaNav);
 consoleRoutes.use("/console", securityHeaders);
 consoleRoutes.use("/console/*", securityHeaders);
 consoleRoutes.route("/", signInRoutes);
@@ -67,11 +73,9 @@ consoleRoutes.route("/", signOutRoutes);
 consoleRoutes.route("/", appsPages);
 consoleRoutes.route("/", dashboardPages);
 consoleRoutes.route("/", keysPages);
-consoleRoutes.route("/", challengesPages);
-consoleRoutes.route("/", battlePassPages);
-consoleRoutes.route("/", leaderboardPages);
-consoleRoutes.route("/", leaderboardReviewPages);
-consoleRoutes.route("/", webhookPages);
+// Every area's pages (src/registry/areas.ts), in the registry's order.
+const wiring = { deliverFor: (env: Env) => (changes: Change[]) => dispatchChanges(env, changes) };
+for (const area of AREAS) for (const pages of area.console?.pages(wiring) ?? []) consoleRoutes.route("/", pages);
 consoleRoutes.route("/", catalogPages);
 consoleRoutes.route("/", playerPages);
 consoleRoutes.route("/", banPages);

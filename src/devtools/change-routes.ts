@@ -5,7 +5,7 @@ import { badRequest, notFound } from "../shared/errors";
 import { createRouter } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../shared/openapi";
 import { webhookUrlProblem } from "../rules/webhook-url";
-import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "../webhooks/core/webhook-types";
+import { ACCEPTED_WEBHOOK_TYPES, canonicalWebhookType } from "../webhooks/channel";
 
 const MAX_CHANGES = 1000;
 

@@ -24,7 +24,7 @@ import {
   requireSigningKeys,
 } from "../auth/middleware";
 import { appTrust } from "../auth/trust";
-import { describeCatalog } from "./catalog";
+import { describeCatalog } from "../rules/predefined-events";
 import { invalidEventMessage, validateEvent, type AuthMode } from "./core/validate";
 import { takeEvents, type IntakeContext } from "./intake";
 import { appRefusal } from "./app-rate";

@@ -1,8 +1,8 @@
 import type { LeaderboardAudience } from "../changes/types";
-import { watchedTopics } from "../realtime/watched-topics";
-import { topicName } from "../realtime/topics";
-import { deliveryTargets } from "../webhooks/core/targets";
-import { appEndpoints } from "../webhooks/endpoints-repo";
+import { watchedTopics } from "../realtime/channel";
+import { topicName } from "../realtime/channel";
+import { deliveryTargets } from "../webhooks/channel";
+import { appEndpoints } from "../webhooks/channel";
 
 /**
  * The leaderboards of an app whose changes somebody receives: every board when the app has an

@@ -1,6 +1,6 @@
 import type { Change } from "../changes/types";
-import { publishChanges } from "../realtime/publish";
-import { enqueueWebhooks } from "../webhooks/enqueue";
+import { publishChanges } from "../realtime/channel";
+import { enqueueWebhooks } from "../webhooks/channel";
 
 /** Pushes changes over MQTT; never throws. */
 export type Publisher = (env: Env, changes: Change[]) => Promise<void>;

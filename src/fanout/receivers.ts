@@ -1,5 +1,5 @@
 import type { Change } from "../changes/types";
-import { deliveryTargets, type EndpointRef } from "../webhooks/core/targets";
+import { deliveryTargets, type EndpointRef } from "../webhooks/channel";
 
 /**
  * Whether anybody receives a change: a webhook endpoint of the app for its type (or the per-level

@@ -6,10 +6,8 @@ import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "..
 import { DigitsId } from "../shared/schemas";
 import { notFound } from "../shared/errors";
 import { topicSecret } from "../shared/secrets";
-import { battlePassCatalog } from "../battlepasses/catalog";
-import { challengeCatalog } from "../challenges/catalog";
-import { appLeaderboards } from "../leaderboards/catalog";
-import { topicName, type RealtimeTopicRef } from "../realtime/topics";
+import { objectExists } from "../registry/areas";
+import { topicName, type RealtimeTopicRef } from "../realtime/channel";
 
 const NotificationTopic = z
   .object({
@@ -81,7 +79,7 @@ realtimeRoutes
     }),
     async (c) => {
       const challengeId = c.req.valid("query").challenge_id;
-      if (!(await challengeCatalog(c.env.DB, callerApp(c))).byId.has(challengeId))
+      if (!(await objectExists("challenge")(c.env, callerApp(c), challengeId)))
         throw notFound(`Challenge ${challengeId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-challenge", appId, userId, challengeId }));
     },
@@ -101,8 +99,7 @@ realtimeRoutes
     }),
     async (c) => {
       const battlePassId = c.req.valid("query").battle_pass_id;
-      const { passes } = await battlePassCatalog(c.env.DB, callerApp(c));
-      if (!passes.some((pass) => pass.battlePassId === battlePassId))
+      if (!(await objectExists("battle-pass")(c.env, callerApp(c), battlePassId)))
         throw notFound(`Battle pass ${battlePassId} not found`);
       return topicOf(c, (appId, userId) => ({ kind: "user-battle-pass", appId, userId, battlePassId }));
     },
@@ -122,8 +119,8 @@ realtimeRoutes
     }),
     async (c) => {
       const leaderboardId = c.req.valid("query").leaderboard_id;
-      const { boards } = await appLeaderboards(c.env.DB, callerApp(c));
-      if (!boards.some((board) => board.id === leaderboardId)) throw notFound(`Leaderboard ${leaderboardId} not found`);
+      if (!(await objectExists("leaderboard")(c.env, callerApp(c), leaderboardId)))
+        throw notFound(`Leaderboard ${leaderboardId} not found`);
       return topicOf(c, (appId) => ({ kind: "leaderboard", appId, leaderboardId }));
     },
   )

@@ -1,127 +1,18 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { UserInfoSchema } from "../auth/schemas";
-import { ChallengeSchema } from "../challenges/schemas";
-import type { WebhookType } from "../changes/types";
+import { webhookTypeField, type WebhookDoc } from "../kit/area";
+import { AREAS } from "../registry/areas";
 import type { AppEnv } from "../shared/http";
 
 /**
  * The bodies this service POSTs to an app's webhook endpoints, one per webhook type, for the
- * OpenAPI document's `webhooks` section. They are built by the areas (src/challenges/core/changes.ts,
- * src/battlepasses/core/changes.ts, src/leaderboards/core/changes.ts,
- * src/players/core/erasure-notification.ts); the same payload is the MQTT message of the topic.
+ * OpenAPI document's `webhooks` section. They are built, and described, by the areas (each
+ * plugin's `webhooks`) and by src/players/core/erasure-notification.ts; the same payload is the
+ * MQTT message of the topic.
  */
-
-const type = <T extends WebhookType>(value: T) =>
-  z.literal(value).openapi({ description: "The webhook type", example: value });
-
-const PayloadChallenge = ChallengeSchema.extend({
-  user_id: z.string().openapi({ description: "Whose challenge it is" }),
-  session_id: z
-    .string()
-    .nullable()
-    .openapi({ description: "The session of the last event its counter took; null before any" }),
-}).openapi("WebhookChallenge");
-
-const ChallengeChanged = z
-  .object({
-    webhook_type: type("challenge-changed"),
-    category_position: z.number().int().openapi({ description: "Position of the challenge's category" }),
-    user_token: z
-      .string()
-      .openapi({ description: "An access token of the player: the receiver may send further events for them" }),
-    old_challenge: PayloadChallenge,
-    new_challenge: PayloadChallenge,
-  })
-  .openapi("ChallengeChangedPayload");
-
-const BattlePassChallengeState = z
-  .object({
-    app_id: z.string(),
-    battle_pass_id: z.string(),
-    level_id: z.string(),
-    user_id: z.string(),
-    level_position_index: z.number().int(),
-    challenge_id: z.string(),
-    challenge_position_index: z.number().int(),
-    challenge_goal: z.number().int(),
-    user_challenge_current_score: z.number().int(),
-    type: z.enum(["unlock", "in-progress", "overtime", "unclaimed", "finished"]),
-  })
-  .openapi("BattlePassChallengeState");
-
-const BattlePassChallengeChanged = z
-  .object({
-    webhook_type: type("battlepass-challenge-changed"),
-    old_battle_pass_challenge: BattlePassChallengeState,
-    new_battle_pass_challenge: BattlePassChallengeState,
-  })
-  .openapi("BattlePassChallengeChangedPayload");
-
-const BattlePassLevelRewardClaimed = z
-  .object({
-    webhook_type: type("battlepass-level-reward-claimed"),
-    battle_pass_level_reward_claimed: z.object({
-      app_id: z.string(),
-      battle_pass_id: z.string(),
-      level_id: z.string(),
-      user_id: z.string(),
-      level_position_index: z.number().int(),
-      reward_amount: z.string(),
-      reward_type_name: z.string(),
-    }),
-  })
-  .openapi("BattlePassLevelRewardClaimedPayload");
-
-const BattlePassState = z
-  .object({
-    battle_pass_id: z.string(),
-    app_id: z.string(),
-    battle_pass_priority: z.number().int(),
-    start_date: z.string(),
-    end_date: z.string(),
-    is_active: z.boolean(),
-  })
-  .openapi("BattlePassState");
-
-const BattlePassExpired = z
-  .object({
-    webhook_type: type("battlepass-expired"),
-    old_battle_pass: BattlePassState.openapi({ description: "The pass while it ran" }),
-    new_battle_pass: BattlePassState.openapi({ description: "The pass now that it ended: is_active false" }),
-  })
-  .openapi("BattlePassExpiredPayload");
-
-const Ranking = z.object({
-  score: z.number().openapi({ description: "0 for a member without a score before" }),
-  rank: z.number().int().openapi({ description: "-1 for a member without a rank before" }),
-});
-
-const LeaderboardUpdated = z
-  .object({
-    webhook_type: type("leaderoard-updated"),
-    leaderboard_data: z.object({
-      app_id: z.string(),
-      leaderboard_id: z.string(),
-      leaderboard_name: z.string(),
-      name: z.string(),
-      event_type: z.string().openapi({ description: "The event name the board counts" }),
-      sort_order_ascending: z.boolean(),
-    }),
-    member_data: z.object({
-      member_id: z.string(),
-      member_type: z.enum(["user", "team"]),
-      score: z.number(),
-      rank: z.number().int(),
-      additional_info: UserInfoSchema,
-    }),
-    old_leaderboard_ranking: Ranking,
-    new_leaderboard_ranking: Ranking,
-  })
-  .openapi("LeaderboardUpdatedPayload");
 
 const UserErased = z
   .object({
-    webhook_type: type("user-erased"),
+    webhook_type: webhookTypeField("user-erased"),
     app_id: z.string(),
     erasure_id: z
       .string()
@@ -142,53 +33,17 @@ const DeliveryHeaders = z.object({
   }),
 });
 
-const WEBHOOKS: { type: WebhookType; operationId: string; schema: z.ZodType; summary: string; description: string }[] =
-  [
-    {
-      type: "challenge-changed",
-      operationId: "challengeChangedWebhook",
-      schema: ChallengeChanged,
-      summary: "A player's challenge changed",
-      description:
-        "Sent on every transition of a player's personal challenge (unlocked, activated, progress, finished, claimed, cancelled), with the challenge before and after.",
-    },
-    {
-      type: "battlepass-challenge-changed",
-      operationId: "battlePassChallengeChangedWebhook",
-      schema: BattlePassChallengeChanged,
-      summary: "A challenge of a battle pass level changed",
-      description: "One call per level challenge whose counter or state moved.",
-    },
-    {
-      type: "battlepass-level-reward-claimed",
-      operationId: "battlePassLevelRewardClaimedWebhook",
-      schema: BattlePassLevelRewardClaimed,
-      summary: "A player claimed a level's reward",
-      description: "Sent to the level's own reward URL when it has one, instead of the app's endpoints for this type.",
-    },
-    {
-      type: "battlepass-expired",
-      operationId: "battlePassExpiredWebhook",
-      schema: BattlePassExpired,
-      summary: "A battle pass ended",
-      description: "Sent once when a pass's end_date has passed.",
-    },
-    {
-      type: "leaderoard-updated",
-      operationId: "leaderboardUpdatedWebhook",
-      schema: LeaderboardUpdated,
-      summary: "A member's score or rank on a leaderboard changed",
-      description:
-        "The spec's spelling of the type (`leaderoard-updated`; endpoints may subscribe with `leaderboard-updated` too). One call per member and board per applied batch of events.",
-    },
-    {
-      type: "user-erased",
-      operationId: "userErasedWebhook",
-      schema: UserErased,
-      summary: "A player's erasure completed",
-      description: "Names the erasure, never the player, so that the delivery log holds no personal data.",
-    },
-  ];
+/** Every area's webhooks (their plugins' `webhooks`), then the players' own. */
+const WEBHOOKS: WebhookDoc[] = [
+  ...AREAS.flatMap((area) => area.webhooks ?? []),
+  {
+    type: "user-erased",
+    operationId: "userErasedWebhook",
+    schema: UserErased,
+    summary: "A player's erasure completed",
+    description: "Names the erasure, never the player, so that the delivery log holds no personal data.",
+  },
+];
 
 const errorAnswer = (description: string) => ({ description });
 

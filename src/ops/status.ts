@@ -1,4 +1,4 @@
-import { brokerSchema } from "../realtime/broker-schema";
+import { brokerSchema } from "../realtime/channel";
 import { describeError } from "../shared/log";
 import { isDevelopment, weakTopicSecret } from "../shared/secrets";
 import { USER_OBJECT_SCHEMAS } from "../wiring/user-areas";

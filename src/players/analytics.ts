@@ -1,11 +1,5 @@
 import { badRequest } from "../shared/errors";
-import {
-  eventNameCounts,
-  eventsByHour,
-  playerDataStart,
-  readPlayerDays,
-  readRetentionCells,
-} from "../events/player-days";
+import { eventNameCounts, eventsByHour, playerDataStart, readPlayerDays, readRetentionCells } from "../events/channel";
 import { countedEventNames } from "./counted-event-names";
 import {
   addDays,

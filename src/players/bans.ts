@@ -1,12 +1,16 @@
 import { auditAfterStatement, PLAYER_RESOURCE, systemActor, type Actor, type AuditEntry } from "../apps/audit-log";
 import { writeConfig } from "../apps/config-write";
 import { deleteBanStatement, expiredBans, presentBan, readBan, upsertBanStatement, type BanRow } from "../auth/bans";
-import { syncBannedMemberStatements } from "../leaderboards/banned-members";
-import { allShards } from "../realtime/shards";
+import { PLAYER_ROWS_PARTS } from "../registry/areas";
+import { allShards } from "../realtime/channel";
 import { toIso } from "../shared/clock";
 import { badRequest } from "../shared/errors";
 import { logBackgroundFailure } from "../shared/log";
 import { userObjectName } from "../user/names";
+
+/** Every area's rows moved by a ban (a board's members), in the ban's batch. */
+const areaBanStatements = (db: D1Database, appId: number, userId: string) =>
+  PLAYER_ROWS_PARTS.flatMap((part) => part.banStatements?.(db, appId, userId) ?? []);
 
 /**
  * Banning a player, across every area (the admin API, the console and the cron call these):
@@ -55,7 +59,7 @@ export async function banPlayer(
   const [written] = await writeConfig(
     env.DB,
     appId,
-    [upsertBanStatement(env.DB, appId, userId, ban), ...syncBannedMemberStatements(env.DB, appId, userId)],
+    [upsertBanStatement(env.DB, appId, userId, ban), ...areaBanStatements(env.DB, appId, userId)],
     [audit],
   );
   const owner = ownerOf(env, appId, userId);
@@ -84,7 +88,7 @@ export async function liftBan(
   const [deleted] = await writeConfig(
     env.DB,
     appId,
-    [deleteBanStatement(env.DB, appId, userId, expiredBy), audit, ...syncBannedMemberStatements(env.DB, appId, userId)],
+    [deleteBanStatement(env.DB, appId, userId, expiredBy), audit, ...areaBanStatements(env.DB, appId, userId)],
     [],
   );
   const lifted = (deleted.results[0] as BanRow | undefined) ?? null;

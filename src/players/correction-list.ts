@@ -1,8 +1,10 @@
 import { PLAYER_RESOURCE } from "../apps/audit-log";
 import { dispatchChanges } from "../fanout/dispatch";
-import type { MemberType } from "../leaderboards/catalog";
-import { setMemberScore } from "../leaderboards/review";
-import { userObjectCorrection, type Correction, type CorrectionTarget } from "./corrections";
+import { areaCorrection } from "../registry/areas";
+import { userObjectCorrection, type CorrectionTarget } from "./corrections";
+
+/** A leaderboard member: a player, or a team. */
+export type MemberType = "user" | "team";
 
 /**
  * Every correction an operator can make, by name: an area adds one line here (its object-side part,
@@ -23,23 +25,11 @@ export const CORRECTIONS = {
   }>("battle-pass-level-challenge"),
   /** A battle pass unlocked for the player, as their purchase would (price 0). */
   battlePassUnlock: userObjectCorrection<{ battlePassId: string }>("battle-pass-unlock"),
-  /** A member's score on a leaderboard, in the current season. */
-  leaderboardScore: {
-    name: "leaderboard-score",
-    async run(env, target, input, now) {
-      const { before, after } = await setMemberScore(
-        env.DB,
-        target.appId,
-        input.leaderboardId,
-        input.memberType,
-        target.resourceId,
-        input.score,
-        now,
-        (changes) => dispatchChanges(env, changes),
-      );
-      return { ok: true, before, after };
-    },
-  } satisfies Correction<{ leaderboardId: string; memberType: MemberType; score: number }>,
+  /** A member's score on a leaderboard, in the current season (the leaderboards' plugin). */
+  leaderboardScore: areaCorrection<{ leaderboardId: string; memberType: MemberType; score: number }>(
+    "leaderboard-score",
+    { deliverFor: (env) => (changes) => dispatchChanges(env, changes) },
+  ),
 };
 
 /** The target of a correction of one player. */

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { recordAudit, type Actor } from "../apps/audit-log";
-import type { CorrectionResult } from "../user/area";
+import type { Correction, CorrectionTarget } from "../kit/area";
 import { userObject } from "../user/names";
 import { ApiError } from "../shared/errors";
 
@@ -33,19 +33,7 @@ export const Reason = z
 
 export const withReason = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, reason: Reason });
 
-/** What a correction is made on: the app, and the player (or other member) and object it names. */
-export interface CorrectionTarget {
-  appId: string;
-  /** The audit entry's resource and id: the player (a team for a team's score). */
-  resource: string;
-  resourceId: string;
-}
-
-export interface Correction<Input> {
-  /** Unique across areas; also the audit entry's action (`correct-<name>`). */
-  name: string;
-  run(env: Env, target: CorrectionTarget, input: Input, now: number): Promise<CorrectionResult>;
-}
+export type { Correction, CorrectionTarget };
 
 /** A correction of the player's object state, run by the area that registered it under `name` there. */
 export const userObjectCorrection = <Input extends Record<string, unknown>>(name: string): Correction<Input> => ({

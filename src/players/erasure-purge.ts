@@ -4,34 +4,28 @@ import { tombstoneStatement } from "../apps/erasure-tombstones";
 import { erasePlayerStatement } from "../apps/player-registry";
 import { deleteBanStatement } from "../auth/bans";
 import { eraseUserInfoStatement } from "../auth/user-info";
-import { eraseMemberFlagsStatement } from "../leaderboards/flag-store";
-import { playerScoreStatements } from "../leaderboards/maintenance";
-import { eraseDeliveriesStatements } from "../webhooks/deliveries-repo";
+import { eraseDeliveriesStatements } from "../webhooks/channel";
 import { unbarOwner } from "./bans";
+import type { ErasedPlayer } from "../kit/area";
+import { PLAYER_ROWS_PARTS } from "../registry/areas";
 
-/** A player being erased, as their object knows them. */
-export interface ErasedPlayer {
-  appId: number;
-  userId: string;
-  /** The HMAC of (app, user) that names them from now on. */
-  subject: string;
-}
+export type { ErasedPlayer };
 
 type RowEraser = (db: D1Database, player: ErasedPlayer) => D1PreparedStatement[] | Promise<D1PreparedStatement[]>;
 
 /**
  * Every row about a player outside their object, area by area, each found by key or index (never by
- * reading a table that grows with traffic). An area that keeps rows about players adds its eraser
- * here; the erasure tests check every table of D1.
+ * reading a table that grows with traffic). An area that keeps rows about players says so in its
+ * plugin (`players.eraseRows`); the erasure tests check every table of D1.
  */
 const PLAYER_ROWS: RowEraser[] = [
   (db, p) => [eraseUserInfoStatement(db, p.appId, p.userId), erasePlayerStatement(db, p.appId, p.userId)],
-  (db, p) => playerScoreStatements(db, p.appId, p.userId, p.subject),
   (db, p) => eraseDeliveriesStatements(db, p.appId, p.userId),
   (db, p) => [erasePlayerEntriesStatement(db, p.appId, p.userId, p.subject)],
-  // Fair play: a ban names the player (a banned player's erasure ends the ban with the rest), and so do their held
-  // scores.
-  (db, p) => [deleteBanStatement(db, p.appId, p.userId), eraseMemberFlagsStatement(db, p.appId, p.userId)],
+  // Fair play: a ban names the player (a banned player's erasure ends the ban with the rest).
+  (db, p) => [deleteBanStatement(db, p.appId, p.userId)],
+  // Every area's rows about players (its plugin's `players.eraseRows`).
+  ...PLAYER_ROWS_PARTS.flatMap((part) => (part.eraseRows ? [part.eraseRows] : [])),
 ];
 
 /**

@@ -1,7 +1,7 @@
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import type { UserEvent } from "../user/event";
 import type { AreaSchema } from "../user/schema";
-import { dayOf } from "../events/core/periods";
+import { dayOf } from "../events/channel";
 
 /** How often at most a player's object reports them to the registry. */
 export const SEEN_REPORT_INTERVAL_MS = 3_600_000;

@@ -1,28 +1,25 @@
 import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../user/messages";
-import { recordEventAnalytics, recordUsageCounts } from "../events/background";
-import { applyLeaderboardEventMessages } from "../leaderboards/background";
+import { recordEventAnalytics, recordUsageCounts } from "../events/channel";
 import { dispatchChanges } from "../fanout/dispatch";
 import { leaderboardAudience } from "../fanout/audience";
 import { recordHolders } from "../catalog/holders-store";
 import { recordPlayersSeen } from "../apps/player-registry";
 import type { ChangeSink } from "../changes/types";
+import type { BackgroundChannels } from "../kit/area";
+import { backgroundHandlers } from "../registry/areas";
 import { logBackgroundFailure, logLine } from "../shared/log";
 
 type Handler<K extends BackgroundKind> = (
   messages: BackgroundMessagesOf<K>,
   env: Env,
-  deliver: ChangeSink,
+  channels: BackgroundChannels,
 ) => Promise<void>;
 
-/** Every area's handlers of each kind: an area that consumes a kind adds its handler to the list. */
+/** The handlers of each kind: the events channel's and the players' own, and every area's (its plugin's `background`). */
 const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
-  event: [
-    recordEventAnalytics,
-    (messages, env, deliver) => applyLeaderboardEventMessages(messages, env, deliver, leaderboardAudience(env)),
-    recordPlayersSeen,
-  ],
-  usage: [recordUsageCounts],
-  holders: [recordHolders],
+  event: [recordEventAnalytics, ...backgroundHandlers("event"), recordPlayersSeen],
+  usage: [recordUsageCounts, ...backgroundHandlers("usage")],
+  holders: [recordHolders, ...backgroundHandlers("holders")],
 };
 
 /**
@@ -50,6 +47,7 @@ function asHandled(message: Message<QueuedBackground>): Message<QueuedBackground
  */
 export async function consumeBackground(batch: MessageBatch<QueuedBackground>, env: Env): Promise<void> {
   const deliver: ChangeSink = (changes) => dispatchChanges(env, changes);
+  const channels: BackgroundChannels = { deliver, leaderboardAudience: leaderboardAudience(env) };
   const byKind = new Map<BackgroundKind, Message<QueuedBackground>[]>();
   for (const message of batch.messages.map(asHandled)) {
     const sameKind = byKind.get(message.body.kind);
@@ -71,7 +69,7 @@ export async function consumeBackground(batch: MessageBatch<QueuedBackground>, e
         return;
       }
       const results = await Promise.allSettled(
-        handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, deliver)),
+        handlers.map(async (handle) => handle(messages as BackgroundMessagesOf<BackgroundKind>, env, channels)),
       );
       const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       for (const failure of failures) {

@@ -1,34 +1,31 @@
-import type { UserAreaClass, UserObjectContext } from "../user/area";
+import type { UserArea, UserAreaClass, UserObjectContext } from "../user/area";
 import type { AreaSchema, ObjectSchema } from "../user/schema";
-import { eventsSchema } from "../events/events-schema";
-import { eventIdsSchema } from "../events/processed-events";
-import { eventRateSchema } from "../events/user-rate";
-import { UserBoardPace } from "../leaderboards/user-pace";
-import { watchersSchema } from "../realtime/watchers";
-import { UserBattlePasses } from "../battlepasses/user-progress";
-import { UserChallenges } from "../challenges/user-challenges";
+import { USER_AREAS } from "../registry/areas";
+import { eventsSchema, eventIdsSchema, eventRateSchema } from "../events/channel";
+import { watchersSchema } from "../realtime/channel";
 import { outboxSchema } from "./outbox";
 import { erasureSchema } from "../players/user-erasure";
 import { UserSeen } from "../players/user-seen";
 
 /**
- * The areas of the user's object, in the order an event applies to them (a battle pass counts the
- * event before a challenge's completion could be reported). Adding an area is one line here.
+ * The areas of the user's object: the registered areas' parts (src/registry/areas.ts), in the
+ * order an event applies to them, then the players' record of when the player was last seen.
  */
-const AREAS = {
-  battlePasses: UserBattlePasses,
-  challenges: UserChallenges,
-  leaderboardPace: UserBoardPace,
-  seen: UserSeen,
-} satisfies Record<string, UserAreaClass>;
+const AREAS: [string, UserAreaClass][] = [
+  ...USER_AREAS.map(({ name, part }): [string, UserAreaClass] => [name, part.area]),
+  ["seen", UserSeen],
+];
 
-export type UserAreas = { [K in keyof typeof AREAS]: InstanceType<(typeof AREAS)[K]> };
+/** The methods each area answers over RPC (UserDO.callArea). */
+export const USER_AREA_RPC = new Map(USER_AREAS.map(({ name, part }) => [name, new Set(part.rpc)]));
+
+export type UserAreas = Record<string, UserArea>;
 
 /** The areas over the object's storage, each given its own tables' view. */
 export function userAreas(schema: ObjectSchema, context: Omit<UserObjectContext, "sql">): UserAreas {
   return Object.fromEntries(
-    Object.entries(AREAS).map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })]),
-  ) as UserAreas;
+    AREAS.map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })]),
+  );
 }
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
@@ -40,5 +37,5 @@ export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
   outboxSchema,
   watchersSchema,
   erasureSchema,
-  ...Object.values(AREAS).map((Area) => Area.schema),
+  ...AREAS.map(([, Area]) => Area.schema),
 ];

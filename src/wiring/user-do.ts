@@ -10,20 +10,17 @@ import {
 } from "../user/area";
 import { ObjectSchema, type AreaSql } from "../user/schema";
 import { getNow, readClock, toIso } from "../shared/clock";
-import { eventsSchema } from "../events/events-schema";
-import { eventIdsSchema, recordProcessed, wasProcessed } from "../events/processed-events";
-import { readRecentEvents, recordRecentEvent } from "../events/recent-events";
-import { archiveUserRef, knownArchiveUserRef } from "../events/archive-identity";
-import { eventRateSchema, UserEventRate } from "../events/user-rate";
+import { eventsSchema } from "../events/channel";
+import { eventIdsSchema, recordProcessed, wasProcessed } from "../events/channel";
+import { readRecentEvents, recordRecentEvent } from "../events/channel";
+import { archiveUserRef, knownArchiveUserRef } from "../events/channel";
+import { eventRateSchema, UserEventRate } from "../events/channel";
 import type { BackgroundMessage } from "../user/messages";
 import type { Change } from "../changes/types";
-import { appEndpoints } from "../webhooks/endpoints-repo";
-import { TopicWatchers, watchersSchema } from "../realtime/watchers";
-import type { TopicBatch } from "../realtime/broker-do";
+import { appEndpoints } from "../webhooks/channel";
+import { TopicWatchers, watchersSchema } from "../realtime/channel";
+import type { TopicBatch } from "../realtime/channel";
 import { hasReceiver } from "../fanout/receivers";
-import type { BattlePassAction } from "../battlepasses/user-progress";
-import type { CatalogPass } from "../battlepasses/catalog";
-import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
 import { configureLog, describeError, logBackgroundFailure, logLine } from "../shared/log";
 import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
 import { erasureSchema, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
@@ -31,7 +28,7 @@ import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
 import { markCompleted, markFailed, markRunning } from "../players/erasure-receipts";
 import { userErasedChange } from "../players/core/erasure-notification";
 import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
-import { USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
+import { USER_AREA_RPC, USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
 
 /** The background message of an applied event, with how the archive names the player and what the areas noted. */
 function eventMessage(event: UserEvent, userRef: string, staged: Staged): BackgroundMessage {
@@ -253,44 +250,14 @@ export class UserDO extends DurableObject<Env> {
     return knownArchiveUserRef(this.events);
   }
 
-  /** The user's progress in every battle pass they unlocked, by battle_pass_id. */
-  async battlePassProgress() {
-    return this.area.battlePasses.progress();
-  }
-
-  /** Unlock a pass, activate or claim a level (src/battlepasses/user-progress.ts). */
-  async battlePassAction(pass: CatalogPass, userId: string, action: BattlePassAction, now: number) {
-    return this.area.battlePasses.act(pass, userId, action, now);
-  }
-
-  /** Personal challenges (src/challenges/user-challenges.ts). Lists start automatic challenges. */
-  async listChallenges(appId: string, userId: string, now: number, query: ListQuery) {
-    return this.area.challenges.list(appId, userId, now, query);
-  }
-
-  async getChallenge(appId: string, userId: string, now: number, challengeId: string, language?: string) {
-    return this.area.challenges.get(appId, userId, now, challengeId, language);
-  }
-
-  /** Unlock, activate, cancel or claim; a wrong state answers `{ok: false, status: 409}`. */
-  async challengeAction(
-    appId: string,
-    userId: string,
-    now: number,
-    action: ChallengeAction,
-    cid: string,
-    language?: string,
-  ) {
-    return this.area.challenges.act(appId, userId, now, action, cid, language);
-  }
-
-  async resetChallenges(appId: string, userId: string, now: number) {
-    return this.area.challenges.reset(appId, userId, now);
-  }
-
-  /** The stored challenge rows, read-only (admin view of a user). */
-  async challengeState() {
-    return this.area.challenges.state();
+  /**
+   * A method of one area of the object (src/user/names.ts `callUserArea`): only those its plugin
+   * lists as `rpc` (src/kit/area.ts).
+   */
+  async callArea(name: string, method: string, args: unknown[]): Promise<unknown> {
+    const area = this.area[name] as unknown as Record<string, (...args: unknown[]) => unknown> | undefined;
+    if (!area || !USER_AREA_RPC.get(name)?.has(method)) throw new Error(`No method ${method} of area ${name}`);
+    return area[method](...args);
   }
 
   /**

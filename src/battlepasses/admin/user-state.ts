@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { userObject } from "../../user/names";
+import { userBattlePasses } from "../user-progress";
 import { battlePassCatalog } from "../catalog";
 import { presentLevels, presentPassForUser } from "../core/present";
 import { BattlePassForUser, BattlePassLevel } from "../schemas";
@@ -18,7 +18,7 @@ export async function userBattlePassState(
 ): Promise<z.infer<typeof UserBattlePassState>> {
   const [catalog, progress] = await Promise.all([
     battlePassCatalog(env.DB, appId),
-    userObject(env, appId, userId).battlePassProgress(),
+    userBattlePasses(env, appId, userId).progress(),
   ]);
   const presentation = { language: undefined, defaultLanguage: catalog.defaultLanguage, now };
   return catalog.passes

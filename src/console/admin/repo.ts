@@ -1,9 +1,9 @@
 import { ApiError, notFound } from "../../shared/errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
-import type { ConsoleRole } from "../core/roles";
+import type { ConsoleRole } from "../../kit/console/core/roles";
 import type { FailureRecord } from "../core/sign-in-lock";
-import { revokeUserSessionsStatement } from "../auth/sessions";
+import { revokeUserSessionsStatement } from "../../kit/console/sessions";
 import type { ConsoleUserInput, ConsoleUserUpdate } from "./schemas";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";

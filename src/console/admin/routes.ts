@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { revokeUserSessions } from "../auth/sessions";
+import { revokeUserSessions } from "../../kit/console/sessions";
 import {
   countActiveSessions,
   deleteConsoleUser,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CONSOLE_ROLES } from "../core/roles";
+import { CONSOLE_ROLES } from "../../kit/console/core/roles";
 
 /** Console users as the admin API and the console's Users page take and show them. */
 

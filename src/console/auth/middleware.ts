@@ -2,8 +2,8 @@ import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../shared/errors";
 import { timingSafeEqual } from "../../shared/crypto";
-import { readForm, SESSION_COOKIE, type ConsoleEnv } from "../http";
-import { findSession } from "./sessions";
+import { readForm, SESSION_COOKIE, type ConsoleEnv } from "../../kit/console/http";
+import { findSession } from "../../kit/console/sessions";
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 

@@ -12,12 +12,12 @@ import {
   takeNotice,
   type ConsoleEnv,
   type Notice,
-} from "../http";
-import { Document } from "../ui/layout";
+} from "../../kit/console/http";
+import { Document } from "../../kit/console/ui/layout";
 import { afterFailure, FAILED_SIGN_IN_DELAY_MS, lockedFor } from "../core/sign-in-lock";
 import { failureRecord, findConsoleUserByEmail, saveFailureRecord } from "../admin/repo";
 import { decoyHash, verifyPassword } from "./passwords";
-import { createSession, findSession, revokeSession } from "./sessions";
+import { createSession, findSession, revokeSession } from "../../kit/console/sessions";
 import { isCrossSite } from "./middleware";
 
 /**

@@ -1,6 +1,6 @@
 import { backendOnlyEventsOf } from "../../apps/settings";
 import type { AppRow } from "../../apps/repo";
-import { FormReader, type Decoded, type FormValues } from "../core/form";
+import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
 
 /**
  * The app form: values ⇄ the admin API's AppInput. Backend-only events are one name a line; a rate

@@ -1,7 +1,7 @@
 import type { BanRow } from "../../auth/bans";
 import { toIso } from "../../shared/clock";
-import { FormReader, type Decoded, type FormValues } from "../core/form";
-import { dateTimeToForm, readDateTime } from "./common";
+import { FormReader, type Decoded, type FormValues } from "../../kit/console/core/form";
+import { dateTimeToForm, readDateTime } from "../../kit/console/forms/common";
 
 /** The ban form: values ⇄ the admin API's BanInput; the expiry is entered in UTC, empty for "until lifted". */
 

@@ -13,13 +13,13 @@ import {
   readForm,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
+} from "../../kit/console/http";
 import { appToForm, decodeApp } from "../forms/apps";
 import { DEFAULT_RATE_LIMITS } from "../../apps/settings";
-import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, TextArea, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { submitForm } from "../../kit/console/forms/submit";
+import { emptyForm, FormErrors, PostForm, TextArea, TextField, type FormState } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, Table, Time } from "../../kit/console/ui/lists";
+import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { ServiceWarnings, StatusSummary } from "./status-panel";
 
 /** The apps: the list (the console's start page), creating one, renaming and deleting one. */

@@ -2,12 +2,12 @@ import { auditedResources, listAuditEntries, presentAuditEntry } from "../../app
 import { AuditQuery } from "../../apps/admin/audit-schemas";
 import type { FieldProblem } from "../../shared/errors";
 import { problemSentence } from "../../shared/problems";
-import { problemsOfIssues } from "../core/form";
+import { problemsOfIssues } from "../../kit/console/core/form";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { actorLabel, fieldChanges, shownResourceId, shownValue } from "../core/audit";
-import { consoleRouter, listQuery, type ConsoleContext } from "../http";
-import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderAppPage, renderPage } from "../ui/render";
+import { consoleRouter, listQuery, type ConsoleContext } from "../../kit/console/http";
+import { EmptyState, Pager, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { PageHeader, renderAppPage, renderPage } from "../../kit/console/ui/render";
 
 /** The audit log of an app, and of what is not one app's (apps, console users): read by every role. */
 

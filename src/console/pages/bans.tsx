@@ -1,10 +1,10 @@
 import { requireApp } from "../../apps/repo";
 import { listBans } from "../../auth/bans";
 import { toIso } from "../../shared/clock";
-import { canChange, consoleRouter, listQuery } from "../http";
-import { PostForm } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
+import { canChange, consoleRouter, listQuery } from "../../kit/console/http";
+import { PostForm } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { playerPath, playersPath } from "./player-view";
 
 /**

@@ -1,6 +1,7 @@
-import type { CatalogObject, presentPlan } from "../../catalog/core/plan";
-import { counted } from "../core/plural";
-import { StatusBadge } from "../ui/lists";
+import type { presentPlan } from "../../catalog/core/plan";
+import { CATALOG_OBJECT_KINDS } from "../../registry/areas";
+import { counted } from "../../kit/console/core/plural";
+import { StatusBadge } from "../../kit/console/ui/lists";
 
 /**
  * A catalog plan as `POST .../catalog/plan` answers it, for people: one line per object, each
@@ -10,15 +11,9 @@ import { StatusBadge } from "../ui/lists";
 
 export type PlanAnswer = ReturnType<typeof presentPlan>;
 
-const OBJECT_NAMES: Record<CatalogObject, string> = {
+const OBJECT_NAMES: Record<string, string> = {
   app_settings: "app settings",
-  category: "category",
-  challenge: "challenge",
-  battle_pass: "battle pass",
-  level: "level",
-  level_challenge: "level challenge",
-  leaderboard: "leaderboard",
-  webhook: "webhook",
+  ...Object.fromEntries(Object.entries(CATALOG_OBJECT_KINDS).map(([object, kind]) => [object, kind.label])),
 };
 
 /** A value as the document writes it; the plan already shows secrets as (secret). */

@@ -19,8 +19,8 @@ import {
   type CatalogFormat,
   type DocumentProblem,
 } from "../core/catalog-text";
-import { errorsOf, FormReader, type FieldErrors } from "../core/form";
-import { counted } from "../core/plural";
+import { errorsOf, FormReader, type FieldErrors } from "../../kit/console/core/form";
+import { counted } from "../../kit/console/core/plural";
 import {
   canChange,
   consoleActor,
@@ -30,9 +30,9 @@ import {
   readFormFile,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
-import { CheckboxField, emptyForm, FormErrors, PostForm, TextArea, type FormState } from "../ui/forms";
-import { renderAppPage } from "../ui/render";
+} from "../../kit/console/http";
+import { CheckboxField, emptyForm, FormErrors, PostForm, TextArea, type FormState } from "../../kit/console/ui/forms";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { changeCount, PlanDetails, planCounts, type PlanAnswer } from "./catalog-plan";
 
 /**
@@ -109,7 +109,13 @@ async function submittedText(c: ConsoleContext, pasted: string): Promise<{ text:
 }
 
 function ExportPanel(props: { app: AppRow; doc: CatalogDocument; origin: string }) {
-  const { doc } = props;
+  // The sections' objects as the document lists them (src/kit/catalog.ts).
+  const doc = props.doc as unknown as {
+    categories: { challenges: unknown[] }[];
+    battle_passes: unknown[];
+    leaderboards: unknown[];
+    webhooks: unknown[];
+  };
   const challenges = doc.categories.reduce((n, category) => n + category.challenges.length, 0);
   const base = catalogBase(props.app);
   return (

@@ -1,27 +1,23 @@
 import { requireApp } from "../../apps/repo";
-import { countEvents } from "../../events/analytics-store";
-import { countsPerDay } from "../../events/core/periods";
-import { listMonthUsage } from "../../events/usage-store";
-import { appLeaderboards } from "../../leaderboards/catalog";
-import { boardMemberCounts } from "../../leaderboards/member-counts";
-import { localize } from "../../shared/localize";
+import { countEvents, countsPerDay, listMonthUsage } from "../../events/channel";
+import { AREAS } from "../../registry/areas";
 import { toIso } from "../../shared/clock";
-import { deliveryHealth } from "../../webhooks/health";
+import { deliveryHealth } from "../../webhooks/channel";
 import { serviceStatus } from "../../ops/status";
-import { consoleRouter } from "../http";
+import { consoleRouter } from "../../kit/console/http";
 import { recentMonths } from "../core/periods";
-import { BarChart, ShareBar, StackedBarChart } from "../ui/charts";
+import { BarChart, ShareBar, StackedBarChart } from "../../kit/console/ui/charts";
 import { playersReport, unusedEvents } from "../../players/analytics";
 import { addDays, utcDay, type RetentionPoint, type RetentionRow } from "../../players/core/player-analytics";
 import { badRequest } from "../../shared/errors";
-import { EmptyState, Table } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { EmptyState, Table } from "../../kit/console/ui/lists";
+import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { ServiceWarnings } from "./status-panel";
 
 /**
  * An app's dashboard: who plays (players per day, retention, events by hour), events per day and
  * the event names nothing counts over a chosen range, unlocked challenges per month, webhook
- * health, leaderboards.
+ * health, and the areas' panels (leaderboards).
  */
 
 const DAY_MS = 86_400_000;
@@ -98,16 +94,16 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
   const today = utcDay(now);
   const firstDay = addDays(today, -(rangeDays - 1));
   const from = Date.parse(`${firstDay}T00:00:00Z`);
-  const [events, usage, health, boards, service, players, unused] = await Promise.all([
+  const [events, usage, health, panels, service, players, unused] = await Promise.all([
     countEvents(c.env.DB, app.app_id, from, now + 1),
     listMonthUsage(c.env.DB, app.app_id, { currentPage: 1, pageSize: USAGE_MONTHS }),
     deliveryHealth(c.env.DB, app.app_id, toIso(now - DAY_MS)),
-    appLeaderboards(c.env.DB, appId),
+    // Every area's panel (its plugin's `console.dashboardPanel`), in the registry's order.
+    Promise.all(AREAS.map((area) => area.console?.dashboardPanel?.(c.env, app, now) ?? null)),
     serviceStatus(c.env, now),
     playersReport(c.env.DB, app.app_id, firstDay, today, now),
     unusedEvents(c.env.DB, app.app_id, firstDay, today),
   ]);
-  const counts = await boardMemberCounts(c.env.DB, boards.boards, now);
   const unlockedByMonth = new Map(usage.items.map((m) => [m.month, m.unlocked_challenges]));
   const eventsByDay = countsPerDay(from, now + 1, events.byDay).map((d) => ({ label: d.day, value: d.count }));
   const unlocks = recentMonths(now, USAGE_MONTHS).map((month) => ({
@@ -221,30 +217,7 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
             )}
           </p>
         </section>
-        <section class="panel">
-          <h2>Leaderboards</h2>
-          {boards.boards.length === 0 ? (
-            <EmptyState>
-              <p>
-                No leaderboards yet. <a href={`${base}/leaderboards/new`}>Create one</a>.
-              </p>
-            </EmptyState>
-          ) : (
-            <Table head={["Leaderboard", "Users", "Teams"]} numeric={[1, 2]}>
-              {boards.boards.map((board, i) => (
-                <tr>
-                  <td>
-                    <a href={`${base}/leaderboards/${board.id}`}>
-                      {localize(board.name, undefined, app.default_language)}
-                    </a>
-                  </td>
-                  <td class="num">{formatCount(counts[i].user)}</td>
-                  <td class="num">{formatCount(counts[i].team)}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </section>
+        {panels}
       </div>
     </>,
   );

@@ -1,17 +1,15 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
-import { battlePassCatalog } from "../../battlepasses/catalog";
-import { fieldType, predefinedEvent } from "../../events/catalog";
-import { validateEvent } from "../../events/core/validate";
-import { takeEvents } from "../../events/intake";
+import { fieldType, predefinedEvent } from "../../rules/predefined-events";
+import { validateEvent } from "../../events/channel";
+import { takeEvents } from "../../events/channel";
 import { appTrust } from "../../auth/trust";
-import { appLeaderboards } from "../../leaderboards/catalog";
-import { topicName, type RealtimeTopicRef } from "../../realtime/topics";
-import { localize } from "../../shared/localize";
-import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../http";
-import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../core/form";
-import { emptyRowFor } from "../forms/common";
-import { catalogFields, decodeEvent } from "../forms/events";
+import { AREAS } from "../../registry/areas";
+import { topicName } from "../../realtime/channel";
+import { canChange, consoleRouter, guard, readForm, type ConsoleContext } from "../../kit/console/http";
+import { editRows, errorsOf, isControl, rowsOf, type FormValues } from "../../kit/console/core/form";
+import { emptyRowFor } from "../../kit/console/forms/common";
+import { catalogFields, decodeEvent } from "../../kit/console/forms/events";
 import {
   AddRowButton,
   CsrfField,
@@ -20,9 +18,9 @@ import {
   SelectField,
   TextField,
   type FormState,
-} from "../ui/forms";
-import { EventCatalogData, jsonData } from "../ui/counter-fields";
-import { renderAppPage } from "../ui/render";
+} from "../../kit/console/ui/forms";
+import { EventCatalogData, jsonData } from "../../kit/console/ui/counter-fields";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { countedEventNames } from "../../players/counted-event-names";
 import { similarNames } from "../../players/core/similar-names";
 
@@ -51,21 +49,9 @@ interface Sent {
   payload: Record<string, unknown>;
 }
 
-/** The topics a game of this app would listen on for this player: their challenges, each pass, each board. */
+/** The topics a game of this app would listen on for this player: every area's (its plugin's `playerTopics`). */
 async function playerTopics(env: Env, app: AppRow, userId: string) {
-  const appId = String(app.app_id);
-  const [passes, boards] = await Promise.all([battlePassCatalog(env.DB, appId), appLeaderboards(env.DB, appId)]);
-  const refs: { label: string; ref: RealtimeTopicRef }[] = [
-    { label: "challenges", ref: { kind: "user-challenges", appId, userId } },
-    ...passes.passes.map((p) => ({
-      label: `battle pass ${p.battlePassId}`,
-      ref: { kind: "user-battle-pass" as const, appId, userId, battlePassId: p.battlePassId },
-    })),
-    ...boards.boards.map((b) => ({
-      label: `leaderboard ${localize(b.name, undefined, app.default_language)}`,
-      ref: { kind: "leaderboard" as const, appId, leaderboardId: b.id },
-    })),
-  ];
+  const refs = (await Promise.all(AREAS.map((area) => area.playerTopics?.(env, app, userId) ?? []))).flat();
   return Promise.all(refs.map(async ({ label, ref }) => ({ label, topic: await topicName(env, ref) })));
 }
 

@@ -4,12 +4,19 @@ import { listApiKeys, requireApiKey, revokeApiKey } from "../../auth/admin/repo"
 import { requireApp, type AppRow } from "../../apps/repo";
 import { insertApiKey } from "../../auth/api-keys";
 import { toIso } from "../../shared/clock";
-import { consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
-import { decodeApiKey } from "../forms/simple";
-import { submitForm } from "../forms/submit";
-import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, StatusBadge, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
+import {
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../../kit/console/http";
+import { decodeApiKey } from "../../kit/console/forms/simple";
+import { submitForm } from "../../kit/console/forms/submit";
+import { emptyForm, FormErrors, PostForm, TextField, type FormState } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
 
 /** An app's API keys (owners only): create one (the key is shown once), revoke one. */
 

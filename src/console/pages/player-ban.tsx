@@ -1,7 +1,7 @@
 import { toIso } from "../../shared/clock";
 import { banToForm } from "../forms/bans";
-import { DeleteButton, emptyForm, FormErrors, PostForm, TextField } from "../ui/forms";
-import { Time } from "../ui/lists";
+import { DeleteButton, emptyForm, FormErrors, PostForm, TextField } from "../../kit/console/ui/forms";
+import { Time } from "../../kit/console/ui/lists";
 import { playerPath, type PlayerView } from "./player-view";
 
 /**

@@ -1,6 +1,6 @@
 import type { AppRow } from "../../apps/repo";
-import { PostForm } from "../ui/forms";
-import { StatusBadge, Table, Time } from "../ui/lists";
+import { PostForm } from "../../kit/console/ui/forms";
+import { StatusBadge, Table, Time } from "../../kit/console/ui/lists";
 import { playerPath, type PlayerView } from "./player-view";
 
 /**

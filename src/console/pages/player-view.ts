@@ -1,12 +1,10 @@
 import type { AppRow } from "../../apps/repo";
 import type { BanRow } from "../../auth/bans";
 import type { UserInfo } from "../../auth/user-info";
-import type { ChallengeCatalog } from "../../challenges/core/model";
-import type { RecentEvent } from "../../events/recent-events";
-import type { MemberRow } from "../../leaderboards/core/present";
+import type { RecentEvent } from "../../events/channel";
 import type { readUserState } from "../../players/admin/state";
 import type { ReceiptRow } from "../../players/erasure-receipts";
-import type { FormState } from "../ui/forms";
+import type { FormState } from "../../kit/console/ui/forms";
 
 /**
  * What a player's page shows, read once per request (players.tsx) and handed to each section of
@@ -17,8 +15,8 @@ export interface PlayerView {
   userId: string;
   info: UserInfo;
   state: Awaited<ReturnType<typeof readUserState>>;
-  catalog: ChallengeCatalog;
-  boards: { name: string; id: string; row: MemberRow }[];
+  /** What each area's section of the page read (src/kit/area.ts `playerSection`), in their order. */
+  sections: unknown[];
   events: RecentEvent[];
   /** The ban in force, or null (an expired ban the cron has not lifted yet is none). */
   ban: BanRow | null;
@@ -31,5 +29,4 @@ export interface PlayerView {
   eraseError?: string;
 }
 
-export const playersPath = (app: AppRow) => `/console/apps/${app.app_id}/players`;
-export const playerPath = (app: AppRow, userId: string) => `${playersPath(app)}/${encodeURIComponent(userId)}`;
+export { playerPath, playersPath } from "../../kit/console/ui/nav";

@@ -2,26 +2,21 @@ import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { readUserState } from "../../players/admin/state";
+import { AREAS } from "../../registry/areas";
 import { BanInput } from "../../players/admin/schemas";
 import { readUserInfo } from "../../auth/user-info";
 import { listPlayers, PLAYER_SORTS, type PlayerSort } from "../../players/registry";
 import { banOf, isInForce, readBan } from "../../auth/bans";
-import { challengeCatalog } from "../../challenges/catalog";
-import { appLeaderboards } from "../../leaderboards/catalog";
-import type { Presentation } from "../../leaderboards/core/present";
-import { readMemberRows } from "../../leaderboards/reads";
 import { erasureSubject } from "../../apps/erasure-tombstones";
 import { receiptsOf } from "../../players/erasure-receipts";
 import { requestErasure } from "../../players/erasure";
 import { exportPlayer } from "../../players/export";
 import { banPlayer, liftBan } from "../../players/bans";
-import { resetPlayerChallenges } from "../../players/challenge-reset";
 import { ApiError, badRequest, notFound } from "../../shared/errors";
 import { applyCorrection } from "../../players/corrections";
 import { CORRECTIONS, playerTarget } from "../../players/correction-list";
 import { ChallengeCorrectionInput, ScoreCorrectionInput } from "../../players/admin/correction-schemas";
-import { localize } from "../../shared/localize";
-import { utcText } from "../core/times";
+import { utcText } from "../../kit/console/core/times";
 import { userObject } from "../../user/names";
 import {
   canChange,
@@ -29,15 +24,17 @@ import {
   consoleRouter,
   guard,
   listQuery,
+  MAX_USER_ID,
+  playerIdOf,
   readForm,
   redirectWithNotice,
   type ConsoleContext,
-} from "../http";
+} from "../../kit/console/http";
 import { decodeBan } from "../forms/bans";
-import { submitForm } from "../forms/submit";
-import { PostForm } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
-import { renderAppPage } from "../ui/render";
+import { submitForm } from "../../kit/console/forms/submit";
+import { PostForm } from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { renderAppPage } from "../../kit/console/ui/render";
 import { BanSection } from "./player-ban";
 import { erasureInProgress, exportFileName, PrivacySection } from "./player-privacy";
 import { playerPath, playersPath, type PlayerView } from "./player-view";
@@ -49,210 +46,22 @@ import { playerPath, playersPath, type PlayerView } from "./player-view";
 
 const RECENT_EVENTS = 20;
 const SORT_LABELS: Record<PlayerSort, string> = { last_seen: "last seen", first_seen: "first seen", id: "id" };
-const MAX_USER_ID = 256;
 
 async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
   const appId = String(app.app_id);
   const now = c.get("now");
-  const [info, state, catalog, leaderboards, events, ban, erasures] = await Promise.all([
+  const [info, state, events, ban, erasures] = await Promise.all([
     readUserInfo(c.env.DB, appId, userId),
     readUserState(c.env, appId, userId, now),
-    challengeCatalog(c.env.DB, appId),
-    appLeaderboards(c.env.DB, appId),
     userObject(c.env, appId, userId).recentEvents(RECENT_EVENTS),
     readBan(c.env.DB, app.app_id, userId),
     erasureSubject(c.env, appId, userId).then((subject) => receiptsOf(c.env.DB, app.app_id, subject)),
   ]);
-  const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
-  const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
-  const boards = leaderboards.boards.map((board, i) => ({
-    id: board.id,
-    name: localize(board.name, undefined, app.default_language),
-    row: rows[i],
-  }));
+  const sections = await Promise.all(
+    AREA_PLAYER_SECTIONS.map((section) => section.read(c.env, app, userId, now, state)),
+  );
   const inForce = ban && isInForce(banOf(ban), now) ? ban : null;
-  return { app, userId, info, state, catalog, boards, events, ban: inForce, erasures, canChange: canChange(c) };
-}
-
-function ChallengesSection({ view }: { view: PlayerView }) {
-  const rows = view.state.challenges;
-  return (
-    <section class="panel">
-      <h2>Challenges</h2>
-      {rows.length === 0 ? (
-        <EmptyState>
-          <p>No challenge state yet: the player has not listed or played any challenge.</p>
-        </EmptyState>
-      ) : (
-        <Table
-          head={[
-            "Id",
-            "Challenge",
-            "State",
-            "Counter",
-            "Goal",
-            "Unlocked",
-            "Activated",
-            "Times out",
-            ...(view.canChange ? ["Correct"] : []),
-          ]}
-          numeric={[0, 3, 4]}
-        >
-          {rows.map((ch) => {
-            const def = view.catalog.byId.get(ch.challenge_id)?.challenge;
-            return (
-              <tr>
-                <td class="num">{ch.challenge_id}</td>
-                <td>
-                  {def ? localize(def.name, undefined, view.app.default_language) : <span class="muted">deleted</span>}
-                </td>
-                <td>
-                  <StatusBadge status={ch.type} />
-                </td>
-                <td class="num">{ch.score}</td>
-                <td class="num">{def ? `${def.goalCondition === 1 ? "≤ " : ""}${def.goal}` : "—"}</td>
-                <td>
-                  <Time iso={ch.unlocked_at} />
-                </td>
-                <td>
-                  <Time iso={ch.activated_at} />
-                </td>
-                <td>
-                  <Time iso={ch.expires_at} empty="never" />
-                </td>
-                {view.canChange && def && (
-                  <td>
-                    <ChallengeCorrectionForm view={view} challengeId={ch.challenge_id} goal={def.goal} />
-                  </td>
-                )}
-              </tr>
-            );
-          })}
-        </Table>
-      )}
-    </section>
-  );
-}
-
-/**
- * One challenge's correction: complete it, put it back, or set its counter; always with a reason
- * (src/players/corrections.ts).
- */
-function ChallengeCorrectionForm({ view, challengeId, goal }: { view: PlayerView; challengeId: string; goal: number }) {
-  return (
-    <details class="correction">
-      <summary>Correct</summary>
-      <PostForm
-        action={`${playerPath(view.app, view.userId)}/challenges/${encodeURIComponent(challengeId)}/correct`}
-        class="stack"
-      >
-        <label>
-          Change{" "}
-          <select name="change">
-            <option value="unclaimed">Complete it (unclaimed)</option>
-            <option value="unlocked">Put it back (unlocked)</option>
-            <option value="counter">Set the counter</option>
-          </select>
-        </label>
-        <label>
-          Counter (0–{goal}) <input type="number" name="counter" min="0" max={String(goal)} step="1" />
-        </label>
-        <label>
-          Why (kept in the audit log){" "}
-          <input name="reason" required maxlength={500} placeholder="why the progress is corrected" />
-        </label>
-        <button type="submit">Correct</button>
-      </PostForm>
-    </details>
-  );
-}
-
-function BattlePassesSection({ view }: { view: PlayerView }) {
-  const passes = view.state.battle_passes;
-  return (
-    <section class="panel">
-      <h2>Battle passes</h2>
-      {passes.length === 0 && (
-        <EmptyState>
-          <p>The player has not unlocked any battle pass.</p>
-        </EmptyState>
-      )}
-      {passes.map((pass) => (
-        <div class="pass">
-          <h3>
-            {pass.battle_pass_name} {pass.battle_pass_completed && <StatusBadge status="completed" />}
-          </h3>
-          <p class="muted">
-            Unlocked <Time iso={pass.purchased_at} />
-          </p>
-          <Table head={["Level", "Challenge", "State", "Counter", "Goal", "Reward"]} numeric={[0, 3, 4]}>
-            {pass.levels.flatMap((level, i) =>
-              level.challenges.map((ch, j) => (
-                <tr>
-                  <td class="num">{j === 0 ? i + 1 : ""}</td>
-                  <td>{ch.challenge_name}</td>
-                  <td>
-                    <StatusBadge status={ch.type} />
-                  </td>
-                  <td class="num">{ch.user_challenge_current_score}</td>
-                  <td class="num">{ch.challenge_goal}</td>
-                  <td>
-                    {j === 0 ? (level.reward_claimed ? "claimed" : level.level_completed ? "to claim" : "—") : ""}
-                  </td>
-                </tr>
-              )),
-            )}
-          </Table>
-        </div>
-      ))}
-    </section>
-  );
-}
-
-function LeaderboardsSection({ view }: { view: PlayerView }) {
-  return (
-    <section class="panel">
-      <h2>Leaderboard positions</h2>
-      {view.boards.length === 0 ? (
-        <EmptyState>
-          <p>The app has no leaderboards.</p>
-        </EmptyState>
-      ) : (
-        <Table head={["Leaderboard", "Rank", "Score", ...(view.canChange ? ["Correct"] : [])]} numeric={[1, 2]}>
-          {view.boards.map((b) => (
-            <tr>
-              <td>
-                <a
-                  href={`/console/apps/${view.app.app_id}/leaderboards/${b.id}?member=${encodeURIComponent(view.userId)}`}
-                >
-                  {b.name}
-                </a>
-              </td>
-              <td class="num">{b.row.rank === -1 ? "—" : b.row.rank}</td>
-              <td class="num">{b.row.score.toLocaleString("en-US")}</td>
-              {view.canChange && (
-                <td>
-                  <details class="correction">
-                    <summary>Set score</summary>
-                    <PostForm action={`${playerPath(view.app, view.userId)}/leaderboards/${b.id}/score`} class="stack">
-                      <label>
-                        Score <input type="number" name="score" required step="1" value={String(b.row.score)} />
-                      </label>
-                      <label>
-                        Why (kept in the audit log){" "}
-                        <input name="reason" required maxlength={500} placeholder="why the score is corrected" />
-                      </label>
-                      <button type="submit">Set score</button>
-                    </PostForm>
-                  </details>
-                </td>
-              )}
-            </tr>
-          ))}
-        </Table>
-      )}
-    </section>
-  );
+  return { app, userId, info, state, sections, events, ban: inForce, erasures, canChange: canChange(c) };
 }
 
 function EventsSection({ view }: { view: PlayerView }) {
@@ -295,10 +104,15 @@ function EventsSection({ view }: { view: PlayerView }) {
 }
 
 /** The player's page, section by section. */
+/** The areas' sections of a player's page (their plugins' `console.playerSection`), in the registry's order. */
+const AREA_PLAYER_SECTIONS = AREAS.flatMap((area) => (area.console?.playerSection ? [area.console.playerSection] : []));
+
 export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [
-  ChallengesSection,
-  BattlePassesSection,
-  LeaderboardsSection,
+  ...AREA_PLAYER_SECTIONS.map(
+    (section, i) =>
+      ({ view }: { view: PlayerView }) =>
+        section.render({ app: view.app, userId: view.userId, canChange: view.canChange }, view.sections[i]),
+  ),
   EventsSection,
   BanSection,
   PrivacySection,
@@ -328,17 +142,6 @@ function PlayerActions({ view }: { view: PlayerView }) {
       )}
     </>
   );
-}
-
-/**
- * A path's user id: any text the API takes (1 to 256 characters); a longer one is no player's (never cut to another's
- * id).
- */
-function userIdOf(c: ConsoleContext): string {
-  const userId = c.req.param("userId") ?? "";
-  if (userId.length > MAX_USER_ID)
-    throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
-  return userId;
 }
 
 export const playerPages = consoleRouter()
@@ -430,26 +233,19 @@ export const playerPages = consoleRouter()
   })
   .get("/console/apps/:appId/players/:userId", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    return playerPage(c, await readPlayer(c, app, userIdOf(c)));
+    return playerPage(c, await readPlayer(c, app, playerIdOf(c)));
   })
   .get("/console/apps/:appId/players/:userId/export", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     const document = await exportPlayer(c.env, app, userId, c.get("now"), consoleActor(c));
     c.header("Content-Disposition", `attachment; filename="${exportFileName(app, userId)}"`);
     return c.json(document, 200);
   })
-  .post("/console/apps/:appId/players/:userId/reset-challenges", async (c) => {
-    guard(c, "configure");
-    const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
-    await resetPlayerChallenges(c.env, app.app_id, userId, c.get("now"), consoleActor(c));
-    return redirectWithNotice(c, playerPath(app, userId), `Challenges of ${userId} reset.`);
-  })
   .post("/console/apps/:appId/players/:userId/challenges/:challengeId/correct", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     const challengeId = c.req.param("challengeId");
     const form = await readForm(c);
     const change = form.change === "counter" ? { counter: form.counter ?? "" } : { state: form.change ?? "" };
@@ -474,7 +270,7 @@ export const playerPages = consoleRouter()
   .post("/console/apps/:appId/players/:userId/leaderboards/:leaderboardId/score", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     const leaderboardId = c.req.param("leaderboardId");
     const form = await readForm(c);
     return correctFromConsole(
@@ -503,7 +299,7 @@ export const playerPages = consoleRouter()
   .post("/console/apps/:appId/players/:userId/erase", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     const typed = (await readForm(c)).confirm_user_id ?? "";
     // Spaces typed around the id are forgiven, unless the id itself has them.
     if (typed !== userId && typed.trim() !== userId) {
@@ -522,7 +318,7 @@ export const playerPages = consoleRouter()
   .post("/console/apps/:appId/players/:userId/ban", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     return submitForm(c, {
       decode: decodeBan,
       schema: BanInput,
@@ -541,7 +337,7 @@ export const playerPages = consoleRouter()
   .post("/console/apps/:appId/players/:userId/unban", async (c) => {
     guard(c, "configure");
     const app = await requireApp(c.env.DB, c.req.param("appId"));
-    const userId = userIdOf(c);
+    const userId = playerIdOf(c);
     if (!(await liftBan(c.env, app.app_id, userId, consoleActor(c)))) throw notFound(`Player ${userId} is not banned.`);
     // The Bans page lifts through here too and goes back to its list.
     const back = (await readForm(c)).back === "bans" ? `/console/apps/${app.app_id}/bans` : playerPath(app, userId);

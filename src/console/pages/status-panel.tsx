@@ -1,6 +1,6 @@
 import type { ServiceStatus } from "../../ops/status";
-import { counted } from "../core/plural";
-import { StatusBadge, Time } from "../ui/lists";
+import { counted } from "../../kit/console/core/plural";
+import { StatusBadge, Time } from "../../kit/console/ui/lists";
 
 /** The service status (src/ops/status.ts) as the apps page and every app's dashboard show it. */
 

@@ -1,8 +1,8 @@
 import { serviceStatus, type ServiceStatus } from "../../ops/status";
 import { isDevelopment } from "../../shared/secrets";
-import { consoleRouter } from "../http";
-import { StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { consoleRouter } from "../../kit/console/http";
+import { StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { migrationState, ServiceWarnings, STATUS_PATH } from "./status-panel";
 
 /** The service's status, what `GET /api/v1/admin/status` answers, for every signed-in role. */

@@ -2,14 +2,29 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { deleteConsoleUser, listConsoleUsers, requireConsoleUser, type ConsoleUserRow } from "../admin/repo";
 import { ConsoleUserInput, ConsoleUserUpdate, MIN_PASSWORD_LENGTH } from "../admin/schemas";
 import { createConsoleUser, replaceConsoleUser } from "../admin/service";
-import { revokeUserSessions } from "../auth/sessions";
-import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../core/roles";
-import { consoleActor, consoleRouter, guard, listQuery, redirectWithNotice, type ConsoleContext } from "../http";
-import { decodeConsoleUser } from "../forms/simple";
-import { submitForm } from "../forms/submit";
-import { DeleteButton, emptyForm, FormErrors, PostForm, SelectField, TextField, type FormState } from "../ui/forms";
-import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
-import { PageHeader, renderPage } from "../ui/render";
+import { revokeUserSessions } from "../../kit/console/sessions";
+import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../../kit/console/core/roles";
+import {
+  consoleActor,
+  consoleRouter,
+  guard,
+  listQuery,
+  redirectWithNotice,
+  type ConsoleContext,
+} from "../../kit/console/http";
+import { decodeConsoleUser } from "../../kit/console/forms/simple";
+import { submitForm } from "../../kit/console/forms/submit";
+import {
+  DeleteButton,
+  emptyForm,
+  FormErrors,
+  PostForm,
+  SelectField,
+  TextField,
+  type FormState,
+} from "../../kit/console/ui/forms";
+import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../../kit/console/ui/lists";
+import { PageHeader, renderPage } from "../../kit/console/ui/render";
 
 /** Console users (owners only): who may sign in, with which role; passwords, sessions. */
 

@@ -1,6 +1,6 @@
 import type { FieldProblem } from "../../shared/errors";
 import { EVENT_NAME_MAX_LENGTH, eventNameCharacterProblem } from "../../shared/event-name";
-import { fieldType, predefinedEvent, type CatalogEvent } from "../catalog";
+import { fieldType, predefinedEvent, type CatalogEvent } from "../../rules/predefined-events";
 import type { MetaValue } from "../../rules/counter";
 import type { UserEvent } from "../../user/event";
 

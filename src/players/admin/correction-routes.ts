@@ -3,7 +3,6 @@ import { requestActor } from "../../apps/actor";
 import { requireApp } from "../../apps/repo";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
-import { MemberTypeParam } from "../../leaderboards/schemas";
 import { applyCorrection } from "../corrections";
 import { CORRECTIONS, memberTarget, playerTarget } from "../correction-list";
 import {
@@ -24,6 +23,11 @@ const common =
   "would have sent had the player caused it. ";
 
 /** Corrections of a player's progress (src/players/corrections.ts), each a PUT of the state it sets. */
+/** A leaderboard member's type in the path. */
+const MemberTypeParam = z
+  .enum(["user", "team"])
+  .openapi({ param: { name: "memberType", in: "path" }, example: "user" });
+
 export const correctionsAdmin = createRouter()
   .openapi(
     createRoute({

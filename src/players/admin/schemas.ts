@@ -1,16 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { UserIdSchema } from "../../auth/schemas";
 import { AuditEntry } from "../../apps/admin/audit-schemas";
-import { UserBattlePassState } from "../../battlepasses/admin/user-state";
-import { StoredChallengeStateSchema } from "../../challenges/schemas";
 import { ErrorSchema, jsonResponse, pathId } from "../../shared/openapi";
-import { Delivery } from "../../webhooks/admin/schemas";
-import { FlaggedSubmission } from "../../leaderboards/admin/schemas";
+import { Delivery } from "../../webhooks/channel";
 import { ERASURE_STATUSES } from "../erasure-receipts";
 import { PagingQuery } from "../../shared/paging";
 import { PLAYER_SORTS } from "../registry";
+import { PLAYER_EXPORT_PARTS, PLAYER_STATE_PARTS } from "../../registry/areas";
+import { PLAYER_EXPORT_LIST_LIMIT } from "../../kit/area";
 
 /** Zod schemas of the admin API for one player: the support view, the export, erasure receipts, bans. */
+
+const exportSchemas = (kind: "held" | "fair-play") =>
+  Object.fromEntries(PLAYER_EXPORT_PARTS.filter((p) => p.kind === kind).map((part) => [part.key, part.schema]));
 
 export const UserParams = z.object({
   appId: pathId("appId"),
@@ -21,8 +23,7 @@ export const AdminUserState = z
   .object({
     app_id: z.string(),
     user_id: z.string(),
-    challenges: z.array(StoredChallengeStateSchema),
-    battle_passes: UserBattlePassState,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, part.schema])),
   })
   .openapi("AdminUserState");
 
@@ -86,7 +87,7 @@ export const unavailable = {
 } as const;
 
 /** At most this many of a kind the export lists; `total` and `more` lead to the rest. */
-export const EXPORT_LIST_LIMIT = 100;
+export const EXPORT_LIST_LIMIT = PLAYER_EXPORT_LIST_LIMIT;
 
 export const PlayerExport = z
   .object({
@@ -99,29 +100,12 @@ export const PlayerExport = z
       .openapi({
         description: "What the player stored with PUT /api/v1/user-additional-info (shown with every ranking), or null",
       }),
-    challenges: z
-      .array(StoredChallengeStateSchema)
-      .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
-    battle_passes: UserBattlePassState,
-    leaderboards: z
-      .array(
-        z.object({
-          leaderboard_id: z.string(),
-          name: z.string(),
-          score: z.number().int().openapi({ description: "In the current season; 0 without a score" }),
-          rank: z.number().int().openapi({ description: "In the current season; -1 without a score" }),
-          seasons: z
-            .array(z.object({ season_started_at: z.string(), score: z.number().int(), last_event_at: z.string() }))
-            .openapi({ description: "Every score the store holds, past seasons not yet removed included" }),
-        }),
-      )
-      .openapi({ description: "The player on every board of the app" }),
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, part.exportSchema ?? part.schema])),
+    ...exportSchemas("held"),
     ban: Ban.nullable().openapi({
       description: "The player's ban as stored (an expired one until the cron lifts it), or null",
     }),
-    held_scores: z.array(FlaggedSubmission.extend({ leaderboard_id: z.string() })).openapi({
-      description: `Scores of the player that boards held back for review, oldest first, at most ${EXPORT_LIST_LIMIT}`,
-    }),
+    ...exportSchemas("fair-play"),
     recent_events: z
       .array(RecentEvent)
       .openapi({ description: "The last events the player's object applied, newest first" }),

@@ -1,11 +1,18 @@
-import { userObject } from "../../user/names";
-import { userBattlePassState } from "../../battlepasses/admin/user-state";
+import { PLAYER_STATE_PARTS } from "../../registry/areas";
+
+/** One user's stored state: each area's part under its key (src/kit/area.ts `playerState`). */
+export interface UserState {
+  app_id: string;
+  user_id: string;
+  [area: string]: unknown;
+}
 
 /** One user's stored state in every area, for support: nothing is started or reset by reading it. */
-export async function readUserState(env: Env, appId: string, userId: string, now: number) {
-  const [challenges, battlePasses] = await Promise.all([
-    userObject(env, appId, userId).challengeState(),
-    userBattlePassState(env, appId, userId, now),
-  ]);
-  return { app_id: appId, user_id: userId, challenges, battle_passes: battlePasses };
+export async function readUserState(env: Env, appId: string, userId: string, now: number): Promise<UserState> {
+  const parts = await Promise.all(PLAYER_STATE_PARTS.map((part) => part.read(env, appId, userId, now)));
+  return {
+    app_id: appId,
+    user_id: userId,
+    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part, i) => [part.key, parts[i]])),
+  };
 }

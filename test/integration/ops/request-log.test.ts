@@ -176,9 +176,10 @@ describe("background failures", () => {
     await runScheduled({ ...env, DB: brokenDb }, Date.now());
     const tasks = [
       "event-retention",
+      // The areas' tasks, in the registry's order (src/registry/areas.ts).
       "battle-pass-expiry",
-      "delivery-log-retention",
       "leaderboard-maintenance",
+      "delivery-log-retention",
       "holder-receipts-retention",
       "audit-log-retention",
       "erasure-retention",

@@ -6,6 +6,7 @@ import type { SessionState } from "../../../src/realtime/core/session";
 import type { BackgroundMessage } from "../../../src/user/messages";
 import type { DeliveryMessage } from "../../../src/webhooks/messages";
 import { userObject } from "../../../src/user/names";
+import { userChallenges } from "../../../src/challenges/user-challenges";
 import { erasureSubject } from "../../../src/apps/erasure-tombstones";
 import { ADMIN, advanceClock, call, createTestApp, DAY, HOUR, iso, serviceNow } from "../helpers";
 import { createCategory, createChallenge, player } from "../challenges/support";
@@ -225,7 +226,7 @@ describe("an erased player", () => {
     expect(await userObject(env, app.appId, PLAYER).applyEvent(late.event, 1000)).toEqual({ duplicate: false });
     expect(await d1RowsHolding(PLAYER)).toEqual([]);
     expect((await objectRowsHolding(app.appId, PLAYER, PLAYER)).rows).toEqual([]);
-    expect(await userObject(env, app.appId, PLAYER).challengeState()).toEqual([]);
+    expect(await userChallenges(env, app.appId, PLAYER).state()).toEqual([]);
   });
 
   it("has a pending webhook delivery cancelled: not sent, not logged", async () => {

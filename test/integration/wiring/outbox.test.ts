@@ -143,7 +143,7 @@ describe("the user's outbox", () => {
     const quiet = await appWithoutReceivers("First touch without receivers");
     const stagedRow = (appId: string, userId: string) =>
       stagedRowAfter(appId, userId, (instance) =>
-        instance.listChallenges(appId, userId, Date.now(), { filter: "all" }),
+        instance.callArea("challenges", "list", [appId, userId, Date.now(), { filter: "all" }]),
       );
 
     // The automatic challenge starts: its change goes to the app's endpoint.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { layoutBars, layoutShares, niceCeiling } from "../../../src/console/core/charts";
-import { may } from "../../../src/console/core/roles";
+import { layoutBars, layoutShares, niceCeiling } from "../../../src/kit/console/core/charts";
+import { may } from "../../../src/kit/console/core/roles";
 import { afterFailure, LOCK_MS, lockedFor, MAX_FAILED_SIGN_INS } from "../../../src/console/core/sign-in-lock";
 import { recentMonths } from "../../../src/console/core/periods";
-import { utcText } from "../../../src/console/core/times";
+import { utcText } from "../../../src/kit/console/core/times";
 import { hashPassword, verifyPassword } from "../../../src/console/auth/passwords";
 
 describe("roles", () => {

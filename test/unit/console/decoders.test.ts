@@ -3,13 +3,13 @@ import type { z } from "zod";
 import { type ChallengeAdmin, ChallengeInput } from "../../../src/challenges/admin/schemas";
 import { BattlePassInput, type LevelAdmin, LevelInput } from "../../../src/battlepasses/admin/schemas";
 import { type LeaderboardAdmin, LeaderboardInput } from "../../../src/leaderboards/admin/schemas";
-import { challengeToForm, decodeChallenge, decodeCategory } from "../../../src/console/forms/challenges";
-import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/console/forms/battle-passes";
-import { decodeLeaderboard, leaderboardToForm } from "../../../src/console/forms/leaderboards";
-import { decodeEvent } from "../../../src/console/forms/events";
-import { readDateTime, dateTimeToForm } from "../../../src/console/forms/common";
-import { decodeWebhook } from "../../../src/console/forms/simple";
-import { FormReader } from "../../../src/console/core/form";
+import { challengeToForm, decodeChallenge, decodeCategory } from "../../../src/challenges/console/forms";
+import { decodeLevel, decodePass, levelToForm, passToForm } from "../../../src/battlepasses/console/forms";
+import { decodeLeaderboard, leaderboardToForm } from "../../../src/leaderboards/console/forms";
+import { decodeEvent } from "../../../src/kit/console/forms/events";
+import { readDateTime, dateTimeToForm } from "../../../src/kit/console/forms/common";
+import { decodeWebhook } from "../../../src/kit/console/forms/simple";
+import { FormReader } from "../../../src/kit/console/core/form";
 
 /** What a form shows of a stored object, submitted unchanged, is that object's input again. */
 

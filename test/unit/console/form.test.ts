@@ -10,7 +10,7 @@ import {
   problemsOfIssues,
   rowsOf,
   withRows,
-} from "../../../src/console/core/form";
+} from "../../../src/kit/console/core/form";
 
 describe("form values", () => {
   it("keeps the last value of a name and ignores files", () => {

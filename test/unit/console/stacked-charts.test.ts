@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { layoutStackedBars, scaleTicks } from "../../../src/console/core/charts";
+import { layoutStackedBars, scaleTicks } from "../../../src/kit/console/core/charts";
 
 describe("stacked bar charts", () => {
   it("stacks each point's values bottom up on a readable scale, a value above zero never invisible", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeCatalog, fieldType, predefinedEvent, PREDEFINED_EVENTS } from "../../../src/events/catalog";
+import { describeCatalog, fieldType, predefinedEvent, PREDEFINED_EVENTS } from "../../../src/rules/predefined-events";
 import { retentionDays } from "../../../src/events/retention";
 
 describe("the catalog data", () => {

@@ -13,6 +13,15 @@ export type GamePaths = {
   "/api/v1/events": Only<paths["/api/v1/events"], "post">;
   "/api/v1/events/batch": Only<paths["/api/v1/events/batch"], "post">;
   "/api/v1/public/documentation": Only<paths["/api/v1/public/documentation"], "get">;
+  "/api/v1/challenges/personal/all/{appId}": Only<paths["/api/v1/challenges/personal/all/{appId}"], "get">;
+  "/api/v1/challenges/personal/unresolved/{appId}": Only<paths["/api/v1/challenges/personal/unresolved/{appId}"], "get">;
+  "/api/v1/challenges/personal/get/{appId}": Only<paths["/api/v1/challenges/personal/get/{appId}"], "get">;
+  "/api/v1/challenges/personal/get-in-progress-challenges/{appId}": Only<paths["/api/v1/challenges/personal/get-in-progress-challenges/{appId}"], "get">;
+  "/api/v1/challenges/personal/get/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/get/{appId}/{challengeId}"], "get">;
+  "/api/v1/challenges/personal/unlock/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/unlock/{appId}/{challengeId}"], "get" | "post">;
+  "/api/v1/challenges/personal/activate/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/activate/{appId}/{challengeId}"], "get" | "put">;
+  "/api/v1/challenges/personal/cancel/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/cancel/{appId}/{challengeId}"], "put" | "delete">;
+  "/api/v1/challenges/personal/claim/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/claim/{appId}/{challengeId}"], "get" | "put">;
   "/v1/api/battle-passes/{appId}": Only<paths["/v1/api/battle-passes/{appId}"], "get">;
   "/api/v1/battle-passes/{appId}": Only<paths["/api/v1/battle-passes/{appId}"], "get">;
   "/api/v1/battle-passes/{appId}/active": Only<paths["/api/v1/battle-passes/{appId}/active"], "get">;
@@ -29,20 +38,6 @@ export type GamePaths = {
   "/api/v1/battle-pass-levels/{appId}/claim/{levelId}": Only<paths["/api/v1/battle-pass-levels/{appId}/claim/{levelId}"], "post">;
   "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}": Only<paths["/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}"], "post">;
   "/api/v1/battle-pass-levels/{appId}/activate/{levelId}": Only<paths["/api/v1/battle-pass-levels/{appId}/activate/{levelId}"], "post">;
-  "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
-  "/api/v1/auth/user-challenge-topic-link": Only<paths["/api/v1/auth/user-challenge-topic-link"], "get">;
-  "/api/v1/auth/user-battle-pass-topic-link": Only<paths["/api/v1/auth/user-battle-pass-topic-link"], "get">;
-  "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
-  "/api/v1/challenges/web-socket/generate-token": Only<paths["/api/v1/challenges/web-socket/generate-token"], "get">;
-  "/api/v1/challenges/personal/all/{appId}": Only<paths["/api/v1/challenges/personal/all/{appId}"], "get">;
-  "/api/v1/challenges/personal/unresolved/{appId}": Only<paths["/api/v1/challenges/personal/unresolved/{appId}"], "get">;
-  "/api/v1/challenges/personal/get/{appId}": Only<paths["/api/v1/challenges/personal/get/{appId}"], "get">;
-  "/api/v1/challenges/personal/get-in-progress-challenges/{appId}": Only<paths["/api/v1/challenges/personal/get-in-progress-challenges/{appId}"], "get">;
-  "/api/v1/challenges/personal/get/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/get/{appId}/{challengeId}"], "get">;
-  "/api/v1/challenges/personal/unlock/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/unlock/{appId}/{challengeId}"], "get" | "post">;
-  "/api/v1/challenges/personal/activate/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/activate/{appId}/{challengeId}"], "get" | "put">;
-  "/api/v1/challenges/personal/cancel/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/cancel/{appId}/{challengeId}"], "put" | "delete">;
-  "/api/v1/challenges/personal/claim/{appId}/{challengeId}": Only<paths["/api/v1/challenges/personal/claim/{appId}/{challengeId}"], "get" | "put">;
   "/api/v1/leaderboards/{leaderboardId}": Only<paths["/api/v1/leaderboards/{leaderboardId}"], "get">;
   "/api/v2/leaderboards/{leaderboardId}": Only<paths["/api/v2/leaderboards/{leaderboardId}"], "get">;
   "/api/v1/leaderboards": Only<paths["/api/v1/leaderboards"], "get">;
@@ -53,6 +48,11 @@ export type GamePaths = {
   "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}": Only<paths["/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}"], "get">;
   "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
+  "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
+  "/api/v1/auth/user-challenge-topic-link": Only<paths["/api/v1/auth/user-challenge-topic-link"], "get">;
+  "/api/v1/auth/user-battle-pass-topic-link": Only<paths["/api/v1/auth/user-battle-pass-topic-link"], "get">;
+  "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
+  "/api/v1/challenges/web-socket/generate-token": Only<paths["/api/v1/challenges/web-socket/generate-token"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
   "/api/v1/public/catalog-schema.json": Only<paths["/api/v1/public/catalog-schema.json"], "get">;
@@ -67,6 +67,15 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/events": ["post"],
   "/api/v1/events/batch": ["post"],
   "/api/v1/public/documentation": ["get"],
+  "/api/v1/challenges/personal/all/{appId}": ["get"],
+  "/api/v1/challenges/personal/unresolved/{appId}": ["get"],
+  "/api/v1/challenges/personal/get/{appId}": ["get"],
+  "/api/v1/challenges/personal/get-in-progress-challenges/{appId}": ["get"],
+  "/api/v1/challenges/personal/get/{appId}/{challengeId}": ["get"],
+  "/api/v1/challenges/personal/unlock/{appId}/{challengeId}": ["get","post"],
+  "/api/v1/challenges/personal/activate/{appId}/{challengeId}": ["get","put"],
+  "/api/v1/challenges/personal/cancel/{appId}/{challengeId}": ["put","delete"],
+  "/api/v1/challenges/personal/claim/{appId}/{challengeId}": ["get","put"],
   "/v1/api/battle-passes/{appId}": ["get"],
   "/api/v1/battle-passes/{appId}": ["get"],
   "/api/v1/battle-passes/{appId}/active": ["get"],
@@ -83,20 +92,6 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/battle-pass-levels/{appId}/claim/{levelId}": ["post"],
   "/v1/api/battle-pass-levels/{battlePassId}/activate/{levelId}": ["post"],
   "/api/v1/battle-pass-levels/{appId}/activate/{levelId}": ["post"],
-  "/api/v1/auth/user-challenges-topic-link": ["get"],
-  "/api/v1/auth/user-challenge-topic-link": ["get"],
-  "/api/v1/auth/user-battle-pass-topic-link": ["get"],
-  "/api/v1/auth/leaderboard-topic-link": ["get"],
-  "/api/v1/challenges/web-socket/generate-token": ["get"],
-  "/api/v1/challenges/personal/all/{appId}": ["get"],
-  "/api/v1/challenges/personal/unresolved/{appId}": ["get"],
-  "/api/v1/challenges/personal/get/{appId}": ["get"],
-  "/api/v1/challenges/personal/get-in-progress-challenges/{appId}": ["get"],
-  "/api/v1/challenges/personal/get/{appId}/{challengeId}": ["get"],
-  "/api/v1/challenges/personal/unlock/{appId}/{challengeId}": ["get","post"],
-  "/api/v1/challenges/personal/activate/{appId}/{challengeId}": ["get","put"],
-  "/api/v1/challenges/personal/cancel/{appId}/{challengeId}": ["put","delete"],
-  "/api/v1/challenges/personal/claim/{appId}/{challengeId}": ["get","put"],
   "/api/v1/leaderboards/{leaderboardId}": ["get"],
   "/api/v2/leaderboards/{leaderboardId}": ["get"],
   "/api/v1/leaderboards": ["get"],
@@ -107,6 +102,11 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}": ["get"],
   "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
+  "/api/v1/auth/user-challenges-topic-link": ["get"],
+  "/api/v1/auth/user-challenge-topic-link": ["get"],
+  "/api/v1/auth/user-battle-pass-topic-link": ["get"],
+  "/api/v1/auth/leaderboard-topic-link": ["get"],
+  "/api/v1/challenges/web-socket/generate-token": ["get"],
   "/": ["get"],
   "/health": ["get"],
   "/api/v1/public/catalog-schema.json": ["get"],
@@ -123,10 +123,9 @@ export type BackendPaths = {
   "/api/v1/events": Only<paths["/api/v1/events"], "post">;
   "/api/v1/events/batch": Only<paths["/api/v1/events/batch"], "post">;
   "/api/v1/public/documentation": Only<paths["/api/v1/public/documentation"], "get">;
+  "/api/v1/reset-challenges/{appId}/{userId}": Only<paths["/api/v1/reset-challenges/{appId}/{userId}"], "post" | "delete">;
   "/v1/battle-pass/{appId}/unlock/{battlePassId}": Only<paths["/v1/battle-pass/{appId}/unlock/{battlePassId}"], "post">;
   "/api/v1/battle-passes/{appId}/unlock/{battlePassId}": Only<paths["/api/v1/battle-passes/{appId}/unlock/{battlePassId}"], "post">;
-  "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
-  "/api/v1/reset-challenges/{appId}/{userId}": Only<paths["/api/v1/reset-challenges/{appId}/{userId}"], "post" | "delete">;
   "/api/v1/leaderboards/{leaderboardId}": Only<paths["/api/v1/leaderboards/{leaderboardId}"], "get">;
   "/api/v2/leaderboards/{leaderboardId}": Only<paths["/api/v2/leaderboards/{leaderboardId}"], "get">;
   "/api/v1/leaderboards": Only<paths["/api/v1/leaderboards"], "get">;
@@ -140,6 +139,7 @@ export type BackendPaths = {
   "/api/v2/leaderboards-reset/{appId}/{leaderboardId}": Only<paths["/api/v2/leaderboards-reset/{appId}/{leaderboardId}"], "delete">;
   "/api/v1/leaderboards-reset/{appId}/{leaderboardId}": Only<paths["/api/v1/leaderboards-reset/{appId}/{leaderboardId}"], "delete">;
   "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}": Only<paths["/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}"], "delete">;
+  "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
   "/api/v1/public/catalog-schema.json": Only<paths["/api/v1/public/catalog-schema.json"], "get">;
@@ -156,10 +156,9 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/events": ["post"],
   "/api/v1/events/batch": ["post"],
   "/api/v1/public/documentation": ["get"],
+  "/api/v1/reset-challenges/{appId}/{userId}": ["post","delete"],
   "/v1/battle-pass/{appId}/unlock/{battlePassId}": ["post"],
   "/api/v1/battle-passes/{appId}/unlock/{battlePassId}": ["post"],
-  "/api/v1/auth/leaderboard-topic-link": ["get"],
-  "/api/v1/reset-challenges/{appId}/{userId}": ["post","delete"],
   "/api/v1/leaderboards/{leaderboardId}": ["get"],
   "/api/v2/leaderboards/{leaderboardId}": ["get"],
   "/api/v1/leaderboards": ["get"],
@@ -173,6 +172,7 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards-reset/{appId}/{leaderboardId}": ["delete"],
   "/api/v1/leaderboards-reset/{appId}/{leaderboardId}": ["delete"],
   "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}": ["delete"],
+  "/api/v1/auth/leaderboard-topic-link": ["get"],
   "/": ["get"],
   "/health": ["get"],
   "/api/v1/public/catalog-schema.json": ["get"],
@@ -205,26 +205,26 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/analytics/unused-events": Only<paths["/api/v1/admin/apps/{appId}/analytics/unused-events"], "get">;
   "/api/v1/admin/apps/{appId}/analytics/event-files": Only<paths["/api/v1/admin/apps/{appId}/analytics/event-files"], "get">;
   "/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}": Only<paths["/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}"], "get">;
+  "/api/v1/admin/apps/{appId}/challenge-categories": Only<paths["/api/v1/admin/apps/{appId}/challenge-categories"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}": Only<paths["/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}"], "get" | "put" | "delete">;
+  "/api/v1/admin/apps/{appId}/challenges": Only<paths["/api/v1/admin/apps/{appId}/challenges"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/challenges/{challengeId}": Only<paths["/api/v1/admin/apps/{appId}/challenges/{challengeId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/battle-passes": Only<paths["/api/v1/admin/apps/{appId}/battle-passes"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}": Only<paths["/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels": Only<paths["/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels/{levelId}": Only<paths["/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels/{levelId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/level-order": Only<paths["/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/level-order"], "put">;
+  "/api/v1/admin/apps/{appId}/leaderboards": Only<paths["/api/v1/admin/apps/{appId}/leaderboards"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}"], "get" | "put" | "delete">;
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged"], "get">;
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept"], "post">;
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss"], "post">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test"], "post">;
   "/api/v1/admin/apps/{appId}/webhook-deliveries": Only<paths["/api/v1/admin/apps/{appId}/webhook-deliveries"], "get">;
   "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}": Only<paths["/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}"], "get">;
   "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver": Only<paths["/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver"], "post">;
-  "/api/v1/admin/apps/{appId}/challenge-categories": Only<paths["/api/v1/admin/apps/{appId}/challenge-categories"], "get" | "post">;
-  "/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}": Only<paths["/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}"], "get" | "put" | "delete">;
-  "/api/v1/admin/apps/{appId}/challenges": Only<paths["/api/v1/admin/apps/{appId}/challenges"], "get" | "post">;
-  "/api/v1/admin/apps/{appId}/challenges/{challengeId}": Only<paths["/api/v1/admin/apps/{appId}/challenges/{challengeId}"], "get" | "put" | "delete">;
-  "/api/v1/admin/apps/{appId}/leaderboards": Only<paths["/api/v1/admin/apps/{appId}/leaderboards"], "get" | "post">;
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}"], "get" | "put" | "delete">;
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged"], "get">;
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept"], "post">;
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss"], "post">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
   "/api/v1/admin/status": Only<paths["/api/v1/admin/status"], "get">;
@@ -263,26 +263,26 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/analytics/unused-events": ["get"],
   "/api/v1/admin/apps/{appId}/analytics/event-files": ["get"],
   "/api/v1/admin/apps/{appId}/analytics/event-files/{date}/{hour}/{file}": ["get"],
+  "/api/v1/admin/apps/{appId}/challenge-categories": ["get","post"],
+  "/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}": ["get","put","delete"],
+  "/api/v1/admin/apps/{appId}/challenges": ["get","post"],
+  "/api/v1/admin/apps/{appId}/challenges/{challengeId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/battle-passes": ["get","post"],
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels": ["get","post"],
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/levels/{levelId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/battle-passes/{battlePassId}/level-order": ["put"],
+  "/api/v1/admin/apps/{appId}/leaderboards": ["get","post"],
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}": ["get","put","delete"],
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": ["get"],
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": ["post"],
+  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": ["post"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": ["post"],
   "/api/v1/admin/apps/{appId}/webhook-deliveries": ["get"],
   "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}": ["get"],
   "/api/v1/admin/apps/{appId}/webhook-deliveries/{deliveryId}/redeliver": ["post"],
-  "/api/v1/admin/apps/{appId}/challenge-categories": ["get","post"],
-  "/api/v1/admin/apps/{appId}/challenge-categories/{categoryId}": ["get","put","delete"],
-  "/api/v1/admin/apps/{appId}/challenges": ["get","post"],
-  "/api/v1/admin/apps/{appId}/challenges/{challengeId}": ["get","put","delete"],
-  "/api/v1/admin/apps/{appId}/leaderboards": ["get","post"],
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}": ["get","put","delete"],
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": ["get"],
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": ["post"],
-  "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": ["post"],
   "/": ["get"],
   "/health": ["get"],
   "/api/v1/admin/status": ["get"],
