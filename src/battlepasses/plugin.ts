@@ -15,6 +15,7 @@ import { battlePassWebhooks } from "./webhook-docs";
 export const battlePassesPlugin: AreaPlugin = {
   name: BATTLE_PASSES,
   routes: () => [battlePassRoutes, battlePassesAdmin],
+  countedEventNamesSql: "SELECT event_name FROM battle_pass_challenges WHERE app_id = ?1",
   userArea: {
     area: UserBattlePasses,
     rpc: ["progress", "act"],

@@ -15,6 +15,7 @@ import { challengeWebhooks } from "./webhook-docs";
 export const challengesPlugin: AreaPlugin = {
   name: CHALLENGES,
   routes: () => [challengeRoutes, challengesAdmin],
+  countedEventNamesSql: "SELECT event_name FROM challenges WHERE app_id = ?1",
   userArea: { area: UserChallenges, rpc: ["list", "get", "act", "reset", "state"] },
   webhooks: challengeWebhooks,
   playerTopics: async (_env, app, userId) => [

@@ -1,15 +1,10 @@
 import { z as zod, type OpenAPIHono, type z } from "@hono/zod-openapi";
 
 import type { ChangeSink, LeaderboardAudience, TopicRef, WebhookType } from "../changes/types";
-
 import type { AppEnv } from "../shared/http";
-
 import type { CorrectionResult, UserAreaClass } from "../user/area";
-
 import type { BackgroundKind, BackgroundMessagesOf } from "../user/messages";
-
 import type { AreaSchema } from "../user/schema";
-
 import type { CatalogSection } from "./catalog";
 import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
@@ -60,6 +55,12 @@ export interface AreaPlugin {
   readonly objectExists?: Readonly<Record<string, ObjectExists>>;
   /** Its console pages and their entries in the app's navigation. */
   readonly console?: ConsolePart;
+  /**
+   * The event names its configuration counts in an app: one D1 statement binding ?1 to the app id
+   * and answering `event_name` rows. An event of a name no area counts is an unused event (the
+   * dashboard, the admin API) and the event tester warns before sending it.
+   */
+  readonly countedEventNamesSql?: string;
 }
 
 /** The area's class in the user's object, its RPC methods, and where it applies an event. */

@@ -21,6 +21,7 @@ import { leaderboardWebhooks } from "./webhook-docs";
 export const leaderboardsPlugin: AreaPlugin = {
   name: "leaderboards",
   routes: (wiring) => [leaderboardRoutes, leaderboardsAdmin, leaderboardReviewAdmin(wiring.deliverFor)],
+  countedEventNamesSql: "SELECT event_name FROM leaderboards WHERE app_id = ?1",
   userArea: { area: UserBoardPace, rpc: [] },
   background: {
     event: (messages, env, channels) =>

@@ -50,6 +50,11 @@ export function backgroundHandlers<K extends BackgroundKind>(kind: K): Backgroun
   });
 }
 
+/** The statements that list the event names the areas' configurations count (?1: the app). */
+export const COUNTED_EVENT_NAMES_SQL: string[] = AREAS.flatMap((area) =>
+  area.countedEventNamesSql ? [area.countedEventNamesSql] : [],
+);
+
 /** The areas' parts of the admin's view of one player, in the answer's order. */
 export const PLAYER_STATE_PARTS = AREAS.flatMap((area) => (area.playerState ? [area.playerState] : []));
 
