@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { consoleRoutes } from "../../../src/console/routes";
 import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 
 /**
@@ -59,45 +60,48 @@ export async function consoleFixture(name = "Console fixture") {
 
 export type ConsoleFixture = Awaited<ReturnType<typeof consoleFixture>>;
 
-/** Every console path that changes something, for one fixture. Destructive ones come last. */
+/** Where the fixture's ids go in a console route's path parameters. */
+function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, string> {
+  return {
+    appId: f.appId,
+    keyId: f.keyId,
+    categoryId: f.categoryId,
+    challengeId: f.challengeId,
+    passId: f.passId,
+    levelId: f.levelId,
+    boardId: f.boardId,
+    leaderboardId: f.boardId,
+    flagId: "1",
+    memberType: "user",
+    memberId: PLAYER,
+    webhookId: f.webhookId,
+    deliveryId: f.deliveryId,
+    // Console users (operators) under /console/users, players under an app.
+    userId: routePath.startsWith("/console/users") ? f.consoleUserId : PLAYER,
+  };
+}
+
+const PLAYER = "player-1";
+/** Paths that only sign the caller in or out: open to every role. */
+const SIGN_IN_AND_OUT = new Set(["/console/sign-in", "/console/sign-in/admin-token", "/console/sign-out"]);
+
+/**
+ * Every console path that changes something (each POST route of the console's router), for one
+ * fixture. Destructive ones come last, deleting the app very last.
+ */
 export function changePaths(f: ConsoleFixture): string[] {
-  const app = `/console/apps/${f.appId}`;
-  return [
-    "/console/apps",
-    `${app}/settings`,
-    `${app}/keys`,
-    `${app}/challenges/categories/new`,
-    `${app}/challenges/categories/${f.categoryId}`,
-    `${app}/challenges/new`,
-    `${app}/challenges/${f.challengeId}`,
-    `${app}/battle-passes/new`,
-    `${app}/battle-passes/${f.passId}`,
-    `${app}/battle-passes/${f.passId}/levels/new`,
-    `${app}/battle-passes/${f.passId}/levels/${f.levelId}`,
-    `${app}/battle-passes/${f.passId}/levels/${f.levelId}/move`,
-    `${app}/leaderboards/new`,
-    `${app}/leaderboards/${f.boardId}`,
-    `${app}/webhooks`,
-    `${app}/webhooks/${f.webhookId}`,
-    `${app}/webhooks/${f.webhookId}/test`,
-    `${app}/webhooks/deliveries/${f.deliveryId}/redeliver`,
-    `${app}/catalog/preview`,
-    `${app}/catalog/apply`,
-    `${app}/players/player-1/reset-challenges`,
-    `${app}/events`,
-    "/console/users",
-    `/console/users/${f.consoleUserId}`,
-    `/console/users/${f.consoleUserId}/sign-out`,
-    `${app}/keys/${f.keyId}/revoke`,
-    `${app}/challenges/${f.challengeId}/delete`,
-    `${app}/challenges/categories/${f.categoryId}/delete`,
-    `${app}/battle-passes/${f.passId}/levels/${f.levelId}/delete`,
-    `${app}/battle-passes/${f.passId}/delete`,
-    `${app}/leaderboards/${f.boardId}/delete`,
-    `${app}/webhooks/${f.webhookId}/delete`,
-    `/console/users/${f.consoleUserId}/delete`,
-    `${app}/delete`,
-  ];
+  const routes = [...new Set(consoleRoutes.routes.filter((r) => r.method === "POST").map((r) => r.path))].filter(
+    (route) => !SIGN_IN_AND_OUT.has(route),
+  );
+  const paths = routes.map((route) => {
+    const params = fixtureParams(f, route);
+    return route.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) => {
+      if (!(name in params)) throw new Error(`The console fixture has no value for :${name} in ${route}`);
+      return encodeURIComponent(params[name]);
+    });
+  });
+  const rank = (path: string) => (path === `/console/apps/${f.appId}/delete` ? 2 : path.endsWith("/delete") ? 1 : 0);
+  return paths.sort((a, b) => rank(a) - rank(b));
 }
 
 /** Every console page that only reads, for one fixture. */
