@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Actor } from "./audit-log";
-import { badRequest } from "../shared/errors";
+import { invalid } from "../shared/domain-errors";
 import type { AppEnv } from "../shared/http";
 
 /**
@@ -22,7 +22,7 @@ export function actorNameOf(header: string | undefined): string | null {
         /[\u0000-\u001f\u007f]/.test(name)
         ? "must not contain control characters"
         : null;
-  if (problem) throw badRequest(`Invalid header: ${ACTOR_HEADER} ${problem}`, [{ field: ACTOR_HEADER, problem }]);
+  if (problem) throw invalid(`Invalid header: ${ACTOR_HEADER} ${problem}`, [{ field: ACTOR_HEADER, problem }]);
   return name;
 }
 

@@ -1,4 +1,4 @@
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { parseId } from "../shared/ids";
 import { backendOnlyEventsOf, rateLimitsOf, type AppSettingsColumns } from "./settings";
 

@@ -1,5 +1,5 @@
 import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from "jose";
-import { unauthorized } from "../shared/errors";
+import { unauthenticated } from "../shared/domain-errors";
 import { signingKeys } from "./signing-keys";
 import { erasedAt, erasedSince, tokenIssuedAt } from "../apps/erasure-tombstones";
 
@@ -52,12 +52,12 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
   const keys = signingKeys(env);
   try {
     // Checked before jwtVerify too, so a foreign algorithm is refused without touching any key.
-    if (headerAlgorithm(token) !== ALGORITHM) throw unauthorized("Access token is invalid");
+    if (headerAlgorithm(token) !== ALGORITHM) throw unauthenticated("Access token is invalid");
     const { payload } = await jwtVerify(
       token,
       async (header) => {
         const match = keys.find((k) => k.kid === header.kid);
-        if (!match) throw unauthorized("Access token is signed with an unknown key");
+        if (!match) throw unauthenticated("Access token is signed with an unknown key");
         return match.key;
       },
       {
@@ -69,7 +69,7 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
       },
     );
     if (typeof payload.app_id !== "string" || typeof payload.sub !== "string" || payload.sub === "") {
-      throw unauthorized("Access token lacks its app or user");
+      throw unauthenticated("Access token lacks its app or user");
     }
     const keyId = typeof payload.key_id === "string" ? { keyId: payload.key_id } : {};
     return {
@@ -79,8 +79,8 @@ export async function verifyAccessToken(env: TokenEnv, token: string, nowMs: num
       ...keyId,
     };
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw unauthorized("Access token has expired");
-    if (err instanceof joseErrors.JOSEError) throw unauthorized("Access token is invalid");
+    if (err instanceof joseErrors.JWTExpired) throw unauthenticated("Access token has expired");
+    if (err instanceof joseErrors.JOSEError) throw unauthenticated("Access token is invalid");
     throw err;
   }
 }
@@ -103,4 +103,4 @@ export async function verifyPlayerToken(
 
 /** The 401 of a token older than its player's erasure. */
 export const erasedMeanwhile = () =>
-  unauthorized("Access token was issued before this player's data was erased; mint a new one");
+  unauthenticated("Access token was issued before this player's data was erased; mint a new one");

@@ -1,5 +1,5 @@
 import { toIso } from "../shared/clock";
-import { forbidden } from "../shared/errors";
+import { forbidden } from "../shared/domain-errors";
 import { pageOffset, type Paging } from "../shared/paging";
 
 /**

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { notFound, unauthorized } from "../shared/errors";
+import { notFound, unauthenticated } from "../shared/domain-errors";
 import { adminTokenProblem, isDevelopment, secretNotConfigured } from "../shared/secrets";
 import type { AppEnv, Caller } from "../shared/http";
 import { timingSafeEqual } from "../shared/crypto";
@@ -14,9 +14,9 @@ const MAX_API_KEY_LENGTH = 64;
 
 export function bearerToken(c: Context): string {
   const header = c.req.header("Authorization");
-  if (!header) throw unauthorized("Missing Authorization header");
+  if (!header) throw unauthenticated("Missing Authorization header");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized("Authorization header must be 'Bearer <credential>'");
+  if (!match) throw unauthenticated("Authorization header must be 'Bearer <credential>'");
   return match[1];
 }
 
@@ -27,14 +27,14 @@ export const isAccessTokenShaped = (credential: string) =>
   !looksLikeApiKey(credential) && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(credential);
 
 async function callerFromApiKey(c: Context<AppEnv>, credential: string): Promise<Caller> {
-  if (!looksLikeApiKey(credential)) throw unauthorized("This operation requires an API key, not an access token");
+  if (!looksLikeApiKey(credential)) throw unauthenticated("This operation requires an API key, not an access token");
   const key = await findActiveKey(c.env.DB, credential);
-  if (!key) throw unauthorized("Invalid or revoked API key");
+  if (!key) throw unauthenticated("Invalid or revoked API key");
   return { kind: "api-key", ...key };
 }
 
 async function callerFromAccessToken(c: Context<AppEnv>, credential: string): Promise<Caller> {
-  if (looksLikeApiKey(credential)) throw unauthorized("This operation requires an access token, not an API key");
+  if (looksLikeApiKey(credential)) throw unauthenticated("This operation requires an access token, not an API key");
   const { appId, userId, issuedAt } = await trustedAccessToken(c.env, credential, c.get("now"));
   return { kind: "access-token", appId, userId, issuedAt };
 }
@@ -67,7 +67,7 @@ function assertAdminConfigured(env: Env): void {
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   assertAdminConfigured(c.env);
   const credential = bearerToken(c);
-  if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthorized("Invalid admin token");
+  if (!timingSafeEqual(credential, c.env.ADMIN_TOKEN)) throw unauthenticated("Invalid admin token");
   c.set("caller", { kind: "admin", actorName: actorNameOf(c.req.header(ACTOR_HEADER)) });
   await next();
 });

@@ -1,4 +1,4 @@
-import { unauthorized } from "../shared/errors";
+import { unauthenticated } from "../shared/domain-errors";
 import { verifyPlayerToken, type VerifiedClaims } from "./access-tokens";
 import { appTrust, refuseBanned } from "./trust";
 
@@ -14,9 +14,9 @@ type TrustedTokenEnv = Parameters<typeof verifyPlayerToken>[0];
 export async function trustedAccessToken(env: TrustedTokenEnv, token: string, now: number): Promise<VerifiedClaims> {
   const claims = await verifyPlayerToken(env, token, now);
   const trust = await appTrust(env.DB, claims.appId);
-  if (!trust.exists) throw unauthorized("Access token of an app that no longer exists");
+  if (!trust.exists) throw unauthenticated("Access token of an app that no longer exists");
   if (claims.keyId !== undefined && trust.endedKeys.has(claims.keyId)) {
-    throw unauthorized("Access token minted by an API key that has been revoked");
+    throw unauthenticated("Access token minted by an API key that has been revoked");
   }
   refuseBanned(trust, claims.userId, now);
   return claims;

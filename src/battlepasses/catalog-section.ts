@@ -18,7 +18,7 @@ import { webhookUrlProblem } from "../rules/webhook-url";
 
 import { toIso } from "../shared/clock";
 
-import type { FieldProblem } from "../shared/errors";
+import type { FieldProblem } from "../shared/domain-errors";
 
 import { ConfigKey } from "../shared/schemas";
 

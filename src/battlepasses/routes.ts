@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
-import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
+import { invalid, conflict, forbidden, notFound } from "../shared/domain-errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import {
   aliasOf,
@@ -241,13 +241,13 @@ async function unlock(
   let userId: string;
   if (caller.kind === "access-token") {
     if (body.user_id !== undefined)
-      throw badRequest("user_id must not be sent with an access token: the token names the user", [
+      throw invalid("user_id must not be sent with an access token: the token names the user", [
         { field: "user_id", problem: "not allowed with an access token" },
       ]);
     userId = caller.userId;
   } else {
     if (body.user_id === undefined)
-      throw badRequest("user_id is required when unlocking with an API key", [
+      throw invalid("user_id is required when unlocking with an API key", [
         { field: "user_id", problem: "required with an API key" },
       ]);
     userId = body.user_id;

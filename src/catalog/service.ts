@@ -2,7 +2,7 @@ import { writeConfig } from "../apps/config-write";
 import type { Actor } from "../apps/audit-log";
 import { planAuditEntries } from "./core/audit";
 import { requireApp } from "../apps/repo";
-import { ApiError, badRequest, conflict, type FieldProblem } from "../shared/errors";
+import { invalid, conflict, type FieldProblem } from "../shared/domain-errors";
 import { invalidInput } from "../shared/http";
 import { invalidMessage } from "../shared/problems";
 import { isUniqueViolation } from "../shared/statements";
@@ -38,8 +38,7 @@ export function parseCatalogDocument(input: unknown): CatalogDocument {
   return parsed.data;
 }
 
-const invalidDocument = (problems: FieldProblem[]) =>
-  badRequest(invalidMessage("catalog document", problems), problems);
+const invalidDocument = (problems: FieldProblem[]) => invalid(invalidMessage("catalog document", problems), problems);
 
 export async function exportCatalog(env: Env, appId: string, now: number): Promise<CatalogDocument> {
   const app = await requireApp(env.DB, appId);
@@ -86,15 +85,14 @@ export async function applyCatalog(
   const { app, snapshot, planned } = await plan(env, appId, doc, options, now);
   if (planned.blocked.length > 0 && !options.force) {
     const errors = planned.blocked.map((b) => ({ field: b.ref, problem: b.problem }));
-    throw new ApiError(
-      409,
+    throw conflict(
       `The document would break running player state (apply with force=true to do it anyway): ${errors.map((e) => `${e.field}: ${e.problem}`).join("; ")}`,
       errors,
     );
   }
   const statements = planStatements(env.DB, app.app_id, planned, now);
   if (statements.length > MAX_APPLY_WRITES) {
-    throw badRequest(
+    throw invalid(
       `The document changes ${statements.length} objects; one apply changes at most ${MAX_APPLY_WRITES}: apply it in parts`,
     );
   }

@@ -1,7 +1,7 @@
 import type { AppSettingsColumns } from "../apps/settings";
 import type { CatalogSnapshot } from "../kit/catalog";
 import { CATALOG_SECTIONS } from "../registry/areas";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { holderReads, holdersOf } from "./holders-store";
 
 /**

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
-import { ApiError, notFound } from "../shared/errors";
+import { ApiError } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { createRouter, jsonText, type AppEnv } from "../shared/http";
 import {
   StatusMessageSchema,

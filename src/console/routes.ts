@@ -16,7 +16,7 @@ import { eventPages } from "./pages/events";
 import { userPages } from "./pages/users";
 import { auditPages } from "./pages/audit";
 import { statusPages } from "./pages/status";
-import { ApiError } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { logError } from "../shared/log";
 
 /**
@@ -84,5 +84,5 @@ consoleRoutes.route("/", userPages);
 consoleRoutes.route("/", auditPages);
 consoleRoutes.route("/", statusPages);
 consoleRoutes.all("/console/*", (c) => {
-  throw new ApiError(404, `There is no console page at ${c.req.path}.`);
+  throw notFound(`There is no console page at ${c.req.path}.`);
 });

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../apps/repo";
 import { dispatchChanges } from "../fanout/dispatch";
-import { badRequest, notFound } from "../shared/errors";
+import { invalid, notFound } from "../shared/domain-errors";
 import { createRouter } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../shared/openapi";
 import { webhookUrlProblem } from "../rules/webhook-url";
@@ -52,7 +52,7 @@ export const devChangesAdmin = createRouter().openapi(
     const changes = c.req.valid("json").changes.map((change, i) => {
       const problem = change.webhook_url === undefined ? null : webhookUrlProblem(change.webhook_url, allowLoopback);
       if (problem)
-        throw badRequest(`Invalid body: changes.${i}.webhook_url: ${problem}`, [
+        throw invalid(`Invalid body: changes.${i}.webhook_url: ${problem}`, [
           { field: `changes.${i}.webhook_url`, problem },
         ]);
       return {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../shared/http";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
 import { readClock, setClockOffset, toIso, type ServiceClock } from "../shared/clock";
 

@@ -1,4 +1,4 @@
-import { badRequest } from "../shared/errors";
+import { invalid } from "../shared/domain-errors";
 import { analyticsRange } from "./core/periods";
 import { hourEnd, hourStart } from "./core/archive-layout";
 
@@ -13,7 +13,7 @@ export function requireHourRange(
 ): { from: number; to: number } {
   const range = analyticsRange(from, to, now);
   if (!range.ok) {
-    throw badRequest(`Invalid query: ${range.errors.map((e) => `${e.field} ${e.problem}`).join("; ")}`, range.errors);
+    throw invalid(`Invalid query: ${range.errors.map((e) => `${e.field} ${e.problem}`).join("; ")}`, range.errors);
   }
   return { from: hourStart(range.from), to: hourEnd(range.to) };
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createRouter, type AppEnv } from "../shared/http";
-import { badRequest, forbidden, type FieldProblem } from "../shared/errors";
+import { invalid, forbidden, type FieldProblem } from "../shared/domain-errors";
 import { jsonBodyOf } from "../shared/body";
 import { logError } from "../shared/log";
 import {
@@ -52,7 +52,7 @@ function authMode(c: Context<AppEnv>): AuthMode {
   if (value === undefined || value === "") return isAccessTokenShaped(bearerToken(c)) ? "access_token" : "api_key";
   if (AUTH_MODES.includes(value)) return value as AuthMode;
   const problem = "must be 'api_key' or 'access_token'";
-  throw badRequest(`Invalid query: auth ${problem}`, [{ field: "auth", problem }]);
+  throw invalid(`Invalid query: auth ${problem}`, [{ field: "auth", problem }]);
 }
 
 const requireSender = createMiddleware<AppEnv>(async (c, next) => {
@@ -182,7 +182,7 @@ eventsRoutes
       const ctx = await intakeContext(c);
       refuseWhenFull(c, ctx);
       const checked = checkEvent(c, await readJson(c));
-      if ("errors" in checked) throw badRequest(invalidEventMessage(checked.errors), checked.errors);
+      if ("errors" in checked) throw invalid(invalidEventMessage(checked.errors), checked.errors);
       const [outcome] = await takeEvents(ctx, [checked.event]);
       if (outcome.status === 403) throw forbidden(outcome.message);
       if (outcome.status === 429) throw rateLimited(outcome.refusal, checked.event.userId);
@@ -214,7 +214,7 @@ eventsRoutes
       const items = (raw as { events?: unknown } | null)?.events;
       if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_EVENTS) {
         const problem = `must be an array of 1 to ${MAX_BATCH_EVENTS} events`;
-        throw badRequest(`Invalid body: events ${problem}`, [{ field: "events", problem }]);
+        throw invalid(`Invalid body: events ${problem}`, [{ field: "events", problem }]);
       }
       const checked = items.map((item) => checkEvent(c, item));
       const accepted = checked.flatMap((item, index) => ("event" in item ? [{ index, event: item.event }] : []));

@@ -4,7 +4,7 @@ import { createRouter, type AppEnv } from "../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse } from "../shared/openapi";
 import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "../auth/middleware";
 import { DigitsId } from "../shared/schemas";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { topicSecret } from "../shared/secrets";
 import { objectExists } from "../registry/areas";
 import { topicName, type RealtimeTopicRef } from "../realtime/channel";

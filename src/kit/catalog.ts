@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 
 import type { AppSettingsColumns } from "../apps/settings";
 
-import type { FieldProblem } from "../shared/errors";
+import type { FieldProblem } from "../shared/domain-errors";
 
 import type { HeldState } from "../user/messages";
 

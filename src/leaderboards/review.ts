@@ -1,6 +1,6 @@
 import { auditStatements, PLAYER_RESOURCE, recordAudit, type Actor, type AuditEntry } from "../apps/audit-log";
 import type { ChangeSink } from "../changes/types";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { parseId } from "../shared/ids";
 import type { Paging } from "../shared/paging";
 import { applyChunk, toChanges } from "./apply";

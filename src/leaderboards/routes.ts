@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, requireApiKey, requireTokenOrKey } from "../auth/middleware";
 import { toIso } from "../shared/clock";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { createRouter, type AppEnv } from "../shared/http";
 import { aliasOf, bearerSecurity, errorResponses, jsonResponse, pathId, StatusMessageSchema } from "../shared/openapi";
 import { pageOffset } from "../shared/paging";

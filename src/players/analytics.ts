@@ -1,4 +1,4 @@
-import { badRequest } from "../shared/errors";
+import { invalid } from "../shared/domain-errors";
 import { eventNameCounts, eventsByHour, playerDataStart, readPlayerDays, readRetentionCells } from "../events/channel";
 import { countedEventNames } from "./counted-event-names";
 import {
@@ -25,7 +25,7 @@ export const EVENT_HOURS = 48;
 export function requireDayRange(from: string | undefined, to: string | undefined, now: number) {
   const range = playerDayRange(from, to, utcDay(now));
   if (!range.ok) {
-    throw badRequest(`Invalid query: ${range.errors.map((e) => `${e.field} ${e.problem}`).join("; ")}`, range.errors);
+    throw invalid(`Invalid query: ${range.errors.map((e) => `${e.field} ${e.problem}`).join("; ")}`, range.errors);
   }
   return range;
 }

@@ -4,7 +4,7 @@ import { deleteBanStatement, expiredBans, presentBan, readBan, upsertBanStatemen
 import { PLAYER_ROWS_PARTS } from "../registry/areas";
 import { allShards } from "../realtime/channel";
 import { toIso } from "../shared/clock";
-import { badRequest } from "../shared/errors";
+import { invalid } from "../shared/domain-errors";
 import { logBackgroundFailure } from "../shared/log";
 import { userObjectName } from "../user/names";
 
@@ -42,7 +42,7 @@ export async function banPlayer(
   actor: Actor,
 ): Promise<BanRow> {
   if (input.expiresAt !== null && input.expiresAt <= now) {
-    throw badRequest("Invalid body: expires_at must be in the future", [
+    throw invalid("Invalid body: expires_at must be in the future", [
       { field: "expires_at", problem: "must be in the future" },
     ]);
   }

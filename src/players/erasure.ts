@@ -2,7 +2,8 @@ import { erasedPlayerId, PLAYER_RESOURCE, type Actor } from "../apps/audit-log";
 import { writeConfig } from "../apps/config-write";
 import { erasureSubject, pruneTombstones, tombstoneRetentionMs, tombstoneStatement } from "../apps/erasure-tombstones";
 import { toIso } from "../shared/clock";
-import { ApiError, notFound } from "../shared/errors";
+import { unavailable } from "../shared/domain-errors";
+import { notFound } from "../shared/domain-errors";
 import { logError } from "../shared/log";
 import { userObject } from "../user/names";
 import {
@@ -58,10 +59,7 @@ export async function requestErasure(env: Env, appId: number, userId: string, ac
       nowIso,
       "The player's object could not be reached; nothing was erased",
     );
-    throw new ApiError(
-      503,
-      `The erasure could not be started (receipt ${erasureId} failed); nothing was erased. Try again.`,
-    );
+    throw unavailable(`The erasure could not be started (receipt ${erasureId} failed); nothing was erased. Try again.`);
   }
   return presentReceipt({
     erasure_id: erasureId,

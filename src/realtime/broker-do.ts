@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { trustedAccessToken } from "../auth/trusted-token";
-import { ApiError } from "../shared/errors";
+import { isDomainError } from "../shared/domain-errors";
 import { getNow } from "../shared/clock";
 import { Connection } from "./connection";
 import {
@@ -213,7 +213,7 @@ export class MqttBroker extends DurableObject<Env> {
           await trustedAccessToken(this.env, token, await getNow(this.env));
           return true;
         } catch (err) {
-          if (err instanceof ApiError) return false;
+          if (isDomainError(err)) return false;
           throw err;
         }
       },

@@ -1,5 +1,6 @@
 import { trustedAccessToken } from "../auth/trusted-token";
-import { ApiError, errorBody } from "../shared/errors";
+import { DomainError } from "../shared/domain-errors";
+import { ApiError, errorBody, toApiError } from "../shared/errors";
 import { getNow } from "../shared/clock";
 import { topicSecret } from "../shared/secrets";
 import { brokerShard, randomShard } from "./shards";
@@ -32,7 +33,8 @@ export async function connectMqtt(request: Request, env: Env): Promise<Response>
     topicSecret(env);
     if (token !== null) await trustedAccessToken(env, token, await getNow(env));
   } catch (err) {
-    if (err instanceof ApiError) return refuse(err.status, err.message, err.headers);
+    const answer = err instanceof DomainError ? toApiError(err) : err;
+    if (answer instanceof ApiError) return refuse(answer.status, answer.message, answer.headers);
     throw err;
   }
   return brokerShard(env, randomShard(env)).fetch(request);

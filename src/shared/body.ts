@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { ApiError, badRequest } from "./errors";
+import { ApiError } from "./errors";
+import { invalid } from "./domain-errors";
 import type { AppEnv } from "./http";
 
 /**
@@ -55,7 +56,7 @@ export const jsonRequestBodies = createMiddleware<AppEnv>(async (c, next) => {
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw badRequest("Request body is not valid UTF-8", [{ field: "body", problem: "must be UTF-8 encoded JSON" }]);
+    throw invalid("Request body is not valid UTF-8", [{ field: "body", problem: "must be UTF-8 encoded JSON" }]);
   }
   // The usual case reads on from the bytes already cached. Any other JSON type is made canonical,
   // and a byte order mark, which the decoder dropped and JSON.parse would refuse, is left out.
@@ -73,6 +74,6 @@ export async function jsonBodyOf(c: Context<AppEnv>): Promise<unknown> {
   try {
     return await c.req.json();
   } catch {
-    throw badRequest("Request body must be JSON", [{ field: "body", problem: "must be JSON" }]);
+    throw invalid("Request body must be JSON", [{ field: "body", problem: "must be JSON" }]);
   }
 }

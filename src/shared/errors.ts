@@ -1,16 +1,14 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DomainError, type ErrorKind, type FieldProblem } from "./domain-errors";
 import { logError } from "./log";
 
-export interface FieldProblem {
-  field: string;
-  problem: string;
-}
-
 /**
- * The one error type of the service: becomes `{status, message, errors?}` with that HTTP status,
- * plus `fields` when the answer has more to say (`retry_after_seconds` of a 429).
+ * An answer of the HTTP edge that no domain error describes (an unsupported media type, a body
+ * too large, a rate limit with its headers); a domain error becomes one (toApiError). Becomes
+ * `{status, message, errors?}` with that HTTP status, plus `fields` when the answer has more to
+ * say (`retry_after_seconds` of a 429).
  */
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
@@ -39,12 +37,31 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: FieldProblem[]) => new ApiError(400, message, errors);
-export const unauthorized = (message: string) =>
-  new ApiError(401, message, undefined, { "WWW-Authenticate": 'Bearer realm="gamification"' });
-export const forbidden = (message: string) => new ApiError(403, message);
-export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string, errors?: FieldProblem[]) => new ApiError(409, message, errors);
+/** The HTTP status of each kind of domain error. */
+const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
+const WWW_AUTHENTICATE = { "WWW-Authenticate": 'Bearer realm="gamification"' };
+
+/** The answer's status for a thrown value: its own for an answer, 500 for anything unexpected. */
+export function errorStatus(err: unknown): ContentfulStatusCode {
+  if (err instanceof DomainError) return STATUS_OF[err.kind];
+  if (err instanceof ApiError) return err.status;
+  if (err instanceof HTTPException) return err.status as ContentfulStatusCode;
+  return 500;
+}
+
+/** A domain error as an HTTP answer: the status of its kind, its fields and details, and its headers. */
+export function toApiError(err: DomainError): ApiError {
+  const headers = err.kind === "unauthenticated" ? WWW_AUTHENTICATE : undefined;
+  return new ApiError(STATUS_OF[err.kind], err.message, err.problems, headers, err.details);
+}
 
 export function errorBody(status: number, message: string, errors?: FieldProblem[]) {
   return errors && errors.length > 0 ? { status, message, errors } : { status, message };
@@ -59,6 +76,7 @@ export function handleError(err: unknown, c: Context): Response {
   const requestId: string | undefined = c.get("requestId");
   const withRequestId = <T extends object>(body: T, status: number) =>
     status >= 500 && requestId ? { ...body, request_id: requestId } : body;
+  if (err instanceof DomainError) err = toApiError(err);
   if (err instanceof ApiError) {
     return c.json(
       withRequestId({ ...errorBody(err.status, err.message, err.errors), ...err.fields }, err.status),

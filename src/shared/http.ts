@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { TypedResponse } from "hono";
-import { badRequest } from "./errors";
+import { invalid } from "./domain-errors";
 import { invalidMessage, problemsOfIssues, type IssueLike } from "./problems";
 
 /** Who is calling: set by the credential middlewares of src/auth. */
@@ -28,7 +28,7 @@ export type AppEnv = {
  */
 export function invalidInput(issues: readonly IssueLike[], target?: string, input?: { value: unknown }) {
   const errors = problemsOfIssues(issues, { target: target ?? "body", ...(input ? { input: input.value } : {}) });
-  return badRequest(invalidMessage(target ?? "request", errors), errors);
+  return invalid(invalidMessage(target ?? "request", errors), errors);
 }
 
 /**

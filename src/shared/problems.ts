@@ -1,4 +1,4 @@
-import type { FieldProblem } from "./errors";
+import type { FieldProblem } from "./domain-errors";
 
 /**
  * zod's issues in plain words, for the API's errors[] and message and for the console alike:

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { type DomainError, unavailable } from "./domain-errors";
 
 /**
  * The secrets of .dev.vars.example: fine on a laptop, an open door anywhere else, since they are
@@ -25,9 +25,8 @@ export const isDevelopment = (env: { ENVIRONMENT?: string }): boolean => env.ENV
  * The answer of a path that cannot work without `name`: 503 (the service, not the caller, is at
  * fault; never a 500 and never open), naming the secret and how to set it.
  */
-export function secretNotConfigured(name: SecretName, problem: string): ApiError {
-  return new ApiError(
-    503,
+export function secretNotConfigured(name: SecretName, problem: string): DomainError {
+  return unavailable(
     `Service not configured: ${name} ${problem}. Set it with \`wrangler secret put ${name}\` (or run \`npm run deploy\`, which generates the missing secrets).`,
   );
 }

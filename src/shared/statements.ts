@@ -1,5 +1,5 @@
 /** Pieces of D1 statements that areas share: id expressions, named column values, key clashes. */
-import { conflict, type FieldProblem } from "./errors";
+import { conflict, type FieldProblem } from "./domain-errors";
 
 /**
  * An SQL expression that yields one row id, with its bound arguments: a known id (`?`), or a

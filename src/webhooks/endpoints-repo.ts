@@ -2,7 +2,7 @@ import type { WebhookType } from "../changes/types";
 import { cachedCatalog } from "../apps/catalog-cache";
 import { writeConfig, writeConfigRow } from "../apps/config-write";
 import { auditOf, systemActor, type Actor } from "../apps/audit-log";
-import { notFound } from "../shared/errors";
+import { notFound } from "../shared/domain-errors";
 import { parseId } from "../shared/ids";
 import { conflictOnDuplicate, keyClash } from "../shared/statements";
 import { pageOffset, type Paging } from "../shared/paging";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { notFound } from "../../shared/errors";
+import { notFound } from "../../shared/domain-errors";
 import { createRouter } from "../../shared/http";
 import { parseId } from "../../shared/ids";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";

@@ -1,6 +1,6 @@
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
-import { badRequest, notFound, type FieldProblem } from "../../shared/errors";
+import { invalid, notFound, type FieldProblem } from "../../shared/domain-errors";
 import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
@@ -406,7 +406,7 @@ export async function insertLevel(
   actor: Actor,
 ): Promise<number> {
   if (input.challenges.some((c) => c.challenge_id !== undefined)) {
-    throw badRequest("A new level has no challenges yet: leave challenge_id out", [
+    throw invalid("A new level has no challenges yet: leave challenge_id out", [
       { field: "challenges", problem: "challenge_id on create" },
     ]);
   }
@@ -441,10 +441,9 @@ export async function updateLevel(
   const known = new Set(existing.map((c) => c.challengeId));
   const unknown = input.challenges.findIndex((c) => c.challenge_id !== undefined && !known.has(c.challenge_id));
   if (unknown >= 0) {
-    throw badRequest(
-      `Challenge ${input.challenges[unknown].challenge_id} is not a challenge of level ${level.level_id}`,
-      [{ field: `challenges.${unknown}.challenge_id`, problem: "not a challenge of this level" }],
-    );
+    throw invalid(`Challenge ${input.challenges[unknown].challenge_id} is not a challenge of level ${level.level_id}`, [
+      { field: `challenges.${unknown}.challenge_id`, problem: "not a challenge of this level" },
+    ]);
   }
   const kept = new Set(input.challenges.map((c) => c.challenge_id).filter((id) => id !== undefined));
   const removed = [...known].filter((id) => !kept.has(id));
@@ -543,7 +542,7 @@ export async function setLevelOrder(
     levelIds.some((id) => !known.has(id))
       ? `must name each of the pass's ${current.length} levels once`
       : null;
-  if (problem) throw badRequest(`Invalid body: level_ids ${problem}`, [{ field: "level_ids", problem }]);
+  if (problem) throw invalid(`Invalid body: level_ids ${problem}`, [{ field: "level_ids", problem }]);
   await writeConfig(
     db,
     pass.app_id,

@@ -1,4 +1,4 @@
-import { badRequest } from "../../shared/errors";
+import { invalid } from "../../shared/domain-errors";
 import { webhookUrlProblem } from "../../rules/webhook-url";
 
 /**
@@ -7,6 +7,5 @@ import { webhookUrlProblem } from "../../rules/webhook-url";
  */
 export function checkRewardWebhookUrl(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, url: string | null): void {
   const problem = url === null ? null : webhookUrlProblem(url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
-  if (problem)
-    throw badRequest(`Invalid body: reward_webhook_url ${problem}`, [{ field: "reward_webhook_url", problem }]);
+  if (problem) throw invalid(`Invalid body: reward_webhook_url ${problem}`, [{ field: "reward_webhook_url", problem }]);
 }

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 import type { Action, CatalogPlanner, CatalogSnapshot, FieldChange, Step, StepOf } from "../../kit/catalog";
 import { CATALOG_SECTIONS } from "../../registry/areas";
 import type { CatalogDocument, CatalogSettings } from "../schemas";

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 import { CATALOG_SECTIONS } from "../../registry/areas";
 import type { CatalogDocument } from "../schemas";
 

@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound, type FieldProblem } from "../../shared/errors";
+import { invalid, conflict, notFound, type FieldProblem } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
@@ -291,7 +291,7 @@ async function requireInputCategory(db: D1Database, appId: number, categoryId: s
     .bind(appId, Number(categoryId))
     .first<{ category_id: number }>();
   if (!row) {
-    throw badRequest(`Invalid body: category_id: category ${categoryId} does not exist in this app`, [
+    throw invalid(`Invalid body: category_id: category ${categoryId} does not exist in this app`, [
       { field: "category_id", problem: `category ${categoryId} does not exist in this app` },
     ]);
   }

@@ -16,7 +16,7 @@ import {
 import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
 import { CategoryInput, ChallengeInput } from "../admin/schemas";
 import { toIso } from "../../shared/clock";
-import { ApiError } from "../../shared/errors";
+import { isDomainError } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
 import { localize } from "../../shared/localize";
 import {
@@ -309,7 +309,7 @@ export const challengesPages = consoleRouter()
       await deleteCategory(c.env.DB, row, consoleActor(c));
     } catch (err) {
       // A category that still holds challenges stays: say so on the category's page.
-      if (err instanceof ApiError && err.status === 409)
+      if (isDomainError(err, "conflict"))
         return redirectWithNotice(c, `${challengesBase(app)}/categories/${row.category_id}`, err.message, "error");
       throw err;
     }

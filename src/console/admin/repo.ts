@@ -1,4 +1,5 @@
-import { ApiError, notFound } from "../../shared/errors";
+import { conflict } from "../../shared/domain-errors";
+import { notFound } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import type { ConsoleRole } from "../../kit/console/core/roles";
@@ -35,7 +36,7 @@ export const presentConsoleUser = (row: ConsoleUserRow, activeSessions = 0) => (
 });
 
 const emailTaken = (email: string) =>
-  new ApiError(409, `A console user with the email ${email} already exists`, [
+  conflict(`A console user with the email ${email} already exists`, [
     { field: "email", problem: "is already a console user" },
   ]);
 const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed/i.test(err.message);

@@ -1,6 +1,6 @@
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { ApiError } from "../../shared/errors";
+import { forbidden } from "../../shared/domain-errors";
 import { timingSafeEqual } from "../../shared/crypto";
 import { readForm, SESSION_COOKIE, type ConsoleEnv } from "../../kit/console/http";
 import { findSession } from "../../kit/console/sessions";
@@ -39,10 +39,7 @@ export const verifyCsrf = createMiddleware<ConsoleEnv>(async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next();
   const sent = c.req.header("X-CSRF-Token") ?? (await readForm(c))._csrf;
   if (isCrossSite(c) || !sent || !timingSafeEqual(sent, c.get("session").csrfToken)) {
-    throw new ApiError(
-      403,
-      "This form is out of date or did not come from the console. Reload the page and try again.",
-    );
+    throw forbidden("This form is out of date or did not come from the console. Reload the page and try again.");
   }
   await next();
 });

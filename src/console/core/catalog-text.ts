@@ -1,5 +1,5 @@
 import { isNode, LineCounter, parseDocument, stringify, type Document } from "yaml";
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 
 /**
  * Catalog documents as text, for the console's export and import: YAML or JSON (YAML 1.2 reads

@@ -1,6 +1,6 @@
 import { auditedResources, listAuditEntries, presentAuditEntry } from "../../apps/admin/audit-repo";
 import { AuditQuery } from "../../apps/admin/audit-schemas";
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 import { problemSentence } from "../../shared/problems";
 import { problemsOfIssues } from "../../kit/console/core/form";
 import { requireApp, type AppRow } from "../../apps/repo";

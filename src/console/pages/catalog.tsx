@@ -10,7 +10,7 @@ import {
   type CatalogOptions,
 } from "../../catalog/service";
 import { sha256Hex } from "../../shared/crypto";
-import { ApiError } from "../../shared/errors";
+import { isDomainError } from "../../shared/domain-errors";
 import { problemSentence } from "../../shared/problems";
 import {
   formatCatalog,
@@ -92,8 +92,8 @@ async function planDocument(c: ConsoleContext, app: AppRow, text: string, option
     );
     return { ok: true, doc, preview: { plan, digest: await sha256Hex(JSON.stringify({ prune, plan })) } };
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 400) throw err;
-    return { ok: false, problems: read.locate(err.errors ?? [{ field: TEXT_FIELD, problem: err.message }]) };
+    if (!isDomainError(err, "invalid")) throw err;
+    return { ok: false, problems: read.locate(err.problems ?? [{ field: TEXT_FIELD, problem: err.message }]) };
   }
 }
 
@@ -344,8 +344,8 @@ export const catalogPages = consoleRouter()
       );
       return redirectWithNotice(c, catalogBase(app), `Catalog applied: ${planCounts(applied, true)}.`);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 409) throw err;
-      const errors = err.errors?.length ? errorsOf(err.errors) : { form: [err.message] };
+      if (!isDomainError(err, "conflict")) throw err;
+      const errors = err.problems?.length ? errorsOf(err.problems) : { form: [err.message] };
       return catalogPage(c, app, { form: { values, errors }, preview: planned.preview }, 409);
     }
   });

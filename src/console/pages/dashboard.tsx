@@ -9,7 +9,7 @@ import { recentMonths } from "../core/periods";
 import { BarChart, ShareBar, StackedBarChart } from "../../kit/console/ui/charts";
 import { playersReport, unusedEvents } from "../../players/analytics";
 import { addDays, utcDay, type RetentionPoint, type RetentionRow } from "../../players/core/player-analytics";
-import { badRequest } from "../../shared/errors";
+import { invalid } from "../../shared/domain-errors";
 import { EmptyState, Table } from "../../kit/console/ui/lists";
 import { PageHeader, renderPage } from "../../kit/console/ui/render";
 import { ServiceWarnings } from "./status-panel";
@@ -89,7 +89,7 @@ export const dashboardPages = consoleRouter().get("/console/apps/:appId", async 
   const asked = c.req.query("days");
   const rangeDays = asked === undefined || asked === "" ? DEFAULT_RANGE : Number(asked);
   if (!RANGES.includes(rangeDays as (typeof RANGES)[number])) {
-    throw badRequest(`The dashboard shows 7, 30 or 90 days, not “${asked}”.`);
+    throw invalid(`The dashboard shows 7, 30 or 90 days, not “${asked}”.`);
   }
   const today = utcDay(now);
   const firstDay = addDays(today, -(rangeDays - 1));

@@ -12,7 +12,8 @@ import { receiptsOf } from "../../players/erasure-receipts";
 import { requestErasure } from "../../players/erasure";
 import { exportPlayer } from "../../players/export";
 import { banPlayer, liftBan } from "../../players/bans";
-import { ApiError, badRequest, notFound } from "../../shared/errors";
+import { isDomainError } from "../../shared/domain-errors";
+import { invalid, notFound } from "../../shared/domain-errors";
 import { applyCorrection } from "../../players/corrections";
 import { CORRECTIONS, playerTarget } from "../../players/correction-list";
 import { ChallengeCorrectionInput, ScoreCorrectionInput } from "../../players/admin/correction-schemas";
@@ -346,7 +347,7 @@ export const playerPages = consoleRouter()
 
 /** A form's problems, as the notice of the player's page says them. */
 function invalidForm(issues: { path: PropertyKey[]; message: string }[]) {
-  return badRequest(issues.map((i) => `${i.path.map(String).join(".") || "form"}: ${i.message}`).join("; "));
+  return invalid(issues.map((i) => `${i.path.map(String).join(".") || "form"}: ${i.message}`).join("; "));
 }
 
 /** Makes a correction from the player's page: back to it with what was done, or why it was refused (400, 404, 409). */
@@ -360,7 +361,7 @@ async function correctFromConsole(
   try {
     await correct(consoleActor(c));
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500)
+    if (isDomainError(err, "invalid", "not-found", "conflict", "forbidden"))
       return redirectWithNotice(c, playerPath(app, userId), `Not corrected: ${err.message}`, "error");
     throw err;
   }

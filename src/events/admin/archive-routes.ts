@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
-import { badRequest, notFound } from "../../shared/errors";
+import { invalid, notFound } from "../../shared/domain-errors";
 import { toIso } from "../../shared/clock";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
 import { callerApp } from "../../auth/middleware";
@@ -45,7 +45,7 @@ export const eventFilesAdmin = createRouter()
         const after = parseArchiveKey(`${folder}${query.after}`);
         if (!after || after.appId !== appId) {
           const problem = "must be the next_after of a previous page";
-          throw badRequest(`Invalid query: after ${problem}`, [{ field: "after", problem }]);
+          throw invalid(`Invalid query: after ${problem}`, [{ field: "after", problem }]);
         }
         if (`${folder}${after.path}` > startAfter) startAfter = `${folder}${after.path}`;
       }

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 import { EVENT_NAME_MAX_LENGTH, eventNameCharacterProblem } from "../../shared/event-name";
 import { fieldType, predefinedEvent, type CatalogEvent } from "../../rules/predefined-events";
 import type { MetaValue } from "../../rules/counter";

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { Hono } from "hono";
-import { ApiError, badRequest } from "../../shared/errors";
+import { DomainError } from "../../shared/domain-errors";
+import { invalid } from "../../shared/domain-errors";
 import { recordAudit, type Actor } from "../../apps/audit-log";
 import { requestOrigin } from "../../apps/actor";
 import type { AppEnv } from "../../shared/http";
@@ -56,13 +57,13 @@ export async function readFormFile(c: Context, name: string): Promise<File | nul
 }
 
 /** What a signed-in user's role does not allow: a 403 page, and an entry in the audit log (recordRefusal). */
-export class PermissionRefused extends ApiError {
+export class PermissionRefused extends DomainError {
   constructor(
     readonly permission: Permission,
     role: string,
   ) {
     const needed = permission === "administer" ? "an owner" : "an editor or an owner";
-    super(403, `Your role (${role}) may only read here; this needs ${needed}.`);
+    super("forbidden", `Your role (${role}) may only read here; this needs ${needed}.`);
   }
 }
 
@@ -148,6 +149,6 @@ export const MAX_USER_ID = 256;
 export function playerIdOf(c: ConsoleContext): string {
   const userId = c.req.param("userId") ?? "";
   if (userId.length > MAX_USER_ID)
-    throw badRequest(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
+    throw invalid(`A user id has at most ${MAX_USER_ID} characters; this one has ${userId.length}.`);
   return userId;
 }

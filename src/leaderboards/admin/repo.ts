@@ -1,4 +1,4 @@
-import { notFound } from "../../shared/errors";
+import { notFound } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
 import { conflictOnDuplicate, keyClash, named } from "../../shared/statements";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";

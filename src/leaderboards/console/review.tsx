@@ -3,7 +3,7 @@ import type { RouteWiring } from "../../kit/area";
 import { MEMBER_TYPES, type LeaderboardDef, type MemberType } from "../catalog";
 import type { FlagReason } from "../core/contributions";
 import { acceptFlag, dismissFlag, listFlagged, removeEntry } from "../review";
-import { badRequest } from "../../shared/errors";
+import { invalid } from "../../shared/domain-errors";
 import { consoleActor, consoleRouter, guard, redirectWithNotice } from "../../kit/console/http";
 import { PostForm } from "../../kit/console/ui/forms";
 import { EmptyState, Table, Time } from "../../kit/console/ui/lists";
@@ -152,7 +152,7 @@ export const leaderboardReviewPages = (wiring: RouteWiring) =>
       const boardId = c.req.param("boardId");
       const memberType = c.req.param("memberType");
       if (!(MEMBER_TYPES as readonly string[]).includes(memberType))
-        throw badRequest(`A member is a user or a team, not “${memberType}”.`);
+        throw invalid(`A member is a user or a team, not “${memberType}”.`);
       const memberId = c.req.param("memberId");
       await removeEntry(
         c.env.DB,

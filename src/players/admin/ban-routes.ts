@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requestActor } from "../../apps/actor";
 import { requireApp } from "../../apps/repo";
 import { isInForce, banOf, listBans, presentBan, readBan } from "../../auth/bans";
-import { badRequest, notFound } from "../../shared/errors";
+import { invalid, notFound } from "../../shared/domain-errors";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
@@ -38,7 +38,7 @@ export const bansAdmin = createRouter()
       const now = c.get("now");
       const expiresAt = input.expires_at == null ? null : Date.parse(input.expires_at);
       if (expiresAt !== null && expiresAt <= now) {
-        throw badRequest("Invalid body: expires_at must be in the future", [
+        throw invalid("Invalid body: expires_at must be in the future", [
           { field: "expires_at", problem: "must be in the future" },
         ]);
       }

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../shared/errors";
+import type { FieldProblem } from "../../shared/domain-errors";
 
 /**
  * Pure parts of the players' analytics: the range of UTC days a query asks for, players per day

@@ -1,6 +1,6 @@
 import type { AppRow } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
-import { badRequest, conflict } from "../../shared/errors";
+import { invalid, conflict } from "../../shared/domain-errors";
 import { sendAll } from "../../shared/chunks";
 import { webhookUrlProblem } from "../../rules/webhook-url";
 import { newWebhookSecret, secretProblem } from "../core/signing";
@@ -17,10 +17,10 @@ export function endpointInput(
   input: { key?: string; webhook_type: AcceptedWebhookType; url: string; secret_key?: string },
 ): EndpointInput {
   const urlProblem = webhookUrlProblem(input.url, env.ALLOW_LOOPBACK_WEBHOOKS === "on");
-  if (urlProblem) throw badRequest(`Invalid body: url: ${urlProblem}`, [{ field: "url", problem: urlProblem }]);
+  if (urlProblem) throw invalid(`Invalid body: url: ${urlProblem}`, [{ field: "url", problem: urlProblem }]);
   const secret = input.secret_key ?? newWebhookSecret();
   const problem = secretProblem(secret);
-  if (problem) throw badRequest(`Invalid body: secret_key: ${problem}`, [{ field: "secret_key", problem }]);
+  if (problem) throw invalid(`Invalid body: secret_key: ${problem}`, [{ field: "secret_key", problem }]);
   return { key: input.key, webhook_type: canonicalWebhookType(input.webhook_type), url: input.url, secret_key: secret };
 }
 

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { requireApp, type AppRow } from "../../apps/repo";
 import { WEBHOOK_TYPES, type WebhookType } from "../../changes/types";
 import { toIso } from "../../shared/clock";
-import { ApiError } from "../../shared/errors";
+import { isDomainError } from "../../shared/domain-errors";
 import { endpointInput, redeliver, sendTestCall } from "../admin/actions";
 import {
   attemptsOf,
@@ -428,7 +428,7 @@ export const webhookPages = consoleRouter()
         "Test call queued: its attempts appear below.",
       );
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, back, err.message, "error");
+      if (isDomainError(err, "conflict")) return redirectWithNotice(c, back, err.message, "error");
       throw err;
     }
   })
@@ -453,7 +453,7 @@ export const webhookPages = consoleRouter()
     try {
       await redeliver(c.env, app.app_id, row, c.get("now"));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) return redirectWithNotice(c, back, err.message, "error");
+      if (isDomainError(err, "conflict")) return redirectWithNotice(c, back, err.message, "error");
       throw err;
     }
     return redirectWithNotice(c, back, `Delivery ${row.delivery_id} queued again with the same webhook-id.`);

@@ -121,7 +121,7 @@ describe("atomicity", () => {
     await expect(
       applyWithService({ ...env, DB: db }, appId, parseCatalogDocument(doc), {}, await serviceNow(), TEST_ACTOR),
     ).rejects.toMatchObject({
-      status: 409,
+      kind: "conflict",
       message:
         "The app's configuration changed while the document was being applied; nothing was applied. Plan and apply again.",
     });

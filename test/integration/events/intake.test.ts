@@ -54,8 +54,18 @@ describe("sending with an API key", () => {
         outboxId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         // The player's first event: their object reports them to the registry of the app's players.
         seen: { firstSeenAt: expect.any(Number), events: 1 },
+        // The player's first event of the UTC day: counted among the day's active (and new) players.
+        activeDay: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), firstDay: expect.any(String) },
       },
     ]);
+    const { activeDay, event } = sent[0] as {
+      activeDay: { day: string; firstDay: string };
+      event: { receivedAt: number };
+    };
+    expect(activeDay).toEqual({
+      day: new Date(event.receivedAt).toISOString().slice(0, 10),
+      firstDay: new Date(event.receivedAt).toISOString().slice(0, 10),
+    });
     expect((sent[0] as { seen: { firstSeenAt: number } }).seen.firstSeenAt).toBe(
       (sent[0] as { event: { receivedAt: number } }).event.receivedAt,
     );

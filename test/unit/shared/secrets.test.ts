@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/shared/errors";
+import { DomainError } from "../../../src/shared/domain-errors";
+import { errorStatus } from "../../../src/shared/errors";
 import {
   adminTokenProblem,
   DEVELOPMENT_SECRET_VALUES,
@@ -72,14 +73,14 @@ describe("signing keys", () => {
   it("answers 503 naming the secret when they cannot be used", () => {
     const attempt = () =>
       signingKeys({ JWT_SIGNING_KEYS: keys(DEVELOPMENT_SECRET_VALUES.JWT_SIGNING_SECRET), ENVIRONMENT: "production" });
-    expect(attempt).toThrow(ApiError);
+    expect(attempt).toThrow(DomainError);
     expect(attempt).toThrow(
       /^Service not configured: JWT_SIGNING_KEYS holds the development signing secret\. Set it with `wrangler secret put JWT_SIGNING_KEYS`/,
     );
     try {
       attempt();
     } catch (err) {
-      expect((err as ApiError).status).toBe(503);
+      expect([(err as DomainError).kind, errorStatus(err)]).toEqual(["unavailable", 503]);
     }
     expect(signingKeys({ JWT_SIGNING_KEYS: keys(LONG), ENVIRONMENT: "production" })).toEqual([
       { kid: "k1", key: new TextEncoder().encode(LONG) },

@@ -1,4 +1,4 @@
-import type { FieldProblem } from "../../../shared/errors";
+import type { FieldProblem } from "../../../shared/domain-errors";
 import { isPredicate, problemSentence, problemsOfIssues as problemsOf, type IssueLike } from "../../../shared/problems";
 
 /**

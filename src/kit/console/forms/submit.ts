@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../../shared/errors";
+import { errorStatus } from "../../../shared/errors";
+import { isDomainError } from "../../../shared/domain-errors";
 import { editRows, errorsOf, problemsOfIssues, type Decoded, type FormValues } from "../core/form";
 import { readForm, type ConsoleContext } from "../http";
 import type { FormState } from "../ui/forms";
@@ -9,7 +10,7 @@ import { emptyRowFor } from "./common";
 /**
  * One submitted form, start to end: an add or remove button re-renders it; otherwise the values
  * are decoded and validated with the admin API's own zod schema, then saved with the same
- * function the API's handler calls. Problems (the schema's, or an ApiError's errors[]) come back
+ * function the API's handler calls. Problems (the schema's, or a domain error's) come back
  * next to their fields with everything typed kept; a saved form ends in `save`'s answer.
  */
 export interface FormSubmission<S extends z.ZodType> {
@@ -42,8 +43,8 @@ export async function submitForm<S extends z.ZodType>(c: ConsoleContext, s: Form
   try {
     return await s.save(parsed.data);
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500) throw err;
-    const errors = err.errors && err.errors.length > 0 ? errorsOf(err.errors) : { form: [err.message] };
-    return s.render({ values: decoded.values, errors }, err.status);
+    if (!isDomainError(err, "invalid", "conflict", "not-found", "forbidden")) throw err;
+    const errors = err.problems && err.problems.length > 0 ? errorsOf(err.problems) : { form: [err.message] };
+    return s.render({ values: decoded.values, errors }, errorStatus(err));
   }
 }

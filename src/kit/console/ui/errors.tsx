@@ -1,6 +1,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../../shared/errors";
+import { ApiError, toApiError } from "../../../shared/errors";
+import { DomainError } from "../../../shared/domain-errors";
 import type { ConsoleContext } from "../http";
 import { PageHeader, renderPage } from "./render";
 
@@ -19,6 +20,7 @@ const TITLES: Partial<Record<number, string>> = {
 export async function errorPage(err: Error, c: ConsoleContext) {
   let status: ContentfulStatusCode = 500;
   let message = "Something went wrong on our side. The error is logged; please try again.";
+  if (err instanceof DomainError) err = toApiError(err);
   if (err instanceof ApiError) [status, message] = [err.status, err.message];
   else if (err instanceof HTTPException)
     [status, message] = [
