@@ -49,11 +49,12 @@ export async function ingestEvents(env: Env, events: UserEvent[], perUserPerMinu
   return outcomes;
 }
 
+/** What became of one event: taken (perhaps a duplicate), refused, past a rate limit, or failed. */
 export type IntakeOutcome =
-  | { status: 200; duplicate: boolean }
-  | { status: 403; message: string }
-  | { status: 429; refusal: RateRefusal }
-  | { status: 500; error: unknown };
+  | { kind: "accepted"; duplicate: boolean }
+  | { kind: "forbidden"; message: string }
+  | { kind: "limited"; refusal: RateRefusal }
+  | { kind: "failed"; error: unknown };
 
 /** What intake decides with, for one request of one app. */
 export interface IntakeContext {
@@ -89,8 +90,8 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
   events.forEach((event, i) => {
     const forbidden = forbiddenReason(trust, event, now);
     const known = forbidden === null ? knownRefusal(appId, event.userId, now, limits.perUserPerMinute) : null;
-    if (forbidden !== null) outcomes[i] = { status: 403, message: forbidden };
-    else if (known) outcomes[i] = { status: 429, refusal: known };
+    if (forbidden !== null) outcomes[i] = { kind: "forbidden", message: forbidden };
+    else if (known) outcomes[i] = { kind: "limited", refusal: known };
     else candidates.push(i);
   });
 
@@ -98,7 +99,7 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
   const admitted = candidates.slice(0, app.admitted);
   for (const i of candidates.slice(app.admitted)) {
     outcomes[i] = {
-      status: 429,
+      kind: "limited",
       refusal: { policy: "per-app", limit: limits.perAppPerMinute, retryAfterMs: app.retryAfterMs },
     };
   }
@@ -112,7 +113,7 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
   admitted.forEach((i, j) => {
     const result = results[j];
     if ("failed" in result) {
-      outcomes[i] = { status: 500, error: result.failed };
+      outcomes[i] = { kind: "failed", error: result.failed };
       notApplied++;
     } else if (result.limited) {
       const refusal: RateRefusal = {
@@ -121,10 +122,10 @@ export async function takeEvents(ctx: IntakeContext, events: UserEvent[]): Promi
         retryAfterMs: result.limited.retryAfterMs,
       };
       rememberRefusal(appId, events[i].userId, now, refusal);
-      outcomes[i] = { status: 429, refusal };
+      outcomes[i] = { kind: "limited", refusal };
       notApplied++;
     } else {
-      outcomes[i] = { status: 200, duplicate: result.duplicate };
+      outcomes[i] = { kind: "accepted", duplicate: result.duplicate };
       if (result.duplicate) notApplied++;
     }
   });

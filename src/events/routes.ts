@@ -184,9 +184,9 @@ eventsRoutes
       const checked = checkEvent(c, await readJson(c));
       if ("errors" in checked) throw invalid(invalidEventMessage(checked.errors), checked.errors);
       const [outcome] = await takeEvents(ctx, [checked.event]);
-      if (outcome.status === 403) throw forbidden(outcome.message);
-      if (outcome.status === 429) throw rateLimited(outcome.refusal, checked.event.userId);
-      if (outcome.status === 500) throw outcome.error;
+      if (outcome.kind === "forbidden") throw forbidden(outcome.message);
+      if (outcome.kind === "limited") throw rateLimited(outcome.refusal, checked.event.userId);
+      if (outcome.kind === "failed") throw outcome.error;
       return c.json({ status: 200, message: "OK" }, 200);
     },
   )
@@ -230,10 +230,10 @@ eventsRoutes
         if ("errors" in item)
           return { index, status: 400, message: invalidEventMessage(item.errors), ...id, errors: item.errors };
         const { event, outcome } = outcomeAt.get(index)!;
-        switch (outcome.status) {
-          case 403:
+        switch (outcome.kind) {
+          case "forbidden":
             return { index, status: 403, message: outcome.message, ...id };
-          case 429:
+          case "limited":
             return {
               index,
               status: 429,
@@ -241,7 +241,7 @@ eventsRoutes
               ...id,
               retry_after_seconds: retryAfterSeconds(outcome.refusal),
             };
-          case 500:
+          case "failed":
             logError("applying an event of a batch failed", outcome.error, {
               app_id: event.appId,
               event_name: event.eventName,

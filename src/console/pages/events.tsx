@@ -324,13 +324,19 @@ export const eventPages = consoleRouter()
       waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
     };
     const [outcome] = await takeEvents(ctx, [{ ...checked.event, appId, receivedAt: now }]);
-    if (outcome.status === 500) throw outcome.error;
-    if (outcome.status !== 200) {
+    if (outcome.kind === "failed") throw outcome.error;
+    if (outcome.kind !== "accepted") {
       const message =
-        outcome.status === 403
+        outcome.kind === "forbidden"
           ? outcome.message
           : `Past the ${outcome.refusal.policy} rate limit; try again in ${Math.ceil(outcome.refusal.retryAfterMs / 1000)} s`;
-      return testerPage(c, app, { values: decoded.values, errors: { user_id: [message] } }, null, outcome.status);
+      return testerPage(
+        c,
+        app,
+        { values: decoded.values, errors: { user_id: [message] } },
+        null,
+        outcome.kind === "forbidden" ? 403 : 429,
+      );
     }
     return testerPage(c, app, { values: decoded.values, errors: {} }, { payload: decoded.input });
   });

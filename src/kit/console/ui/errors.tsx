@@ -17,16 +17,16 @@ const TITLES: Partial<Record<number, string>> = {
  * Every error of a console page as a page (never JSON, never a bare 500): the status, what went
  * wrong and a way on. htmx puts it in place of the page's content, whatever the request targeted.
  */
+/** Hono's own refusals whose message is not for people: the body limit's. */
+const HONO_MESSAGES: Record<number, string> = { 413: "The request is too large." };
+
 export async function errorPage(err: Error, c: ConsoleContext) {
   let status: ContentfulStatusCode = 500;
   let message = "Something went wrong on our side. The error is logged; please try again.";
   if (err instanceof DomainError) err = toApiError(err);
   if (err instanceof ApiError) [status, message] = [err.status, err.message];
   else if (err instanceof HTTPException)
-    [status, message] = [
-      err.status as ContentfulStatusCode,
-      err.status === 413 ? "The request is too large." : err.message,
-    ];
+    [status, message] = [err.status as ContentfulStatusCode, HONO_MESSAGES[err.status] ?? err.message];
   else console.error("console error", c.req.method, c.req.path, err);
   c.header("HX-Retarget", "#main");
   c.header("HX-Reselect", "#main");
