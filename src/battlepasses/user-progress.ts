@@ -124,11 +124,11 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
   private async correctUnlock({ appId, userId, now, input }: CorrectionRequest): Promise<CorrectionResult> {
     const battlePassId = String(input.battlePassId);
     const pass = await this.passOf(appId, battlePassId);
-    if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
+    if (!pass) return { ok: false, kind: "not-found", message: `Battle pass ${battlePassId} not found` };
     if (readProgress(this.sql, battlePassId)[battlePassId])
-      return { ok: false, status: 409, message: `Battle pass ${battlePassId} is already unlocked by this player` };
+      return { ok: false, kind: "conflict", message: `Battle pass ${battlePassId} is already unlocked by this player` };
     const outcome = await this.act(pass, userId, { kind: "unlock", purchase: { price: 0, currency: "" } }, now);
-    if (!outcome.ok) return { ok: false, status: 409, message: outcome.conflict };
+    if (!outcome.ok) return { ok: false, kind: "conflict", message: outcome.conflict };
     return {
       ok: true,
       before: { battle_pass_id: battlePassId, unlocked: false },
@@ -142,18 +142,18 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
       battlePassId: string;
     } & LevelChallengeCorrection;
     const pass = await this.passOf(appId, battlePassId);
-    if (!pass) return { ok: false, status: 404, message: `Battle pass ${battlePassId} not found` };
+    if (!pass) return { ok: false, kind: "not-found", message: `Battle pass ${battlePassId} not found` };
     const def = pass.levels.flatMap((l) => l.challenges).find((c) => c.challengeId === challengeId);
     if (!def)
       return {
         ok: false,
-        status: 404,
+        kind: "not-found",
         message: `Challenge ${challengeId} is not a level challenge of battle pass ${battlePassId}`,
       };
     if (counter !== undefined && counter > def.goal) {
       return {
         ok: false,
-        status: 400,
+        kind: "invalid",
         message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}`,
       };
     }
@@ -166,7 +166,7 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
     return this.context.transact((staged): CorrectionResult => {
       const before = readProgress(this.sql, battlePassId)[battlePassId] ?? null;
       const result = correctLevelChallenge(pass, before, { challengeId, counter, complete }, now);
-      if (!result.ok) return { ok: false, status: 409, message: result.conflict };
+      if (!result.ok) return { ok: false, kind: "conflict", message: result.conflict };
       writeProgress(this.sql, battlePassId, before, result.value);
       staged.changes.push(...challengeChanges(pass, userId, before, result.value, now));
       return { ok: true, before: view(before), after: view(result.value) };

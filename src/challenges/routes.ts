@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { callerApp, callerUser, requireAccessToken, requireApiKey, requireSigningKeys } from "../auth/middleware";
-import { ApiError } from "../shared/errors";
-import { notFound } from "../shared/domain-errors";
+import { notFound, DomainError } from "../shared/domain-errors";
 import { createRouter, jsonText, type AppEnv } from "../shared/http";
 import {
   StatusMessageSchema,
@@ -122,7 +121,7 @@ function actionRoute(
         c.req.param("challengeId")!,
         c.req.query("language"),
       );
-      if (!result.ok) throw new ApiError(result.status, result.message);
+      if (!result.ok) throw new DomainError(result.kind, result.message);
       return c.json({ status: 200, message: "OK", challenge: result.challenge }, 200);
     },
   ] as const;

@@ -74,7 +74,7 @@ export type ChallengeAction = "unlock" | "activate" | "cancel" | "claim";
 
 export type ActionResult =
   | { ok: true; challenge: ChallengeView | ReturnType<typeof shortChallenge> }
-  | { ok: false; status: 404 | 409; message: string };
+  | { ok: false; kind: "not-found" | "conflict"; message: string };
 
 /** One user's challenge state at one instant, prepared before the synchronous part. */
 export interface ChallengeTouch {
@@ -407,10 +407,10 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     const touch = await this.prepare(appId, userId, now);
     return this.run(touch, (): ActionResult => {
       const def = this.resolve(touch, cid);
-      if (!def) return { ok: false, status: 404, message: `Challenge ${cid} not found` };
+      if (!def) return { ok: false, kind: "not-found", message: `Challenge ${cid} not found` };
       const instance = this.touchOne(touch, def, readInstance(this.sql, def.challengeId));
       if (!touch.isAvailable(def) || instance?.type === "gone") {
-        return { ok: false, status: 404, message: `Challenge ${cid} is not available for this user` };
+        return { ok: false, kind: "not-found", message: `Challenge ${cid} is not available for this user` };
       }
       let outcome: Outcome;
       try {
@@ -424,7 +424,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
                 ? cancel(def, instance)
                 : claim(def, instance);
       } catch (err) {
-        if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
+        if (err instanceof ChallengeStateError) return { ok: false, kind: "conflict", message: err.message };
         throw err;
       }
       this.record(touch, def, instance, outcome);
@@ -449,11 +449,11 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     const touch = await this.prepare(appId, userId, now);
     return this.run(touch, (): CorrectionResult => {
       const def = touch.catalog.byId.get(challengeId)?.challenge;
-      if (!def) return { ok: false, status: 404, message: `Challenge ${challengeId} not found` };
+      if (!def) return { ok: false, kind: "not-found", message: `Challenge ${challengeId} not found` };
       if (counter !== undefined && counter > def.goal) {
         return {
           ok: false,
-          status: 400,
+          kind: "invalid",
           message: `Invalid body: counter must be between 0 and the challenge's goal, ${def.goal}`,
         };
       }
@@ -467,7 +467,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
               ? putBack(def, instance, this.touchContext(touch, def))
               : setCounter(def, instance, counter!);
       } catch (err) {
-        if (err instanceof ChallengeStateError) return { ok: false, status: 409, message: err.message };
+        if (err instanceof ChallengeStateError) return { ok: false, kind: "conflict", message: err.message };
         throw err;
       }
       const before = correctionView(def.challengeId, instance);

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { recordAudit, type Actor } from "../apps/audit-log";
 import type { Correction, CorrectionTarget } from "../kit/area";
 import { userObject } from "../user/names";
-import { ApiError } from "../shared/errors";
+import { DomainError } from "../shared/domain-errors";
 
 /**
  * Corrections of a player's progress by support and live ops: a challenge completed that a bug
@@ -61,7 +61,7 @@ export async function applyCorrection<Input extends { reason: string }>(
 ): Promise<{ before: Record<string, unknown>; after: Record<string, unknown>; reason: string }> {
   const { reason, ...rest } = input;
   const result = await correction.run(env, target, rest, now);
-  if (!result.ok) throw new ApiError(result.status, result.message);
+  if (!result.ok) throw new DomainError(result.kind, result.message);
   await recordAudit(env.DB, [
     {
       actor,

@@ -85,7 +85,7 @@ export interface CorrectionRequest {
 /** A correction made (the state before and after, as the audit log keeps them), or why it cannot be. */
 export type CorrectionResult =
   | { ok: true; before: Record<string, unknown>; after: Record<string, unknown> }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+  | { ok: false; kind: "invalid" | "not-found" | "conflict"; message: string };
 
 export type UserCorrection = (request: CorrectionRequest) => Promise<CorrectionResult>;
 

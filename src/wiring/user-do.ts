@@ -266,7 +266,7 @@ export class UserDO extends DurableObject<Env> {
    */
   async correct(name: string, request: CorrectionRequest): Promise<CorrectionResult> {
     const correction = this.areas.find((area) => area.corrections?.[name])?.corrections?.[name];
-    if (!correction) return { ok: false, status: 404, message: `No correction named ${name}` };
+    if (!correction) return { ok: false, kind: "not-found", message: `No correction named ${name}` };
     return correction(request);
   }
 
