@@ -52,7 +52,11 @@ describe("players per day and unused events", () => {
     const report = await playersOnce(
       app.appId,
       `from=${day1}&to=${day2}`,
-      (b) => b.days[0].active === 5 && b.days[1].active === 2,
+      // The players and every event counted: each reaches the counts on its own queue message.
+      (b) =>
+        b.days[0].active === 5 &&
+        b.days[1].active === 2 &&
+        b.events_by_hour.reduce((sum: number, h: any) => sum + h.count, 0) === 10,
     );
     expect(report).toMatchObject({
       app_id: app.appId,
