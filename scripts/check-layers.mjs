@@ -23,6 +23,7 @@ export const LAYERS = {
   realtime: 3,
   webhooks: 3,
   docs: 3,
+  points: 3,
   fanout: 4,
   players: 5,
   devtools: 5,

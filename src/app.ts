@@ -30,6 +30,8 @@ import { challengeRoutes } from "./challenges/routes";
 import { challengesAdmin } from "./challenges/admin/routes";
 import { leaderboardRoutes } from "./leaderboards/routes";
 import { leaderboardsAdmin } from "./leaderboards/admin/routes";
+import { pointsRoutes } from "./points/routes";
+import { pointsAdmin } from "./points/admin/routes";
 import { catalogRoutes } from "./catalog/routes";
 import { leaderboardReviewAdmin } from "./leaderboards/admin/review-routes";
 import { dispatchChanges } from "./fanout/dispatch";
@@ -103,6 +105,8 @@ export function buildApp() {
   app.route("/", challengesAdmin);
   app.route("/", leaderboardRoutes);
   app.route("/", leaderboardsAdmin);
+  app.route("/", pointsRoutes);
+  app.route("/", pointsAdmin);
   app.route(
     "/",
     leaderboardReviewAdmin((env) => (changes) => dispatchChanges(env, changes)),

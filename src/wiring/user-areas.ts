@@ -10,6 +10,7 @@ import { UserChallenges } from "../challenges/user-challenges";
 import { outboxSchema } from "./outbox";
 import { erasureSchema } from "../players/user-erasure";
 import { UserSeen } from "../players/user-seen";
+import { UserPoints } from "../points/user-points";
 
 /**
  * The areas of the user's object, in the order an event applies to them (a battle pass counts the
@@ -18,6 +19,7 @@ import { UserSeen } from "../players/user-seen";
 const AREAS = {
   battlePasses: UserBattlePasses,
   challenges: UserChallenges,
+  points: UserPoints,
   leaderboardPace: UserBoardPace,
   seen: UserSeen,
 } satisfies Record<string, UserAreaClass>;

@@ -24,6 +24,7 @@ import { hasReceiver } from "../fanout/receivers";
 import type { BattlePassAction } from "../battlepasses/user-progress";
 import type { CatalogPass } from "../battlepasses/catalog";
 import type { ChallengeAction, ListQuery } from "../challenges/user-challenges";
+import type { PointsWrite } from "../points/user-points";
 import { configureLog, describeError, logBackgroundFailure, logLine } from "../shared/log";
 import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
 import { erasureSchema, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
@@ -110,8 +111,14 @@ export class UserDO extends DurableObject<Env> {
    */
   private async transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T> {
     const staged = new Staged(appId === undefined ? undefined : await this.receivers(appId));
+    if (appId !== undefined) for (const area of this.areas) await area.prepareCredits?.(appId);
     const result = this.inTransaction(() => {
       const value = work(staged);
+      // Rewards the areas handed each other land in the same transaction (src/user/area.ts).
+      if (staged.credits.length > 0) {
+        const credits = staged.takeCredits();
+        for (const area of this.areas) area.acceptCredits?.(credits, staged);
+      }
       this.outbox.stage(staged.changes.filter(staged.receives), staged.background);
       return value;
     });
@@ -288,6 +295,26 @@ export class UserDO extends DurableObject<Env> {
   /** The stored challenge rows, read-only (admin view of a user). */
   async challengeState() {
     return this.area.challenges.state();
+  }
+
+  /** The player's points in every system of the app (src/points/user-points.ts). */
+  async pointsBalances(appId: string, language?: string) {
+    return this.area.points.balances(appId, language);
+  }
+
+  /** A page of the player's ledger in one points system; null when the app has no such system. */
+  async pointsLedger(appId: string, systemKey: string, cursor: string | null) {
+    return this.area.points.ledger(appId, systemKey, cursor);
+  }
+
+  /** A grant or spend of the studio's backend. */
+  async pointsWrite(appId: string, request: PointsWrite, now: number) {
+    return this.area.points.write(appId, request, now);
+  }
+
+  /** The player's balances and whole ledger, read-only (export, console). */
+  async pointsState() {
+    return this.area.points.stored();
   }
 
   /**
