@@ -1,3 +1,4 @@
+import { parsePointsRewards } from "../../apps/points-rewards";
 import { settingsColumns } from "../../apps/admin/repo";
 import { backendOnlyEventsOf, type AppSettingsColumns } from "../../apps/settings";
 import {
@@ -90,6 +91,7 @@ export function levelDoc(row: LevelRow, challenges: CatalogLevelChallenge[]): Ca
     ...row,
     level_reward_type: row.level_reward_type as CatalogLevel["level_reward_type"],
     reward_type_name: undefined,
+    points_rewards: parsePointsRewards(row.points_rewards),
   });
   if (doc.reward_type_name === byDefault.reward_type_name) delete doc.reward_type_name;
   return doc as CatalogLevel;

@@ -11,6 +11,8 @@ import {
   readDateTime,
   readFilters,
   readLocalized,
+  pointsRewardsToForm,
+  readPointsRewards,
 } from "./common";
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
@@ -58,6 +60,7 @@ export function challengeToForm(c: z.infer<typeof ChallengeAdmin>, defaultLangua
     challenge_reward: c.challenge_reward,
     challenge_reward_type: c.challenge_reward_type,
     challenge_xp: String(c.challenge_xp),
+    points_rewards: pointsRewardsToForm(c.points_rewards),
     challenge_icon: c.challenge_icon,
     challenge_icon_hd: c.challenge_icon_hd,
     repeatable: flag(c.repeatable),
@@ -91,6 +94,7 @@ export function decodeChallenge(submitted: FormValues): Decoded {
     challenge_reward: form.text("challenge_reward"),
     challenge_reward_type: form.text("challenge_reward_type"),
     challenge_xp: form.integer("challenge_xp"),
+    points_rewards: readPointsRewards(form, "points_rewards"),
     challenge_icon: form.text("challenge_icon"),
     challenge_icon_hd: form.text("challenge_icon_hd"),
     repeatable: form.checked("repeatable"),

@@ -46,6 +46,7 @@ const level: LevelRow = {
   reward_type_name: "",
   level_reward_type: "nothing",
   reward_webhook_url: null,
+  points_rewards: "[]",
   created_at: "",
   updated_at: "",
 };
