@@ -1,3 +1,4 @@
+import { deleteSystemStatement, insertSystemStatement, updateSystemStatement } from "../points/admin/repo";
 import { updateSettingsStatement } from "../apps/admin/repo";
 import {
   deleteLevelChallengeStatement,
@@ -85,6 +86,11 @@ function statementOf(db: D1Database, appId: number, step: Step, now: number): D1
       return step.row
         ? updateBoardStatement(db, step.row, step.doc!, now, nowIso)
         : insertBoardStatement(db, appId, step.doc!, now, nowIso);
+    case "points_system":
+      if (deleting) return deleteSystemStatement(db, step.row!.system_id);
+      return step.row
+        ? updateSystemStatement(db, step.row.system_id, step.doc!, nowIso)
+        : insertSystemStatement(db, appId, step.doc!, nowIso);
     case "webhook": {
       if (deleting) return deleteEndpointStatement(db, step.row!.webhook_id);
       const doc = step.doc!;

@@ -1,3 +1,4 @@
+import { CatalogPointsSystem } from "../points/catalog-section";
 import { z } from "@hono/zod-openapi";
 import { AppInput, RateLimitsInput } from "../apps/admin/schemas";
 import {
@@ -118,12 +119,13 @@ export const CatalogDocument = z
     categories: z.array(CatalogCategory).max(1000).default([]),
     battle_passes: z.array(CatalogBattlePass).max(1000).default([]),
     leaderboards: z.array(CatalogLeaderboard).max(1000).default([]),
+    points_systems: z.array(CatalogPointsSystem).max(100).default([]),
     webhooks: z.array(CatalogWebhook).max(100).default([]),
   })
   .strict()
   .openapi("CatalogDocument", {
     description:
-      "An app's whole configuration: its fair-play settings, challenge categories with their challenges, battle passes with their levels and level challenges, leaderboards and webhook endpoints, identified by the studio's keys instead of ids.",
+      "An app's whole configuration: its fair-play settings, challenge categories with their challenges, battle passes with their levels and level challenges, leaderboards, points systems and webhook endpoints, identified by the studio's keys instead of ids.",
   });
 
 export type CatalogDocument = z.infer<typeof CatalogDocument>;
@@ -135,6 +137,7 @@ export type CatalogLevel = z.infer<typeof CatalogLevel>;
 export type CatalogLevelChallenge = z.infer<typeof CatalogLevelChallenge>;
 export type CatalogLeaderboard = z.infer<typeof CatalogLeaderboard>;
 export type CatalogWebhook = z.infer<typeof CatalogWebhook>;
+export type { CatalogPointsSystem };
 
 // ---- answers of the plan and apply routes
 
@@ -146,6 +149,7 @@ const CATALOG_OBJECTS = [
   "level",
   "level_challenge",
   "leaderboard",
+  "points_system",
   "webhook",
 ] as const;
 const Ref = z

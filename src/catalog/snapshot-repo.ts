@@ -1,3 +1,4 @@
+import type { PointsSystemRow } from "../points/catalog";
 import type { AppSettingsColumns } from "../apps/settings";
 import { LEVEL_ORDER, PASS_ORDER, type LevelRow, type PassRow } from "../battlepasses/catalog";
 import type { CategoryRow, ChallengeRow } from "../challenges/repo";
@@ -22,6 +23,7 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
     of("SELECT * FROM leaderboards WHERE app_id = ? ORDER BY leaderboard_id"),
     of("SELECT * FROM webhooks WHERE app_id = ? ORDER BY webhook_id"),
     ...holderReads(db, appId),
+    of("SELECT * FROM points_systems WHERE app_id = ? ORDER BY system_id"),
   ]);
   const [
     app,
@@ -34,6 +36,7 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
     webhooks,
     heldChallenges,
     heldPasses,
+    pointsSystems,
   ] = results.map((r) => r.results);
   // Deleted since the caller found it.
   if (app.length === 0) throw notFound(`App ${appId} not found`);
@@ -49,6 +52,7 @@ export async function readSnapshot(db: D1Database, appId: number): Promise<Catal
     levelChallenges: levelChallenges as LevelChallengeRow[],
     leaderboards: leaderboards as LeaderboardRow[],
     webhooks: webhooks as EndpointRow[],
+    pointsSystems: pointsSystems as PointsSystemRow[],
     holders: holdersOf(heldChallenges, heldPasses),
   };
 }

@@ -61,7 +61,7 @@ export async function exportPlayer(
 ): Promise<z.infer<typeof PlayerExport>> {
   const appId = String(app.app_id);
   const base = `/api/v1/admin/apps/${appId}`;
-  const [state, info, leaderboards, ban, flags, recentEvents, userRef, deliveries, audit] = await Promise.all([
+  const [state, info, leaderboards, ban, flags, recentEvents, userRef, deliveries, audit, points] = await Promise.all([
     readUserState(env, appId, userId, now),
     findUserInfo(env.DB, appId, userId),
     leaderboardsOf(env, app, userId, now),
@@ -72,6 +72,7 @@ export async function exportPlayer(
     userObject(env, appId, userId).archiveUserRef(),
     listDeliveries(env.DB, app.app_id, { user_id: userId }, firstPage),
     listAuditEntries(env.DB, app.app_id, { resource: PLAYER_RESOURCE, resource_id: userId }, firstPage),
+    userObject(env, appId, userId).pointsState(),
   ]);
   const more = (total: number, path: string) => (total > EXPORT_LIST_LIMIT ? path : null);
   const document = {
@@ -81,6 +82,7 @@ export async function exportPlayer(
     user_info: info && { username: info.username, avatarImage: info.avatarImage, updated_at: info.updatedAt },
     challenges: state.challenges,
     battle_passes: state.battle_passes,
+    points,
     leaderboards,
     ban: ban && presentBan(ban),
     held_scores: flags.map((flag) => ({ leaderboard_id: String(flag.leaderboard_id), ...presentFlag(flag) })),
@@ -106,6 +108,7 @@ export async function exportPlayer(
   const held = {
     challenges: document.challenges.length,
     battle_passes: document.battle_passes.length,
+    points_entries: points.ledger.length,
     leaderboard_seasons: leaderboards.reduce((n, b) => n + b.seasons.length, 0),
     ban: ban !== null,
     held_scores: flags.length,

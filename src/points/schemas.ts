@@ -53,6 +53,18 @@ export const LedgerPage = z
   })
   .openapi("PointsLedgerPage");
 
+/** Everything the points area holds of a player (the player export). */
+export const PlayerPointsState = z
+  .object({
+    balances: z.record(z.string(), z.object({ balance: z.number().int(), earned: z.number().int() })).openapi({
+      description: "By system key",
+    }),
+    ledger: z
+      .array(LedgerEntry.extend({ system: z.string() }))
+      .openapi({ description: "Every entry the player's object keeps, oldest first" }),
+  })
+  .openapi("PlayerPointsState");
+
 export const PointsWriteInput = z
   .object({
     user_id: z.string().min(1).max(256).openapi({ example: "player-42" }),

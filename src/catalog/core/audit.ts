@@ -1,3 +1,4 @@
+import { pointsSystemDoc } from "../../points/catalog-section";
 import { auditOf, type Actor, type AuditEntry } from "../../apps/audit-log";
 import { boardDoc, categoryDoc, challengeDoc, levelChallengeDoc, levelDoc, passDoc, webhookDoc } from "./documents";
 import type { CatalogObject, CatalogPlan, Step } from "./plan";
@@ -16,6 +17,7 @@ const RESOURCES: Record<CatalogObject, string> = {
   level: "battle-pass-level",
   level_challenge: "battle-pass-level-challenge",
   leaderboard: "leaderboard",
+  points_system: "points-system",
   webhook: "webhook",
 };
 
@@ -34,6 +36,8 @@ function deletedDoc(step: Step, now: number): unknown {
       return levelChallengeDoc(step.row!);
     case "leaderboard":
       return boardDoc(step.row!, now);
+    case "points_system":
+      return pointsSystemDoc(step.row!);
     case "webhook":
       return webhookDoc(step.row!);
   }

@@ -1,3 +1,4 @@
+import { pointsSystemDoc } from "../../points/catalog-section";
 import { parsePointsRewards } from "../../apps/points-rewards";
 import { settingsColumns } from "../../apps/admin/repo";
 import { backendOnlyEventsOf, type AppSettingsColumns } from "../../apps/settings";
@@ -142,6 +143,7 @@ export function exportDocument(s: CatalogSnapshot, now: number): CatalogDocument
       ),
     ),
     leaderboards: s.leaderboards.map((row) => boardDoc(row, now)),
+    points_systems: s.pointsSystems.map(pointsSystemDoc),
     webhooks: s.webhooks.map(webhookDoc),
   };
 }

@@ -1,3 +1,5 @@
+import { canonicalPointsSystem, pointsSystemDoc, type CatalogPointsSystem } from "../../points/catalog-section";
+import type { PointsSystemRow } from "../../points/catalog";
 import type { LevelRow, PassRow } from "../../battlepasses/catalog";
 import { MAX_CHALLENGES_PER_LEVEL } from "../../battlepasses/admin/schemas";
 import { MAX_CHALLENGES_PER_CATEGORY } from "../../challenges/admin/schemas";
@@ -53,6 +55,7 @@ export type CatalogObject =
   | "level"
   | "level_challenge"
   | "leaderboard"
+  | "points_system"
   | "webhook";
 export type Action = "create" | "update" | "delete";
 
@@ -86,6 +89,7 @@ export type Step = StepBase &
         row?: LevelChallengeRow;
       }
     | { object: "leaderboard"; doc?: CatalogLeaderboard; row?: LeaderboardRow }
+    | { object: "points_system"; doc?: CatalogPointsSystem; row?: PointsSystemRow }
     | { object: "webhook"; doc?: CatalogWebhook; row?: EndpointRow; secret?: string | null }
   );
 
@@ -170,6 +174,7 @@ export function planCatalog(doc: CatalogDocument, snapshot: CatalogSnapshot, opt
   planner.categories(doc.categories);
   planner.battlePasses(doc.battle_passes);
   planner.leaderboards(doc.leaderboards);
+  planner.pointsSystems(doc.points_systems);
   planner.webhooks(doc.webhooks);
   return planner.plan;
 }
@@ -443,6 +448,21 @@ class Planner {
     }
     for (const row of this.s.leaderboards)
       if (!wantedKeys.has(row.key)) this.leftOut({ object: "leaderboard", ref: `leaderboards/${row.key}`, row });
+  }
+
+  pointsSystems(wanted: CatalogPointsSystem[]): void {
+    const systems = indexBy(this.s.pointsSystems, (s) => s.key);
+    const wantedKeys = new Set(wanted.map((s) => s.key));
+    for (const system of wanted) {
+      const row = systems.get(system.key);
+      this.upsert(
+        { object: "points_system", ref: `points_systems/${system.key}`, doc: system, row },
+        row ? pointsSystemDoc(row) : null,
+        canonicalPointsSystem(system),
+      );
+    }
+    for (const row of this.s.pointsSystems)
+      if (!wantedKeys.has(row.key)) this.leftOut({ object: "points_system", ref: `points_systems/${row.key}`, row });
   }
 
   /** A secret in clear replaces the current one; a reference or none keeps it (a new endpoint gets a generated one). */

@@ -1,3 +1,4 @@
+import type { PointsSystemRow } from "../../points/catalog";
 import type { AppSettingsColumns } from "../../apps/settings";
 import type { ChallengeRow as LevelChallengeRow, LevelRow, PassRow } from "../../battlepasses/catalog";
 import type { CategoryRow, ChallengeRow } from "../../challenges/repo";
@@ -22,6 +23,7 @@ export interface CatalogSnapshot {
   levels: LevelRow[];
   levelChallenges: LevelChallengeRow[];
   leaderboards: LeaderboardRow[];
+  pointsSystems: PointsSystemRow[];
   webhooks: EndpointRow[];
   holders: Holders;
 }

@@ -54,6 +54,10 @@ export function documentProblems(doc: CatalogDocument, allowLoopbackWebhooks: bo
     "the document's leaderboards",
   );
   unique(
+    doc.points_systems.map((s, i) => ({ key: s.key, field: `points_systems.${i}.key` })),
+    "the document's points systems",
+  );
+  unique(
     doc.webhooks.map((w, i) => ({ key: w.key, field: `webhooks.${i}.key` })),
     "the document's webhooks",
   );

@@ -18,6 +18,7 @@ const OBJECT_NAMES: Record<CatalogObject, string> = {
   level: "level",
   level_challenge: "level challenge",
   leaderboard: "leaderboard",
+  points_system: "points system",
   webhook: "webhook",
 };
 

@@ -1,3 +1,4 @@
+import { PlayerPointsState } from "../../points/schemas";
 import { z } from "@hono/zod-openapi";
 import { UserIdSchema } from "../../auth/schemas";
 import { AuditEntry } from "../../apps/admin/audit-schemas";
@@ -103,6 +104,7 @@ export const PlayerExport = z
       .array(StoredChallengeStateSchema)
       .openapi({ description: "The player's personal challenges as stored (the admin user view)" }),
     battle_passes: UserBattlePassState,
+    points: PlayerPointsState,
     leaderboards: z
       .array(
         z.object({

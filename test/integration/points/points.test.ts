@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, call, captureSends, createTestApp, sendEvent } from "../helpers";
 import { userObject } from "../../../src/user/names";
+import { applied, exportCatalog } from "../catalog/support";
 import { backend, createSystem, XP_LEVELS } from "./support";
 
 const admin = (method: string, path: string, body?: unknown) =>
@@ -85,6 +86,71 @@ describe("points systems: configuration", () => {
       credits_challenge_xp: true,
     });
     expect(secondXp).toMatchObject({ status: 409, body: { errors: [{ field: "credits_challenge_xp" }] } });
+  });
+});
+
+describe("points systems: catalog as code", () => {
+  it("export, apply to an empty app, export again: the same systems; applying it again changes nothing", async () => {
+    const source = await createTestApp("Points source");
+    await createSystem(source.appId, {
+      key: "xp",
+      name: { en: "Experience", de: "Erfahrung" },
+      description: "Grows as you play",
+      icon: "xp.png",
+      credits_challenge_xp: true,
+      levels: XP_LEVELS,
+      triggers: [
+        {
+          event_name: "run",
+          value_field: "distance",
+          every: 100,
+          points: 5,
+          filters: [{ field: "realm", op: "eq", value: "moon" }],
+        },
+      ],
+    });
+    await createSystem(source.appId, { key: "coins", spendable: true, max_balance: 5000 });
+    const exported = await exportCatalog(source.appId);
+    expect(exported.points_systems).toEqual([
+      {
+        key: "xp",
+        name: { en: "Experience", de: "Erfahrung" },
+        description: "Grows as you play",
+        icon: "xp.png",
+        spendable: false,
+        max_balance: null,
+        credits_challenge_xp: true,
+        levels: XP_LEVELS,
+        triggers: [
+          {
+            event_name: "run",
+            filters: [{ field: "realm", op: "eq", value: "moon" }],
+            value_field: "distance",
+            every: 100,
+            points: 5,
+          },
+        ],
+      },
+      {
+        key: "coins",
+        name: { en: "Points" },
+        description: null,
+        icon: null,
+        spendable: true,
+        max_balance: 5000,
+        credits_challenge_xp: false,
+        levels: [],
+        triggers: [],
+      },
+    ]);
+    const copy = await createTestApp("Points copy");
+    const answer = await applied(copy.appId, exported);
+    expect(answer.summary).toMatchObject({ create: 2, delete: 0, blocked: 0 });
+    expect(await exportCatalog(copy.appId)).toEqual(exported);
+    expect((await applied(copy.appId, exported)).summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    // The copy's systems work: its triggers give points.
+    await sendEvent(copy.apiKey, "ann", "run", { distance: 250, realm: "moon" });
+    expect(await backend(copy.appId, copy.apiKey).balanceOf("ann", "xp")).toMatchObject({ balance: 10, earned: 10 });
   });
 });
 

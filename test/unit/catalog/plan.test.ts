@@ -85,6 +85,7 @@ const snapshot = (unlockedBy: number): CatalogSnapshot => ({
   levels: [level],
   levelChallenges: [levelChallenge],
   leaderboards: [],
+  pointsSystems: [],
   webhooks: [],
   holders: { challenges: new Map(), passes: new Map([[4, unlockedBy]]) },
 });
