@@ -214,6 +214,15 @@ describe("points of a player", () => {
       body: { status: 409, message: "Balance too low: 100 coins, 101 asked", balance: 100 },
     });
     expect((await api.spend("xp", "bob", 1, "s3")).status).toBe(409);
+    const exported = await admin("GET", `/apps/${app.appId}/users/bob/export`);
+    expect(exported.body.points).toMatchObject({
+      balances: { coins: { balance: 100, earned: 1000 } },
+      ledger: [
+        { system: "coins", amount: 600, balance_after: 600, source: { kind: "grant", id: "g1" } },
+        { system: "coins", amount: 400, balance_after: 1000, source: { kind: "grant", id: "g2" } },
+        { system: "coins", amount: -900, balance_after: 100, source: { kind: "spend", id: "s1" } },
+      ],
+    });
     expect((await api.grant("nope", "bob", 1, "g3")).status).toBe(404);
     expect(await api.balanceOf("bob", "coins")).toMatchObject({ balance: 100, earned: 1000 });
     const ledger = await api.ledger("bob", "coins");
