@@ -1,3 +1,4 @@
+import type { PlayerPoints } from "./player-points";
 import type { AppRow } from "../../apps/repo";
 import type { BanRow } from "../../auth/bans";
 import type { UserInfo } from "../../auth/user-info";
@@ -25,6 +26,8 @@ export interface PlayerView {
   /** Receipts of erasures of this user id, newest first. */
   erasures: ReceiptRow[];
   canChange: boolean;
+  /** The player's points (src/console/pages/player-points.tsx). */
+  points?: PlayerPoints;
   /** The ban form as typed, with its problems, after a refused ban. */
   banForm?: FormState;
   /** The problem of a refused erasure form (the typed id did not match). */

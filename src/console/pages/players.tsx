@@ -39,6 +39,7 @@ import { PostForm } from "../ui/forms";
 import { EmptyState, Pager, SearchForm, StatusBadge, Table, Time } from "../ui/lists";
 import { renderAppPage } from "../ui/render";
 import { BanSection } from "./player-ban";
+import { PointsSection, readPlayerPoints } from "./player-points";
 import { erasureInProgress, exportFileName, PrivacySection } from "./player-privacy";
 import { playerPath, playersPath, type PlayerView } from "./player-view";
 
@@ -54,7 +55,7 @@ const MAX_USER_ID = 256;
 async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promise<PlayerView> {
   const appId = String(app.app_id);
   const now = c.get("now");
-  const [info, state, catalog, leaderboards, events, ban, erasures] = await Promise.all([
+  const [info, state, catalog, leaderboards, events, ban, erasures, points] = await Promise.all([
     readUserInfo(c.env.DB, appId, userId),
     readUserState(c.env, appId, userId, now),
     challengeCatalog(c.env.DB, appId),
@@ -62,6 +63,7 @@ async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promi
     userObject(c.env, appId, userId).recentEvents(RECENT_EVENTS),
     readBan(c.env.DB, app.app_id, userId),
     erasureSubject(c.env, appId, userId).then((subject) => receiptsOf(c.env.DB, app.app_id, subject)),
+    readPlayerPoints(c.env, appId, userId),
   ]);
   const p: Presentation = { language: undefined, defaultLanguage: app.default_language, now, infos: new Map() };
   const rows = await readMemberRows(c.env.DB, appId, leaderboards.boards, "user", userId, p);
@@ -71,7 +73,7 @@ async function readPlayer(c: ConsoleContext, app: AppRow, userId: string): Promi
     row: rows[i],
   }));
   const inForce = ban && isInForce(banOf(ban), now) ? ban : null;
-  return { app, userId, info, state, catalog, boards, events, ban: inForce, erasures, canChange: canChange(c) };
+  return { app, userId, info, state, catalog, boards, events, ban: inForce, erasures, canChange: canChange(c), points };
 }
 
 function ChallengesSection({ view }: { view: PlayerView }) {
@@ -299,6 +301,7 @@ export const PLAYER_SECTIONS: ((props: { view: PlayerView }) => Child)[] = [
   ChallengesSection,
   BattlePassesSection,
   LeaderboardsSection,
+  PointsSection,
   EventsSection,
   BanSection,
   PrivacySection,

@@ -18,6 +18,7 @@ export const APP_NAV: NavEntry[] = [
   { section: "challenges", label: "Challenges", href: inApp("/challenges") },
   { section: "battle-passes", label: "Battle passes", href: inApp("/battle-passes") },
   { section: "leaderboards", label: "Leaderboards", href: inApp("/leaderboards") },
+  { section: "points", label: "Points", href: inApp("/points") },
   { section: "webhooks", label: "Webhooks", href: inApp("/webhooks") },
   { section: "catalog", label: "Catalog", href: inApp("/catalog") },
   { section: "players", label: "Players", href: inApp("/players") },
