@@ -32,7 +32,7 @@ import {
   knownAnswer,
   readAllBalances,
   readBalance,
-  readCarried,
+  readAllCarried,
   readLedger,
   readWholeLedger,
   recordEntry,
@@ -125,8 +125,13 @@ export class UserPoints implements UserArea<Loaded> {
   applyEvent(loaded: Loaded, event: UserEvent, staged: Staged): void {
     if (!loaded.catalog.byEventName.has(event.eventName)) return;
     if (banInForce(loaded.trust, event.userId, event.receivedAt)) return;
-    const outcome = applyTriggers(loaded.catalog, event, (key) => readCarried(this.sql, key));
-    for (const [key, units] of outcome.carried) writeCarried(this.sql, key, units);
+    let stored: Map<string, number> | undefined;
+    const carriedOf = (key: string) => {
+      stored ??= readAllCarried(this.sql);
+      return stored.get(key) ?? 0;
+    };
+    const outcome = applyTriggers(loaded.catalog, event, carriedOf);
+    for (const [key, units] of outcome.carried) if (units !== carriedOf(key)) writeCarried(this.sql, key, units);
     for (const [system, amount] of outcome.points) {
       staged.credit({
         target: "points",
@@ -193,7 +198,7 @@ export class UserPoints implements UserArea<Loaded> {
       reason: entry.reason,
       at: entry.at,
     });
-    const shape = readBalance(this.sql, system.key)!;
+    const shape = { entries: (stored?.entries ?? 0) + 1, oldestAt: stored?.oldestAt ?? entry.at };
     if (foldDue(shape, entry.at)) foldLedger(this.sql, system.key, entry.at);
     if (staged.receives(pointsChangeTarget(loaded.appId, userId))) {
       staged.changes.push(

@@ -197,9 +197,13 @@ export function readWholeLedger(sql: AreaSql): (LedgerRow & { system: string })[
     .toArray();
 }
 
-export function readCarried(sql: AreaSql, key: string): number {
-  return (
-    sql.exec<{ units: number }>("SELECT units FROM pt_carried WHERE trigger_key = ?", key).toArray()[0]?.units ?? 0
+/** The units every trigger carries to the player's next event, by trigger key (a few rows: one per trigger of `every` > 1). */
+export function readAllCarried(sql: AreaSql): Map<string, number> {
+  return new Map(
+    sql
+      .exec<{ trigger_key: string; units: number }>("SELECT trigger_key, units FROM pt_carried")
+      .toArray()
+      .map((r) => [r.trigger_key, r.units]),
   );
 }
 

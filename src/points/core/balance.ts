@@ -77,19 +77,28 @@ function asCount(value: MetaValue | undefined): number | null {
 /** A field no event sends: what the counter rules' matcher reads as the amount when only the filters matter. */
 const UNIT_FIELD = "\u0000unit";
 
-/** The units an event brings to a trigger: its value field's (a positive integer), else one event; null: none. */
-export function triggerUnits(trigger: PointsTrigger, event: CounterEvent): number | null {
+/** The event as the matcher reads it when only a trigger's name and filters matter (made once per event). */
+const forMatching = (event: CounterEvent): CounterEvent => ({
+  ...event,
+  metaData: { ...event.metaData, [UNIT_FIELD]: 1 },
+});
+
+function unitsOf(trigger: PointsTrigger, event: CounterEvent, matching: CounterEvent): number | null {
   const matcher = { eventName: trigger.eventName, valueField: UNIT_FIELD, filters: trigger.filters };
-  if (!matchesEvent(matcher, { ...event, metaData: { ...event.metaData, [UNIT_FIELD]: 1 } })) return null;
+  if (!matchesEvent(matcher, matching)) return null;
   if (trigger.valueField === null) return 1;
   const units = asCount(event.metaData[trigger.valueField]);
   return units !== null && units > 0 ? units : null;
 }
 
+/** The units an event brings to a trigger: its value field's (a positive integer), else one event; null: none. */
+export const triggerUnits = (trigger: PointsTrigger, event: CounterEvent): number | null =>
+  unitsOf(trigger, event, forMatching(event));
+
 /** What an event gives: per system, the points of its triggers; per trigger, the units carried to the next event. */
 export interface TriggerOutcome {
   points: Map<string, number>;
-  /** `${systemKey}/${index}` → units left over (below `every`), for the triggers the event moved. */
+  /** `${systemKey}/${index}` → units left over (below `every`), for the triggers with `every` > 1 the event moved. */
   carried: Map<string, number>;
 }
 
@@ -97,7 +106,8 @@ export const triggerKey = (systemKey: string, index: number) => `${systemKey}/${
 
 /**
  * Applies an event to the app's triggers: each matching trigger adds the event's units to what it
- * carried from earlier events, and every full `every` of them gives its `points`.
+ * carried from earlier events, and every full `every` of them gives its `points`. A trigger of
+ * every unit carries nothing (`carriedBefore` is asked only for the others).
  */
 export function applyTriggers(
   catalog: PointsCatalog,
@@ -106,13 +116,19 @@ export function applyTriggers(
 ): TriggerOutcome {
   const points = new Map<string, number>();
   const carried = new Map<string, number>();
-  for (const { system, trigger, index } of catalog.byEventName.get(event.eventName) ?? []) {
-    const units = triggerUnits(trigger, event);
+  const listeners = catalog.byEventName.get(event.eventName);
+  if (!listeners) return { points, carried };
+  const matching = forMatching(event);
+  for (const { system, trigger, index } of listeners) {
+    const units = unitsOf(trigger, event, matching);
     if (units === null) continue;
-    const key = triggerKey(system.key, index);
-    const total = (carried.get(key) ?? carriedBefore(key)) + units;
-    const times = Math.floor(total / trigger.every);
-    carried.set(key, total - times * trigger.every);
+    let times = units;
+    if (trigger.every > 1) {
+      const key = triggerKey(system.key, index);
+      const total = (carried.get(key) ?? carriedBefore(key)) + units;
+      times = Math.floor(total / trigger.every);
+      carried.set(key, total - times * trigger.every);
+    }
     if (times > 0) points.set(system.key, (points.get(system.key) ?? 0) + times * trigger.points);
   }
   return { points, carried };

@@ -142,7 +142,6 @@ describe("triggers", () => {
     expect(outcome.carried).toEqual(
       new Map([
         ["xp/0", 5],
-        ["xp/1", 0],
         ["coins/0", 0],
       ]),
     );
