@@ -176,7 +176,33 @@ export function planCatalog(doc: CatalogDocument, snapshot: CatalogSnapshot, opt
   planner.leaderboards(doc.leaderboards);
   planner.pointsSystems(doc.points_systems);
   planner.webhooks(doc.webhooks);
+  planner.plan.problems.push(...rewardProblems(doc, snapshot, options));
   return planner.plan;
+}
+
+/**
+ * A points reward naming a system that the app will not have once the document is applied: one the
+ * document names, or (without prune) one the app keeps.
+ */
+function rewardProblems(doc: CatalogDocument, snapshot: CatalogSnapshot, options: PlanOptions): FieldProblem[] {
+  const known = new Set(doc.points_systems.map((s) => s.key));
+  if (!options.prune) for (const row of snapshot.pointsSystems) known.add(row.key);
+  const problems: FieldProblem[] = [];
+  const check = (rewards: { system: string }[] | undefined, at: string) =>
+    (rewards ?? []).forEach((reward, i) => {
+      if (!known.has(reward.system))
+        problems.push({
+          field: `${at}.points_rewards.${i}.system`,
+          problem: `no points system '${reward.system}' in this app`,
+        });
+    });
+  doc.categories.forEach((category, i) =>
+    category.challenges.forEach((challenge, j) => check(challenge.points_rewards, `categories.${i}.challenges.${j}`)),
+  );
+  doc.battle_passes.forEach((pass, i) =>
+    pass.levels.forEach((level, j) => check(level.points_rewards, `battle_passes.${i}.levels.${j}`)),
+  );
+  return problems;
 }
 
 /** Builds a plan area by area, in document order. */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, call, captureSends, createTestApp, sendEvent } from "../helpers";
 import { userObject } from "../../../src/user/names";
-import { applied, exportCatalog } from "../catalog/support";
+import { applied, exportCatalog, planCatalog } from "../catalog/support";
 import { backend, createSystem, XP_LEVELS } from "./support";
 
 const admin = (method: string, path: string, body?: unknown) =>
@@ -151,6 +151,47 @@ describe("points systems: catalog as code", () => {
     // The copy's systems work: its triggers give points.
     await sendEvent(copy.apiKey, "ann", "run", { distance: 250, realm: "moon" });
     expect(await backend(copy.appId, copy.apiKey).balanceOf("ann", "xp")).toMatchObject({ balance: 10, earned: 10 });
+  });
+});
+
+describe("points rewards in catalog documents", () => {
+  it("refuses a reward naming a system the app will not have (400 naming the field), and takes one the document creates", async () => {
+    const app = await createTestApp("Points rewards in documents");
+    const doc = (systems: unknown[]) => ({
+      version: 1,
+      points_systems: systems,
+      categories: [
+        {
+          category_slug: "weekly",
+          category_name: "Weekly",
+          challenges: [
+            {
+              key: "slayer",
+              challenge_name: "Slay",
+              challenge_goal: 1,
+              event_name: "slay",
+              points_rewards: [{ system: "gems", amount: 3 }],
+            },
+          ],
+        },
+      ],
+    });
+    const refused = await planCatalog(app.appId, doc([]));
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        errors: [
+          {
+            field: "categories.0.challenges.0.points_rewards.0.system",
+            problem: "no points system 'gems' in this app",
+          },
+        ],
+      },
+    });
+    const answer = await applied(app.appId, doc([{ key: "gems", name: "Gems", spendable: true }]));
+    expect(answer.summary).toMatchObject({ create: 3, blocked: 0 });
+    const exported = await exportCatalog(app.appId);
+    expect(exported.categories[0].challenges[0].points_rewards).toEqual([{ system: "gems", amount: 3 }]);
   });
 });
 
