@@ -28,3 +28,6 @@ CREATE UNIQUE INDEX points_systems_challenge_xp ON points_systems (app_id) WHERE
 -- Points a challenge or a battle-pass level credits when claimed: JSON array of {system, amount}.
 ALTER TABLE challenges ADD COLUMN points_rewards TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE battle_pass_levels ADD COLUMN points_rewards TEXT NOT NULL DEFAULT '[]';
+
+-- A leaderboard may rank a points system instead of an event: its score is what players earn in it.
+ALTER TABLE leaderboards ADD COLUMN points_system TEXT;

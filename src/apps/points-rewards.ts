@@ -44,3 +44,10 @@ export async function requireRewardSystems(
   );
   if (problems.length > 0) throw badRequest(`Invalid body: ${problems.map((p) => p.problem).join("; ")}`, problems);
 }
+
+/**
+ * How leaderboards name a points system's earnings: the event name of the points a player earned
+ * (`BackgroundMessage` kind "points-earned"). It holds a control character, which no event a game
+ * sends can (src/shared/event-name.ts), so no event is ever mistaken for it.
+ */
+export const pointsEventName = (system: string) => `\u0000points:${system}`;

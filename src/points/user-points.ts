@@ -198,6 +198,17 @@ export class UserPoints implements UserArea<Loaded> {
       reason: entry.reason,
       at: entry.at,
     });
+    // What leaderboards ranking the system add (the points earned: spends and corrections that take do not count).
+    const earned = moved.after.earned - before.earned;
+    if (earned > 0)
+      staged.background.push({
+        kind: "points-earned",
+        appId: loaded.appId,
+        userId,
+        system: system.key,
+        amount: earned,
+        at: entry.at,
+      });
     const shape = { entries: (stored?.entries ?? 0) + 1, oldestAt: stored?.oldestAt ?? entry.at };
     if (foldDue(shape, entry.at)) foldLedger(this.sql, system.key, entry.at);
     if (staged.receives(pointsChangeTarget(loaded.appId, userId))) {

@@ -1,6 +1,6 @@
 import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../user/messages";
 import { recordEventAnalytics, recordUsageCounts } from "../events/background";
-import { applyLeaderboardEventMessages } from "../leaderboards/background";
+import { applyLeaderboardEventMessages, applyLeaderboardPointsMessages } from "../leaderboards/background";
 import { dispatchChanges } from "../fanout/dispatch";
 import { leaderboardAudience } from "../fanout/audience";
 import { recordHolders } from "../catalog/holders-store";
@@ -23,6 +23,9 @@ const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
   ],
   usage: [recordUsageCounts],
   holders: [recordHolders],
+  "points-earned": [
+    (messages, env, deliver) => applyLeaderboardPointsMessages(messages, env, deliver, leaderboardAudience(env)),
+  ],
 };
 
 /**

@@ -145,3 +145,34 @@ describe("rewards of challenges and battle-pass levels land in points systems", 
     expect(await api.balanceOf("dan", "xp")).toMatchObject({ balance: 3, earned: 3 });
   });
 });
+
+describe("a leaderboard of a points system", () => {
+  it("ranks what players earned in the system: grants and triggers count, spends and takings do not", async () => {
+    const app = await createTestApp("Points leaderboard");
+    await createSystem(app.appId, { key: "coins", spendable: true, triggers: [{ event_name: "slay", points: 7 }] });
+    const board = await call("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
+      token: ADMIN,
+      body: { name: "Richest", points_system: "coins" },
+    });
+    expect(board).toMatchObject({ status: 201, body: { event_name: "", points_system: "coins" } });
+    const neither = await call("POST", `/api/v1/admin/apps/${app.appId}/leaderboards`, {
+      token: ADMIN,
+      body: { name: "Nothing" },
+    });
+    expect(neither).toMatchObject({ status: 400, body: { errors: [{ field: "event_name" }] } });
+    const api = backend(app.appId, app.apiKey);
+    expect((await api.grant("coins", "ann", 50, "g1")).status).toBe(200);
+    expect((await api.spend("coins", "ann", 20, "s1")).status).toBe(200);
+    await sendEvent(app.apiKey, "ann", "slay");
+    expect((await api.grant("coins", "bob", 30, "g2")).status).toBe(200);
+    const token = await app.tokenFor("ann");
+    const ranking = async () =>
+      (await call("GET", `/api/v1/leaderboards/${board.body.leaderboard_id}`, { token })).body.grouped_by_users?.map(
+        (r: { member_id: string; score: number; rank: number }) => [r.member_id, r.score, r.rank],
+      );
+    await expect.poll(ranking).toEqual([
+      ["ann", 57, 1],
+      ["bob", 30, 2],
+    ]);
+  });
+});

@@ -216,6 +216,7 @@ describe("form decoders", () => {
       key: "laps",
       name: { en: "Laps" },
       event_name: "finish-laps",
+      points_system: null,
       value_field: "required_time",
       filters: [],
       aggregation: "min",
@@ -227,6 +228,11 @@ describe("form decoders", () => {
       min_value: null,
       max_value: null,
       max_events_per_minute: null,
+    });
+    const coins = { ...board, event_name: "", points_system: "coins", value_field: null };
+    expect(LeaderboardInput.parse(decodeLeaderboard(leaderboardToForm(coins, "en")).input)).toMatchObject({
+      event_name: undefined,
+      points_system: "coins",
     });
   });
 
