@@ -188,20 +188,20 @@ function rewardProblems(doc: CatalogDocument, snapshot: CatalogSnapshot, options
   const known = new Set(doc.points_systems.map((s) => s.key));
   if (!options.prune) for (const row of snapshot.pointsSystems) known.add(row.key);
   const problems: FieldProblem[] = [];
-  const check = (rewards: { system: string }[] | undefined, at: string) =>
-    (rewards ?? []).forEach((reward, i) => {
-      if (!known.has(reward.system))
-        problems.push({
-          field: `${at}.points_rewards.${i}.system`,
-          problem: `no points system '${reward.system}' in this app`,
-        });
-    });
-  doc.categories.forEach((category, i) =>
-    category.challenges.forEach((challenge, j) => check(challenge.points_rewards, `categories.${i}.challenges.${j}`)),
-  );
-  doc.battle_passes.forEach((pass, i) =>
-    pass.levels.forEach((level, j) => check(level.points_rewards, `battle_passes.${i}.levels.${j}`)),
-  );
+  const check = (rewards: { system: string }[] | undefined, at: string) => {
+    for (const [i, reward] of (rewards ?? []).entries()) {
+      if (known.has(reward.system)) continue;
+      problems.push({
+        field: `${at}.points_rewards.${i}.system`,
+        problem: `no points system '${reward.system}' in this app`,
+      });
+    }
+  };
+  for (const [i, category] of doc.categories.entries())
+    for (const [j, challenge] of category.challenges.entries())
+      check(challenge.points_rewards, `categories.${i}.challenges.${j}`);
+  for (const [i, pass] of doc.battle_passes.entries())
+    for (const [j, level] of pass.levels.entries()) check(level.points_rewards, `battle_passes.${i}.levels.${j}`);
   return problems;
 }
 
