@@ -9,16 +9,18 @@ export const SPEC_WEBHOOK_TYPES = [
 
 /**
  * Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed,
- * src/players).
+ * src/players) and the live-ops types: `points-changed` (a player's balance in a points system moved, src/points).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased"] as const;
+export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased", "points-changed"] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */
 export type TopicRef =
   | { kind: "user-challenges"; appId: string; userId: string }
   | { kind: "user-battle-pass"; appId: string; userId: string; battlePassId: string }
-  | { kind: "leaderboard"; appId: string; leaderboardId: string };
+  | { kind: "leaderboard"; appId: string; leaderboardId: string }
+  /** The player's one topic of the live-ops areas (points...): each message carries its webhook_type. */
+  | { kind: "user-notifications"; appId: string; userId: string };
 
 /**
  * One thing that changed, as the areas (challenges, battle passes, leaderboards) report it.

@@ -156,6 +156,7 @@ describe("challenges", () => {
       challenge_reward: "",
       challenge_reward_type: "",
       challenge_xp: 0,
+      points_rewards: [],
       challenge_icon: "",
       challenge_icon_hd: "",
       repeatable: false,
