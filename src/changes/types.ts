@@ -8,10 +8,11 @@ export const SPEC_WEBHOOK_TYPES = [
 ] as const;
 
 /**
- * Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed,
- * src/players) and the live-ops types: `points-changed` (a player's balance in a points system moved, src/points).
+ * Every type an endpoint can receive, in the order of the OpenAPI document's webhooks (the areas', then the
+ * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
+ * moved, src/points), and `user-erased` (a player's erasure completed, src/players).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased", "points-changed"] as const;
+export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "points-changed", "user-erased"] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */

@@ -2914,7 +2914,7 @@ export interface components {
             message_id: string;
             webhook_id: string | null;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
             /** @description The URL called (without the secret). */
             url: string | null;
             /**
@@ -4144,7 +4144,7 @@ export interface components {
             app_id: string;
             key: string;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
             url: string;
             secret_key: string;
             /** @description False once the receiver answered 410 Gone; a PUT enables it again. */
@@ -4165,7 +4165,7 @@ export interface components {
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -4736,7 +4736,7 @@ export interface components {
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -15827,7 +15827,7 @@ export interface operations {
                 currentPage?: number;
                 pageSize?: number;
                 /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
             path: {
@@ -16358,7 +16358,7 @@ export interface operations {
                 pageSize?: number;
                 status?: "pending" | "succeeded" | "failed";
                 webhook_id?: string;
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "points-changed" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
                 message_id?: string;
                 /** @description Only the deliveries whose payload names this player (what a player's export points to) */
                 user_id?: string;
