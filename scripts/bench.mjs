@@ -21,6 +21,7 @@ import * as broker from "./bench/scenarios/broker.mjs";
 import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 import * as fairplay from "./bench/scenarios/fairplay.mjs";
 import * as players from "./bench/scenarios/players.mjs";
+import * as points from "./bench/scenarios/points.mjs";
 
 const config = readConfig();
 const report = createReport();
@@ -91,6 +92,7 @@ const plan = [
   // Reads back the counters of the intake scenarios (no-op when none ran).
   ["counters", events.verifyCounters],
   ["listing", listing.run],
+  ["points", points.run],
   ["growth", growth.run],
   ["realtime", realtime.run],
   ["fanout", fanout.run],

@@ -20,6 +20,7 @@ const FEATURE_PATHS = {
   catalog: ["put /api/v1/admin/apps/{}/catalog"],
   fairplay: ["post /api/v1/admin/apps/{}/users/{}/ban", "get /api/v1/admin/apps/{}/leaderboards/{}/flagged"],
   check: ["get /api/v1/auth/check"],
+  points: ["post /api/v1/admin/apps/{}/points-systems", "post /api/v1/points/{}/{}/grant"],
 };
 
 /** {feature: missing paths[]} from the server's OpenAPI document; an empty list means present. */

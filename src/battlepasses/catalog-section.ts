@@ -1,3 +1,4 @@
+import { parsePointsRewards } from "../apps/points-rewards";
 import { z } from "@hono/zod-openapi";
 
 import {
@@ -117,6 +118,7 @@ export function levelDoc(row: LevelRow, challenges: CatalogLevelChallenge[]): Ca
     ...row,
     level_reward_type: row.level_reward_type as CatalogLevel["level_reward_type"],
     reward_type_name: undefined,
+    points_rewards: parsePointsRewards(row.points_rewards),
   });
   if (doc.reward_type_name === byDefault.reward_type_name) delete doc.reward_type_name;
   return doc as CatalogLevel;

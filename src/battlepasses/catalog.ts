@@ -1,3 +1,4 @@
+import { parsePointsRewards } from "../apps/points-rewards";
 import { cachedCatalog } from "../apps/catalog-cache";
 import type { CounterFilter, CounterScope, GoalCondition } from "../rules/counter";
 import type { Localized } from "../shared/localize";
@@ -46,6 +47,8 @@ export interface LevelRow {
   reward_type_name: string;
   level_reward_type: string;
   reward_webhook_url: string | null;
+  /** JSON array of {system, amount} (migrations/0016_points.sql). */
+  points_rewards: string;
   created_at: string;
   updated_at: string;
 }
@@ -86,6 +89,8 @@ export interface CatalogLevel extends LevelDef {
   rewardTypeName: string;
   levelRewardType: string;
   rewardWebhookUrl: string | null;
+  /** Points credited to the app's points systems when the level's reward is claimed. */
+  pointsRewards: { system: string; amount: number }[];
   challenges: CatalogChallenge[];
 }
 
@@ -144,6 +149,7 @@ export function toCatalogLevel(row: LevelRow, challenges: CatalogChallenge[]): C
     rewardTypeName: row.reward_type_name,
     levelRewardType: row.level_reward_type,
     rewardWebhookUrl: row.reward_webhook_url,
+    pointsRewards: parsePointsRewards(row.points_rewards),
     challenges,
   };
 }

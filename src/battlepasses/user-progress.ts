@@ -38,6 +38,23 @@ export type BattlePassAction =
   | { kind: "activate"; levelId: string }
   | { kind: "claim"; levelId: string };
 
+/** A claimed level's points_rewards, for the points area (src/user/area.ts); SCILL's answers do not change. */
+function creditLevelRewards(pass: CatalogPass, userId: string, levelId: string, now: number, staged: Staged): void {
+  const level = pass.levels.find((l) => l.levelId === levelId);
+  for (const reward of level?.pointsRewards ?? []) {
+    staged.credit({
+      target: "points",
+      appId: pass.appId,
+      userId,
+      system: reward.system,
+      amount: reward.amount,
+      source: { kind: "battle-pass-level", id: levelId },
+      reason: `Battle pass ${pass.battlePassId} level ${levelId} claimed`,
+      at: now,
+    });
+  }
+}
+
 export interface ActionResult {
   before: PassProgress | null;
   after: PassProgress;
@@ -100,7 +117,10 @@ export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
       if (result.value !== before) writeProgress(this.sql, pass.battlePassId, before, result.value);
       this.reportHolders(pass.appId, before === null ? [pass.battlePassId] : [], staged);
       const changes: Change[] = challengeChanges(pass, userId, before, result.value, now);
-      if (action.kind === "claim") changes.push(rewardClaimedChange(pass, userId, action.levelId));
+      if (action.kind === "claim") {
+        changes.push(rewardClaimedChange(pass, userId, action.levelId));
+        creditLevelRewards(pass, userId, action.levelId, now, staged);
+      }
       staged.changes.push(...changes);
       return { ok: true as const, value: { before, after: result.value } };
     }, pass.appId);

@@ -1,4 +1,5 @@
 import type { Localized } from "../shared/localize";
+import { parsePointsRewards } from "../apps/points-rewards";
 import type { CounterFilter, CounterScope } from "../rules/counter";
 import type { CategoryDef, ChallengeDef } from "./core/model";
 import type { PeriodRange } from "../rules/schedule";
@@ -33,6 +34,8 @@ export interface ChallengeRow {
   challenge_reward: string;
   challenge_reward_type: string;
   challenge_xp: number;
+  /** JSON array of {system, amount} (migrations/0016_points.sql). */
+  points_rewards: string;
   challenge_icon: string;
   challenge_icon_hd: string;
   repeatable: number;
@@ -77,6 +80,7 @@ export const presentChallengeRow = (row: ChallengeRow) => ({
   challenge_reward: row.challenge_reward,
   challenge_reward_type: row.challenge_reward_type,
   challenge_xp: row.challenge_xp,
+  points_rewards: parsePointsRewards(row.points_rewards),
   challenge_icon: row.challenge_icon,
   challenge_icon_hd: row.challenge_icon_hd,
   repeatable: row.repeatable === 1,
@@ -107,6 +111,7 @@ export function toChallengeDef(row: ChallengeRow): ChallengeDef {
     reward: row.challenge_reward,
     rewardType: row.challenge_reward_type,
     xp: row.challenge_xp,
+    pointsRewards: parsePointsRewards(row.points_rewards),
     icon: row.challenge_icon,
     iconHd: row.challenge_icon_hd,
     repeatable: row.repeatable === 1,

@@ -4,6 +4,7 @@ import type {
   CorrectionRequest,
   CorrectionResult,
   ErasedUser,
+  Credit,
   Staged,
   UserArea,
   UserObjectContext,
@@ -94,6 +95,8 @@ export interface ChallengeTouch {
   holders: HolderTally;
   /** A time-out started, moved or ended: the alarm may need to move. */
   timeoutsChanged: boolean;
+  /** The rewards of the challenges the touch claimed, for the points area (src/user/area.ts). */
+  credits: Credit[];
 }
 
 /** The raw stored state of one challenge of the user, for support (admin API). */
@@ -151,6 +154,26 @@ function report(touch: ChallengeTouch, staged: Staged): void {
   staged.changes.push(...touch.changes);
   staged.background.push(...backgroundMessages(touch));
   if (touch.timeoutsChanged) staged.timersMoved = true;
+  for (const credit of touch.credits.splice(0)) staged.credit(credit);
+}
+
+/**
+ * A challenge's rewards, credited when it is claimed (by the player, or by the service for an
+ * automatic one): its challenge_xp to the app's points system with credits_challenge_xp, its
+ * points_rewards to theirs. SCILL's answers and payloads do not change.
+ */
+function claimCredits(touch: ChallengeTouch, def: ChallengeDef): Credit[] {
+  const base = {
+    target: "points",
+    appId: touch.appId,
+    userId: touch.userId,
+    source: { kind: "challenge", id: def.challengeId },
+    reason: `Challenge ${def.key} claimed`,
+    at: touch.now,
+  };
+  const credits: Credit[] = def.xp > 0 ? [{ ...base, system: null, amount: def.xp }] : [];
+  for (const reward of def.pointsRewards) credits.push({ ...base, system: reward.system, amount: reward.amount });
+  return credits;
 }
 
 /** The users' tokens that notifications carry, minted lately in this isolate, by user object name. */
@@ -242,6 +265,7 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
       unlocks: 0,
       holders: new HolderTally(),
       timeoutsChanged: false,
+      credits: [],
     };
   }
 
@@ -299,6 +323,9 @@ export class UserChallenges implements UserArea<ChallengeTouch> {
     touch.unlocks += outcome.unlocks;
     touch.holders.move(def.challengeId, previous?.type ?? null, outcome.next?.type ?? null);
     if (timeoutOf(previous) !== timeoutOf(outcome.next)) touch.timeoutsChanged = true;
+    for (const transition of outcome.transitions)
+      if (transition.after.type === "finished" && transition.before.type !== "finished")
+        touch.credits.push(...claimCredits(touch, def));
     if (touch.notify)
       for (const transition of outcome.transitions) touch.changes.push(challengeChange(touch, transition));
     return outcome.next;

@@ -8,17 +8,20 @@ export const SPEC_WEBHOOK_TYPES = [
 ] as const;
 
 /**
- * Every type an endpoint can receive: the spec's, and beyond it `user-erased` (a player's erasure completed,
- * src/players).
+ * Every type an endpoint can receive, in the order of the OpenAPI document's webhooks (the areas', then the
+ * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
+ * moved, src/points), and `user-erased` (a player's erasure completed, src/players).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "user-erased"] as const;
+export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "points-changed", "user-erased"] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */
 export type TopicRef =
   | { kind: "user-challenges"; appId: string; userId: string }
   | { kind: "user-battle-pass"; appId: string; userId: string; battlePassId: string }
-  | { kind: "leaderboard"; appId: string; leaderboardId: string };
+  | { kind: "leaderboard"; appId: string; leaderboardId: string }
+  /** The player's one topic of the live-ops areas (points...): each message carries its webhook_type. */
+  | { kind: "user-notifications"; appId: string; userId: string };
 
 /**
  * One thing that changed, as the areas (challenges, battle passes, leaderboards) report it.

@@ -48,6 +48,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "The calls this service makes to an app's webhook endpoints (the `webhooks` section): one body per webhook type.",
   },
+  {
+    name: "Points",
+    description:
+      "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
+  },
   { name: "Privacy", description: "Erasing a player with the app's API key, and the erasure's receipt." },
   { name: "Operations", description: "Liveness without a credential, and the service's status for the operator." },
   { name: "Reference", description: "This document and the API reference page." },
@@ -58,6 +63,7 @@ const TAGS: { name: string; description: string }[] = [
     description: "The categories that group an app's challenges, in position order.",
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
+  { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {
     name: "Admin: leaderboards",

@@ -43,7 +43,7 @@ async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) 
  */
 export const realtimeRoutes = createRouter();
 // A service without its topic secret answers that first: no link could be made, whatever the ids.
-for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "leaderboard"]) {
+for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "leaderboard", "user-notifications"]) {
   realtimeRoutes.use(`/api/v1/auth/${kind}-topic-link`, async (c, next) => {
     topicSecret(c.env);
     await next();
@@ -63,6 +63,23 @@ realtimeRoutes
       responses: answer,
     }),
     (c) => topicOf(c, (appId, userId) => ({ kind: "user-challenges", appId, userId })),
+  )
+  .openapi(
+    createRoute({
+      operationId: "getUserNotificationsTopic",
+      method: "get",
+      path: "/api/v1/auth/user-notifications-topic-link",
+      tags,
+      description:
+        description +
+        " This topic (beyond SCILL) carries the changes of the token user's live-ops areas (points...), each message with its " +
+        "`webhook_type` (`points-changed`...); SCILL's own topics never carry them.",
+      security: bearerSecurity.accessToken,
+      summary: "The MQTT topic on which the token user's points (and other live-ops) changes are pushed",
+      middleware: [requireAccessToken] as const,
+      responses: answer,
+    }),
+    (c) => topicOf(c, (appId, userId) => ({ kind: "user-notifications", appId, userId })),
   )
   .openapi(
     createRoute({

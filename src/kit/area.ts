@@ -138,6 +138,8 @@ export interface PlayerStatePart {
   /** The same part in the player's export (GET .../users/{userId}/export), when its schema says more. */
   readonly exportSchema?: z.ZodType;
   read(env: Env, appId: string, userId: string, now: number): Promise<unknown>;
+  /** Its counts in the export's audit entry (what the player held), by name; by default the list's length under `key`. */
+  held?(value: unknown): Record<string, number>;
 }
 
 /** What a correction is made on: the app, and the player (or other member) and object it names. */

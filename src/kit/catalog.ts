@@ -24,8 +24,11 @@ export interface CatalogSection {
   reads(db: D1Database, appId: number): Record<string, D1PreparedStatement>;
   /** The section's objects as the document writes them, in the order players see them. */
   export(snapshot: CatalogSnapshot, now: number): unknown[];
-  /** What a document's objects change (`planner` records each step), by key. */
-  plan(planner: CatalogPlanner, wanted: unknown[], snapshot: CatalogSnapshot): void;
+  /**
+   * What a document's objects change (`planner` records each step), by key; `document` is the whole
+   * document, for what one section's objects name in another's (a reward naming a points system).
+   */
+  plan(planner: CatalogPlanner, wanted: unknown[], snapshot: CatalogSnapshot, document: object): void;
   /** The write of one step, by the area's own statement functions. */
   statement(db: D1Database, appId: number, step: Step, now: number): D1PreparedStatement;
   /** What the schema cannot say of one object alone (keys unique in their scope, allowed URLs), with each path. */

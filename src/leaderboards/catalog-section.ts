@@ -32,6 +32,9 @@ export function boardDoc(row: LeaderboardRow, now: number): CatalogLeaderboard {
   const doc: Record<string, unknown> = { key: row.key, ...pick(presentAdmin(toDef(row), now), BOARD_FIELDS) };
   if (doc.period_range_reset_at_time === null) delete doc.period_range_reset_at_time;
   if (doc.period_range_time_zone === null) delete doc.period_range_time_zone;
+  // A board ranks events or a points system: the document names the one it ranks.
+  if (doc.points_system === undefined) delete doc.points_system;
+  else delete doc.event_name;
   return doc as CatalogLeaderboard;
 }
 

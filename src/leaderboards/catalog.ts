@@ -1,3 +1,4 @@
+import { pointsEventName } from "../apps/points-rewards";
 import { cachedCatalog } from "../apps/catalog-cache";
 import type { CounterFilter } from "../rules/counter";
 import type { Localized } from "../shared/localize";
@@ -30,6 +31,8 @@ export interface LeaderboardRow {
   min_value: number | null;
   max_value: number | null;
   max_events_per_minute: number | null;
+  /** The points system the board ranks instead of an event (migrations/0016_points.sql); null: an event board. */
+  points_system: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -54,6 +57,8 @@ export interface LeaderboardDef extends SeasonPolicy {
   maxValue: number | null;
   /** Events one player may bring in any 60 seconds; the ones past it are flagged. */
   maxEventsPerMinute: number | null;
+  /** The points system ranked: the board then matches the system's points event (src/apps/points-rewards.ts). */
+  pointsSystem: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -82,7 +87,7 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
     appId: String(row.app_id),
     key: row.key,
     name: parseName(row.name),
-    eventName: row.event_name,
+    eventName: row.points_system ? pointsEventName(row.points_system) : row.event_name,
     valueField: row.value_field,
     filters,
     aggregation: row.aggregation,
@@ -96,6 +101,7 @@ export function toDef(row: LeaderboardRow): LeaderboardDef {
     minValue: row.min_value,
     maxValue: row.max_value,
     maxEventsPerMinute: row.max_events_per_minute,
+    pointsSystem: row.points_system ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

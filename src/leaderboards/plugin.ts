@@ -3,7 +3,7 @@ import { inApp } from "../kit/console/ui/nav";
 import { localize } from "../shared/localize";
 import { leaderboardReviewAdmin } from "./admin/review-routes";
 import { leaderboardsAdmin } from "./admin/routes";
-import { applyLeaderboardEventMessages } from "./background";
+import { applyLeaderboardEventMessages, applyLeaderboardPointsMessages } from "./background";
 import { appLeaderboards } from "./catalog";
 import { leaderboardCatalogSection } from "./catalog-section";
 import { runLeaderboardMaintenance } from "./maintenance";
@@ -26,6 +26,9 @@ export const leaderboardsPlugin: AreaPlugin = {
   background: {
     event: (messages, env, channels) =>
       applyLeaderboardEventMessages(messages, env, channels.deliver, channels.leaderboardAudience),
+    // A board may rank a points system: what players earn in it arrives from their objects.
+    "points-earned": (messages, env, channels) =>
+      applyLeaderboardPointsMessages(messages, env, channels.deliver, channels.leaderboardAudience),
   },
   cron: { "leaderboard-maintenance": (env, now) => runLeaderboardMaintenance(env, now) },
   webhooks: leaderboardWebhooks,

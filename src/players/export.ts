@@ -76,7 +76,12 @@ export async function exportPlayer(
     archive: { user_ref: userRef, description: ARCHIVE_NOTE },
   };
   const held = {
-    ...Object.fromEntries(PLAYER_STATE_PARTS.map((part) => [part.key, (state[part.key] as unknown[]).length])),
+    ...Object.assign(
+      {},
+      ...PLAYER_STATE_PARTS.map((part) =>
+        part.held ? part.held(state[part.key]) : { [part.key]: (state[part.key] as unknown[]).length },
+      ),
+    ),
     ...Object.assign({}, ...PLAYER_EXPORT_PARTS.map((part, i) => part.held?.(parts[i]) ?? {})),
     ban: ban !== null,
     recent_events: recentEvents.length,

@@ -16,6 +16,7 @@ const SEGMENT: Record<RealtimeTopicRef["kind"], string> = {
   "user-challenge": "challenge",
   "user-battle-pass": "battle-pass",
   leaderboard: "leaderboard",
+  "user-notifications": "notifications",
 };
 const PREFIX = "gamification";
 /** 128 bits: unguessable. */
@@ -53,6 +54,8 @@ function refFields(ref: RealtimeTopicRef): string[] {
       return [ref.appId, ref.userId, ref.battlePassId];
     case "leaderboard":
       return [ref.appId, ref.leaderboardId];
+    case "user-notifications":
+      return [ref.appId, ref.userId];
   }
 }
 
@@ -93,7 +96,12 @@ export async function topicName(env: TopicEnv, ref: RealtimeTopicRef): Promise<s
   return topic;
 }
 
-const USER_SEGMENTS = [SEGMENT["user-challenges"], SEGMENT["user-challenge"], SEGMENT["user-battle-pass"]];
+const USER_SEGMENTS = [
+  SEGMENT["user-challenges"],
+  SEGMENT["user-challenge"],
+  SEGMENT["user-battle-pass"],
+  SEGMENT["user-notifications"],
+];
 const TOPIC_PATTERN = new RegExp(
   `^${PREFIX}/((?:(?:${USER_SEGMENTS.join("|")})/([0-9a-f]{${OWNER_HEX}})|${SEGMENT.leaderboard})/[0-9a-f]{${ID_HEX}})([0-9a-f]{${CHECK_HEX}})$`,
 );

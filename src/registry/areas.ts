@@ -12,6 +12,7 @@ import type { BackgroundKind } from "../user/messages";
 import { challengesPlugin } from "../challenges/plugin";
 import { battlePassesPlugin } from "../battlepasses/plugin";
 import { leaderboardsPlugin } from "../leaderboards/plugin";
+import { pointsPlugin } from "../points/plugin";
 import { webhooksPlugin } from "../webhooks/channel";
 
 /**
@@ -19,7 +20,13 @@ import { webhooksPlugin } from "../webhooks/channel";
  * them. Adding an area is one line here (docs/architecture.md, "Adding an area"); the
  * cross-cutting features read the areas from this file only.
  */
-export const AREAS: readonly AreaPlugin[] = [challengesPlugin, battlePassesPlugin, leaderboardsPlugin, webhooksPlugin];
+export const AREAS: readonly AreaPlugin[] = [
+  challengesPlugin,
+  battlePassesPlugin,
+  leaderboardsPlugin,
+  pointsPlugin,
+  webhooksPlugin,
+];
 
 // ---- the areas' parts, as each cross-cutting feature reads them
 

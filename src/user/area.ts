@@ -28,6 +28,38 @@ export class Staged {
   seen: SeenReport | null = null;
   /** For an event: the player's first event of its UTC day (see BackgroundMessage). */
   activeDay: ActiveDay | null = null;
+  /** Rewards one area hands another (see `credit`), drained before the transaction ends. */
+  readonly credits: Credit[] = [];
+
+  /**
+   * Hands a reward to the area named `target` (a claimed challenge's points, to the points area)
+   * without importing it: the object gives the collected credits to every area's `acceptCredits`
+   * inside the same transaction, so that the reward lands with the change that earned it or not at all.
+   */
+  credit(credit: Credit): void {
+    this.credits.push(credit);
+  }
+
+  /** The credits collected so far, emptied. */
+  takeCredits(): Credit[] {
+    return this.credits.splice(0, this.credits.length);
+  }
+}
+
+/** A reward one area of the user's object hands another (`Staged.credit`). */
+export interface Credit {
+  /** The area it is meant for: "points". */
+  target: string;
+  appId: string;
+  userId: string;
+  /** The system's key; null: the system the app credits a challenge's challenge_xp to, if any. */
+  system: string | null;
+  amount: number;
+  /** What earned it: `{kind: "challenge", id: challengeId}` and the like. */
+  source: { kind: string; id: string | null };
+  reason: string;
+  /** Service time of the change that earned it. */
+  at: number;
 }
 
 /** What the user's object gives each of its areas. */
@@ -72,6 +104,16 @@ export interface UserArea<Prepared = unknown> {
    * src/players/corrections.ts adds the reason, the audit entry and the routes.
    */
   readonly corrections?: Readonly<Record<string, UserCorrection>>;
+  /**
+   * Before a transaction of the app's (`context.transact` with an app id): loads what
+   * `acceptCredits` reads (its catalog), since the transaction itself does no I/O.
+   */
+  prepareCredits?(appId: string): Promise<void>;
+  /**
+   * Synchronous, at the end of every transaction in which areas reported credits (`Staged.credit`):
+   * applies those meant for this area (by `target`) and reports into `staged` like any change.
+   */
+  acceptCredits?(credits: Credit[], staged: Staged): void;
 }
 
 /** What a correction is asked: the player, the service time, and its validated input. */

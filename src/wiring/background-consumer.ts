@@ -20,6 +20,7 @@ const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
   event: [recordEventAnalytics, ...backgroundHandlers("event"), recordPlayersSeen],
   usage: [recordUsageCounts, ...backgroundHandlers("usage")],
   holders: [recordHolders, ...backgroundHandlers("holders")],
+  "points-earned": backgroundHandlers("points-earned"),
 };
 
 /**

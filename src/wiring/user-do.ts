@@ -108,8 +108,14 @@ export class UserDO extends DurableObject<Env> {
    */
   private async transact<T>(work: (staged: Staged) => T, appId?: string): Promise<T> {
     const staged = new Staged(appId === undefined ? undefined : await this.receivers(appId));
+    if (appId !== undefined) for (const area of this.areas) await area.prepareCredits?.(appId);
     const result = this.inTransaction(() => {
       const value = work(staged);
+      // Rewards the areas handed each other land in the same transaction (src/user/area.ts).
+      if (staged.credits.length > 0) {
+        const credits = staged.takeCredits();
+        for (const area of this.areas) area.acceptCredits?.(credits, staged);
+      }
       this.outbox.stage(staged.changes.filter(staged.receives), staged.background);
       return value;
     });

@@ -1,3 +1,4 @@
+import { parsePointsRewards } from "../../apps/points-rewards";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { invalid, notFound, type FieldProblem } from "../../shared/domain-errors";
@@ -81,6 +82,7 @@ export const presentLevelAdmin = (row: LevelRow, challenges: CatalogChallenge[])
   reward_type_name: row.reward_type_name,
   level_reward_type: row.level_reward_type,
   reward_webhook_url: row.reward_webhook_url,
+  points_rewards: parsePointsRewards(row.points_rewards),
   challenges: challenges.map(presentChallengeAdmin),
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -270,9 +272,16 @@ const levelValues = (input: LevelSettings) => [
   input.reward_type_name ?? REWARD_TYPE_NAMES[input.level_reward_type] ?? "",
   input.level_reward_type,
   input.reward_webhook_url,
+  json(input.points_rewards),
 ];
 
-const LEVEL_COLUMNS = ["reward_amount", "reward_type_name", "level_reward_type", "reward_webhook_url"] as const;
+const LEVEL_COLUMNS = [
+  "reward_amount",
+  "reward_type_name",
+  "level_reward_type",
+  "reward_webhook_url",
+  "points_rewards",
+] as const;
 
 /** The columns a level's settings write, by name. */
 export const levelColumns = (input: LevelSettings) => named(LEVEL_COLUMNS, levelValues(input));

@@ -1,3 +1,4 @@
+import { requireRewardSystems } from "../../apps/points-rewards";
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
@@ -162,6 +163,7 @@ export const battlePassesAdmin = createRouter()
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
       const app = await requireApp(c.env.DB, params.appId);
       const pass = await requirePass(c.env.DB, app.app_id, params.battlePassId);
+      await requireRewardSystems(c.env.DB, app.app_id, input.points_rewards);
       const levelId = await insertLevel(c.env.DB, pass, input, toIso(c.get("now")), requestActor(c));
       const level = await requireLevel(c.env.DB, pass, String(levelId));
       return c.json(presentLevelAdmin(level.row, level.challenges), 201);
@@ -219,6 +221,7 @@ export const battlePassesAdmin = createRouter()
       const input = c.req.valid("json");
       checkRewardWebhookUrl(c.env, input.reward_webhook_url);
       const { pass, level } = await levelOf(c.env.DB, c.req.valid("param"));
+      await requireRewardSystems(c.env.DB, pass.app_id, input.points_rewards);
       await updateLevel(c.env.DB, level.row, level.challenges, input, toIso(c.get("now")), requestActor(c));
       const updated = await requireLevel(c.env.DB, pass, String(level.row.level_id));
       return c.json(presentLevelAdmin(updated.row, updated.challenges), 200);

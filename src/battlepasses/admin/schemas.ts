@@ -1,3 +1,4 @@
+import { PointsRewardsInput } from "../../apps/points-rewards";
 import { z } from "@hono/zod-openapi";
 import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
@@ -128,6 +129,7 @@ export const LevelFields = z.object({
       "Receives battlepass-level-reward-claimed for this level instead of the app's endpoints of that type. It is signed (and given secret_key) with the secret of the app's first battlepass-level-reward-claimed endpoint, which must therefore exist.",
     example: "https://game.example.com/hooks/level-reward",
   }),
+  points_rewards: PointsRewardsInput,
   challenges: z.array(LevelChallengeInput).min(1).max(MAX_CHALLENGES_PER_LEVEL),
 });
 
@@ -180,6 +182,7 @@ export const LevelAdmin = z
     reward_type_name: z.string(),
     level_reward_type: z.string(),
     reward_webhook_url: z.string().nullable(),
+    points_rewards: z.array(z.object({ system: z.string(), amount: z.number().int() })),
     challenges: z.array(LevelChallengeAdmin),
     created_at: z.string(),
     updated_at: z.string(),

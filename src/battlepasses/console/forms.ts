@@ -11,6 +11,8 @@ import {
   readDateTime,
   readFilters,
   readLocalized,
+  pointsRewardsToForm,
+  readPointsRewards,
 } from "../../kit/console/forms/common";
 
 /** The battle pass and level forms: values ⇄ the admin API's BattlePassInput and LevelInput. */
@@ -97,6 +99,7 @@ export function levelToForm(level: z.infer<typeof LevelAdmin>, defaultLanguage: 
     reward_type_name: level.reward_type_name,
     level_reward_type: level.level_reward_type,
     reward_webhook_url: level.reward_webhook_url ?? "",
+    points_rewards: pointsRewardsToForm(level.points_rewards),
   };
   return withRows(
     base,
@@ -160,6 +163,7 @@ export function decodeLevel(submitted: FormValues): Decoded {
     reward_type_name: form.optionalText("reward_type_name"),
     level_reward_type: form.optionalText("level_reward_type"),
     reward_webhook_url: form.nullableText("reward_webhook_url"),
+    points_rewards: readPointsRewards(form, "points_rewards"),
     challenges,
   };
   return { input, problems: form.problems, values };

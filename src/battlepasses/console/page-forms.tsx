@@ -159,6 +159,7 @@ const LEVEL_FIELDS = [
   "key",
   "level_priority",
   "reward_amount",
+  "points_rewards",
   "reward_type_name",
   "level_reward_type",
   "reward_webhook_url",
@@ -241,6 +242,12 @@ export function LevelForm(props: {
           <h2>Reward</h2>
           <div class="grid three">
             <TextField form={form} name="reward_amount" label="Reward amount" help="What the level gives, e.g. 100." />
+            <TextField
+              form={form}
+              name="points_rewards"
+              label="Points rewards"
+              help="Credited to points systems when claimed, e.g. coins:50."
+            />
             <SelectField form={form} name="level_reward_type" label="Reward type" options={REWARD_TYPES} />
             <SelectField
               form={form}

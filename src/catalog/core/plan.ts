@@ -61,7 +61,7 @@ function changedFields(before: object, after: object, nested: string[] = []): Fi
 export function planCatalog(doc: CatalogDocument, snapshot: CatalogSnapshot, options: PlanOptions): CatalogPlan {
   const planner = new Planner(options);
   planner.settings(doc.settings, snapshot);
-  for (const section of CATALOG_SECTIONS) section.plan(planner, (doc[section.key] as unknown[]) ?? [], snapshot);
+  for (const section of CATALOG_SECTIONS) section.plan(planner, (doc[section.key] as unknown[]) ?? [], snapshot, doc);
   return planner.plan;
 }
 

@@ -1,3 +1,4 @@
+import { requireRewardSystems } from "../../apps/points-rewards";
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireApp } from "../../apps/repo";
 import { toIso } from "../../shared/clock";
@@ -144,6 +145,7 @@ export const challengesAdmin = createRouter()
     }),
     async (c) => {
       const appId = await appNumber(c.env.DB, c.req.valid("param").appId);
+      await requireRewardSystems(c.env.DB, appId, c.req.valid("json").points_rewards);
       const row = await createChallenge(c.env.DB, appId, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentChallengeRow(row), 201);
     },
@@ -199,6 +201,7 @@ export const challengesAdmin = createRouter()
     async (c) => {
       const { appId, challengeId } = c.req.valid("param");
       const row = await requireChallenge(c.env.DB, await appNumber(c.env.DB, appId), challengeId);
+      await requireRewardSystems(c.env.DB, row.app_id, c.req.valid("json").points_rewards);
       return c.json(
         presentChallengeRow(
           await replaceChallenge(c.env.DB, row, c.req.valid("json"), toIso(c.get("now")), requestActor(c)),

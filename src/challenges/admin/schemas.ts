@@ -1,3 +1,4 @@
+import { PointsRewardsInput } from "../../apps/points-rewards";
 import { z } from "@hono/zod-openapi";
 import { EventName } from "../../shared/event-name";
 import { CounterFilterInput } from "../../rules/schemas";
@@ -78,7 +79,10 @@ export const ChallengeFields = z.object({
   challenge_price: Int.default(0),
   challenge_reward: Text(),
   challenge_reward_type: Text(),
-  challenge_xp: Int.default(0),
+  challenge_xp: Int.default(0).openapi({
+    description: "Credited to the app's points system with credits_challenge_xp, if any, when the challenge is claimed",
+  }),
+  points_rewards: PointsRewardsInput,
   challenge_icon: Text(2000),
   challenge_icon_hd: Text(2000),
   repeatable: z.boolean().default(false),
@@ -145,6 +149,7 @@ export const ChallengeAdmin = z
     challenge_reward: z.string(),
     challenge_reward_type: z.string(),
     challenge_xp: z.number().int(),
+    points_rewards: z.array(z.object({ system: z.string(), amount: z.number().int() })),
     challenge_icon: z.string(),
     challenge_icon_hd: z.string(),
     repeatable: z.boolean(),

@@ -12,6 +12,8 @@ import {
   readFilters,
   readWallClock,
   readLocalized,
+  pointsRewardsToForm,
+  readPointsRewards,
 } from "../../kit/console/forms/common";
 
 /** The category and challenge forms: values ⇄ the admin API's CategoryInput and ChallengeInput. */
@@ -53,6 +55,7 @@ export function challengeToForm(c: z.infer<typeof ChallengeAdmin>, defaultLangua
     challenge_reward: c.challenge_reward,
     challenge_reward_type: c.challenge_reward_type,
     challenge_xp: String(c.challenge_xp),
+    points_rewards: pointsRewardsToForm(c.points_rewards),
     challenge_icon: c.challenge_icon,
     challenge_icon_hd: c.challenge_icon_hd,
     repeatable: flag(c.repeatable),
@@ -86,6 +89,7 @@ export function decodeChallenge(submitted: FormValues): Decoded {
     challenge_reward: form.text("challenge_reward"),
     challenge_reward_type: form.text("challenge_reward_type"),
     challenge_xp: form.integer("challenge_xp"),
+    points_rewards: readPointsRewards(form, "points_rewards"),
     challenge_icon: form.text("challenge_icon"),
     challenge_icon_hd: form.text("challenge_icon_hd"),
     repeatable: form.checked("repeatable"),

@@ -93,6 +93,7 @@ const CHALLENGE_FIELDS = [
   "challenge_reward",
   "challenge_reward_type",
   "challenge_xp",
+  "points_rewards",
   "challenge_icon",
   "challenge_icon_hd",
   "repeatable",
@@ -238,6 +239,12 @@ export function ChallengeForm(props: {
               help="e.g. coin, item, experience."
             />
             <TextField form={form} name="challenge_xp" label="Experience points" type="number" />
+            <TextField
+              form={form}
+              name="points_rewards"
+              label="Points rewards"
+              help="Credited to points systems when claimed, e.g. coins:50, gems:2."
+            />
             <TextField
               form={form}
               name="challenge_price"

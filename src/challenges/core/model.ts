@@ -20,6 +20,8 @@ export interface ChallengeDef {
   reward: string;
   rewardType: string;
   xp: number;
+  /** Points credited to the app's points systems when claimed, beside `xp`. */
+  pointsRewards: { system: string; amount: number }[];
   icon: string;
   iconHd: string;
   repeatable: boolean;

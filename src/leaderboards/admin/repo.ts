@@ -26,13 +26,14 @@ const COLUMNS = [
   "min_value",
   "max_value",
   "max_events_per_minute",
+  "points_system",
 ] as const;
 
 const values = (input: LeaderboardInput) => {
   const scheduled = input.period_range !== null && input.period_range !== "never";
   return [
     JSON.stringify(input.name),
-    input.event_name,
+    input.event_name ?? "",
     input.value_field,
     JSON.stringify(input.filters),
     input.aggregation,
@@ -44,6 +45,7 @@ const values = (input: LeaderboardInput) => {
     input.min_value,
     input.max_value,
     input.max_events_per_minute,
+    input.points_system,
   ];
 };
 

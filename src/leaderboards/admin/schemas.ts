@@ -19,7 +19,15 @@ export const LeaderboardFields = z.object({
       "Stable key of the leaderboard in this app (catalog documents); default leaderboard-<id>. Left out on PUT: unchanged",
   }),
   name: LocalizedName,
-  event_name: EventName.openapi({ example: "achieve-score" }),
+  event_name: EventName.optional().openapi({
+    example: "achieve-score",
+    description: "The events that make the scores; left out when the board ranks a points system",
+  }),
+  points_system: ConfigKey.nullable().default(null).openapi({
+    description:
+      "Instead of event_name: the key of a points system of the app; a member's score is what they earned in it in the season (grants, triggers and rewards; spends do not lower it)",
+    example: "xp",
+  }),
   value_field: z.string().min(1).max(100).nullable().default(null).openapi({
     description: "The meta data field that holds the score; null: `amount` when the event has one, else 1 per event",
     example: "score",
@@ -77,7 +85,19 @@ export const LeaderboardFields = z.object({
 });
 
 /** The rule across a leaderboard's fields. */
-export function boardRule(b: { min_value: number | null; max_value: number | null }, ctx: z.RefinementCtx): void {
+export function boardRule(
+  b: { min_value: number | null; max_value: number | null; event_name?: string; points_system: string | null },
+  ctx: z.RefinementCtx,
+): void {
+  // A board ranks events or a points system: one of the two.
+  if (b.event_name === undefined && b.points_system === null)
+    ctx.addIssue({ code: "custom", message: "is required", path: ["event_name"] });
+  if (b.event_name !== undefined && b.points_system !== null)
+    ctx.addIssue({
+      code: "custom",
+      message: "must not be given with event_name: a board ranks events or a points system",
+      path: ["points_system"],
+    });
   if (b.min_value !== null && b.max_value !== null && b.min_value > b.max_value)
     ctx.addIssue({ code: "custom", message: "must not be below min_value", path: ["max_value"] });
 }
@@ -92,6 +112,10 @@ export const LeaderboardAdmin = z
     key: z.string(),
     name: z.union([z.string(), z.record(z.string(), z.string())]),
     event_name: z.string(),
+    points_system: z
+      .string()
+      .optional()
+      .openapi({ description: "The points system ranked, on a board that ranks one" }),
     value_field: z.string().nullable(),
     filters: z.array(CounterFilterInput),
     aggregation: z.enum(AGGREGATIONS),

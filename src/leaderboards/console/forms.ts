@@ -21,6 +21,7 @@ export function leaderboardToForm(b: z.infer<typeof LeaderboardAdmin>, defaultLa
     key: b.key,
     ...localizedToForm("name", b.name, defaultLanguage),
     event_name: b.event_name,
+    points_system: b.points_system ?? "",
     value_field: b.value_field ?? "",
     ...filtersToForm("filters", b.filters),
     aggregation: b.aggregation,
@@ -41,7 +42,9 @@ export function decodeLeaderboard(submitted: FormValues): Decoded {
   const input = {
     key: form.optionalText("key"),
     name: readLocalized(form, "name"),
-    event_name: form.text("event_name"),
+    // A board ranks events or a points system: an event name left empty beside a system is none.
+    event_name: form.nullableText("points_system") === null ? form.text("event_name") : form.optionalText("event_name"),
+    points_system: form.nullableText("points_system"),
     value_field: form.nullableText("value_field"),
     filters: readFilters(form, "filters"),
     aggregation: form.optionalText("aggregation"),

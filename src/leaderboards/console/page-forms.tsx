@@ -22,6 +22,7 @@ const FIELDS = [
   "key",
   "name",
   "event_name",
+  "points_system",
   "value_field",
   "filters",
   "aggregation",
@@ -97,10 +98,16 @@ export function LeaderboardForm(props: {
         <LocalizedField form={form} name="name" label="Name" required defaultLanguage={props.defaultLanguage} />
         <KeyField form={form} derived="leaderboard" isNew={props.isNew} />
         <div class="grid two">
-          <EventNameField form={form} name="event_name" />
+          <EventNameField form={form} name="event_name" optional />
           <ValueFieldField form={form} name="value_field" eventField="event_name" what="holds the score" />
         </div>
         <FiltersField form={form} name="filters" eventField="event_name" />
+        <TextField
+          form={form}
+          name="points_system"
+          label="Points system (instead of an event)"
+          help="The key of a points system: the board then ranks what players earn in it, and the event fields are left empty."
+        />
         <div class="grid two">
           <SelectField
             form={form}

@@ -42,7 +42,7 @@ export function leaderboardChange(
         leaderboard_id: board.id,
         leaderboard_name: name,
         name,
-        event_type: board.eventName,
+        event_type: board.pointsSystem ?? board.eventName,
         sort_order_ascending: board.ascending,
       },
       member_data: {

@@ -153,6 +153,7 @@ describe("admin: levels with their challenges inline", () => {
       reward_type_name: "Coins",
       level_reward_type: "coin",
       reward_webhook_url: "https://game.example.com/reward",
+      points_rewards: [],
       challenges: [
         {
           challenge_id: expect.stringMatching(/^\d+$/),

@@ -81,6 +81,7 @@ describe("export", () => {
               challenge_reward: "",
               challenge_reward_type: "",
               challenge_xp: 0,
+              points_rewards: [],
               challenge_icon: "",
               challenge_icon_hd: "",
               repeatable: false,
@@ -134,6 +135,7 @@ describe("export", () => {
               reward_amount: "5",
               level_reward_type: "item",
               reward_webhook_url: null,
+              points_rewards: [],
               challenges: [
                 {
                   key: `challenge-${level.challenges[0].challenge_id}`,
@@ -169,6 +171,7 @@ describe("export", () => {
           max_events_per_minute: null,
         },
       ],
+      points_systems: [],
       webhooks: [
         {
           key: "game-server",

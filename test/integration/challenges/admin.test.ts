@@ -156,6 +156,7 @@ describe("challenges", () => {
       challenge_reward: "",
       challenge_reward_type: "",
       challenge_xp: 0,
+      points_rewards: [],
       challenge_icon: "",
       challenge_icon_hd: "",
       repeatable: false,
@@ -364,7 +365,13 @@ describe("admin view of one user", () => {
     const manual = await createChallenge(fresh.appId, cat.category_id, { challenge_duration_time: 600 });
     const p = player(fresh.appId, await fresh.tokenFor("u1"));
     const view = () => admin("GET", `/api/v1/admin/apps/${fresh.appId}/users/u1`);
-    expect((await view()).body).toEqual({ app_id: fresh.appId, user_id: "u1", challenges: [], battle_passes: [] });
+    expect((await view()).body).toEqual({
+      app_id: fresh.appId,
+      user_id: "u1",
+      challenges: [],
+      battle_passes: [],
+      points: { balances: {}, ledger: [] },
+    });
     await p.unlock(manual.challenge_id);
     const activated = (await p.activate(manual.challenge_id)).body.challenge;
     const auto = await createChallenge(fresh.appId, cat.category_id, { is_auto_activated: true });

@@ -35,6 +35,7 @@ export async function consoleFixture(name = "Console fixture") {
     value_field: "score",
     aggregation: "max",
   });
+  const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
   const webhook = await create("/webhooks", { webhook_type: "challenge-changed", url: "http://127.0.0.1:9/hooks" });
   const delivery = await create(`/webhooks/${webhook.webhook_id}/test`, {});
   const user = await call("POST", "/api/v1/admin/console-users", {
@@ -52,6 +53,7 @@ export async function consoleFixture(name = "Console fixture") {
     passId: pass.battle_pass_id as string,
     levelId: level.level_id as string,
     boardId: board.leaderboard_id as string,
+    systemId: system.system_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
     consoleUserId: user.body.console_user_id as string,
@@ -71,6 +73,7 @@ function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, str
     levelId: f.levelId,
     boardId: f.boardId,
     leaderboardId: f.boardId,
+    systemId: f.systemId,
     flagId: "1",
     memberType: "user",
     memberId: PLAYER,
@@ -126,6 +129,9 @@ export function readPaths(f: ConsoleFixture): string[] {
     `${app}/leaderboards`,
     `${app}/leaderboards/new`,
     `${app}/leaderboards/${f.boardId}`,
+    `${app}/points`,
+    `${app}/points/new`,
+    `${app}/points/${f.systemId}`,
     `${app}/webhooks`,
     `${app}/webhooks/${f.webhookId}`,
     `${app}/webhooks/deliveries`,

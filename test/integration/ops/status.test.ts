@@ -45,6 +45,7 @@ describe("GET /api/v1/admin/status", () => {
             challenges: 3,
             "leaderboard-pace": 1,
             outbox: 1,
+            points: 1,
             realtime: 1,
             seen: 2,
           },

@@ -227,6 +227,7 @@ describe("the player's export", () => {
       "user_info",
       "challenges",
       "battle_passes",
+      "points",
       "leaderboards",
       "ban",
       "held_scores",

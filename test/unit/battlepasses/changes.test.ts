@@ -33,6 +33,7 @@ const level = (
   priority: 0,
   rewardAmount: "100",
   rewardTypeName: "Coins",
+  pointsRewards: [],
   levelRewardType: "coin",
   rewardWebhookUrl,
   challenges,

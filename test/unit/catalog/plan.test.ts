@@ -46,6 +46,7 @@ const level: LevelRow = {
   reward_type_name: "",
   level_reward_type: "nothing",
   reward_webhook_url: null,
+  points_rewards: "[]",
   created_at: "",
   updated_at: "",
 };
@@ -84,6 +85,7 @@ const snapshot = (unlockedBy: number): CatalogSnapshot => ({
   levels: [level],
   levelChallenges: [levelChallenge],
   leaderboards: [],
+  pointsSystems: [],
   webhooks: [],
   holders: { challenges: new Map(), passes: new Map([[4, unlockedBy]]) },
 });

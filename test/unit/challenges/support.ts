@@ -15,6 +15,7 @@ export const challenge = (id: string, over: Partial<ChallengeDef> = {}): Challen
   reward: "r",
   rewardType: "t",
   xp: 1,
+  pointsRewards: [],
   icon: "i",
   iconHd: "ih",
   repeatable: false,

@@ -32,6 +32,10 @@ describe("form decoders", () => {
       challenge_reward: "100",
       challenge_reward_type: "coin",
       challenge_xp: 7,
+      points_rewards: [
+        { system: "coins", amount: 50 },
+        { system: "gems", amount: 2 },
+      ],
       challenge_icon: "run.png",
       challenge_icon_hd: "run@2x.png",
       repeatable: true,
@@ -155,6 +159,7 @@ describe("form decoders", () => {
       reward_type_name: "Coins",
       level_reward_type: "coin",
       reward_webhook_url: "https://game.example/reward",
+      points_rewards: [{ system: "coins", amount: 25 }],
       challenges: [challenge("8", 5), challenge("9", 10)],
       ...stamps,
     };
@@ -166,6 +171,7 @@ describe("form decoders", () => {
       reward_type_name: "Coins",
       level_reward_type: "coin",
       reward_webhook_url: "https://game.example/reward",
+      points_rewards: [{ system: "coins", amount: 25 }],
       challenges: level.challenges,
     });
   });
@@ -210,6 +216,7 @@ describe("form decoders", () => {
       key: "laps",
       name: { en: "Laps" },
       event_name: "finish-laps",
+      points_system: null,
       value_field: "required_time",
       filters: [],
       aggregation: "min",
@@ -221,6 +228,11 @@ describe("form decoders", () => {
       min_value: null,
       max_value: null,
       max_events_per_minute: null,
+    });
+    const coins = { ...board, event_name: "", points_system: "coins", value_field: null };
+    expect(LeaderboardInput.parse(decodeLeaderboard(leaderboardToForm(coins, "en")).input)).toMatchObject({
+      event_name: undefined,
+      points_system: "coins",
     });
   });
 

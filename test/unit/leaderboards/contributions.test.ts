@@ -30,6 +30,7 @@ const board = (over: Partial<LeaderboardRow> = {}) =>
     min_value: null,
     max_value: null,
     max_events_per_minute: null,
+    points_system: null,
     created_at: "",
     updated_at: "",
     ...over,

@@ -48,7 +48,10 @@ export type GamePaths = {
   "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}": Only<paths["/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}"], "get">;
   "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
+  "/api/v1/points/{appId}": Only<paths["/api/v1/points/{appId}"], "get">;
+  "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
   "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
+  "/api/v1/auth/user-notifications-topic-link": Only<paths["/api/v1/auth/user-notifications-topic-link"], "get">;
   "/api/v1/auth/user-challenge-topic-link": Only<paths["/api/v1/auth/user-challenge-topic-link"], "get">;
   "/api/v1/auth/user-battle-pass-topic-link": Only<paths["/api/v1/auth/user-battle-pass-topic-link"], "get">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
@@ -102,7 +105,10 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards-members/{memberType}/{memberId}/{leaderboardId}": ["get"],
   "/api/v1/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
+  "/api/v1/points/{appId}": ["get"],
+  "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
   "/api/v1/auth/user-challenges-topic-link": ["get"],
+  "/api/v1/auth/user-notifications-topic-link": ["get"],
   "/api/v1/auth/user-challenge-topic-link": ["get"],
   "/api/v1/auth/user-battle-pass-topic-link": ["get"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
@@ -139,6 +145,10 @@ export type BackendPaths = {
   "/api/v2/leaderboards-reset/{appId}/{leaderboardId}": Only<paths["/api/v2/leaderboards-reset/{appId}/{leaderboardId}"], "delete">;
   "/api/v1/leaderboards-reset/{appId}/{leaderboardId}": Only<paths["/api/v1/leaderboards-reset/{appId}/{leaderboardId}"], "delete">;
   "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}": Only<paths["/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}"], "delete">;
+  "/api/v1/points/{appId}": Only<paths["/api/v1/points/{appId}"], "get">;
+  "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
+  "/api/v1/points/{appId}/{systemKey}/grant": Only<paths["/api/v1/points/{appId}/{systemKey}/grant"], "post">;
+  "/api/v1/points/{appId}/{systemKey}/spend": Only<paths["/api/v1/points/{appId}/{systemKey}/spend"], "post">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
@@ -172,6 +182,10 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards-reset/{appId}/{leaderboardId}": ["delete"],
   "/api/v1/leaderboards-reset/{appId}/{leaderboardId}": ["delete"],
   "/api/v1/reset-leaderboard/{memberType}/{appId}/{memberId}": ["delete"],
+  "/api/v1/points/{appId}": ["get"],
+  "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
+  "/api/v1/points/{appId}/{systemKey}/grant": ["post"],
+  "/api/v1/points/{appId}/{systemKey}/spend": ["post"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
   "/": ["get"],
   "/health": ["get"],
@@ -219,6 +233,9 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged"], "get">;
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept"], "post">;
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": Only<paths["/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss"], "post">;
+  "/api/v1/admin/apps/{appId}/points-systems": Only<paths["/api/v1/admin/apps/{appId}/points-systems"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/points-systems/{systemId}": Only<paths["/api/v1/admin/apps/{appId}/points-systems/{systemId}"], "get" | "put" | "delete">;
+  "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust"], "post">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test"], "post">;
@@ -277,6 +294,9 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged": ["get"],
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/accept": ["post"],
   "/api/v1/admin/apps/{appId}/leaderboards/{leaderboardId}/flagged/{flagId}/dismiss": ["post"],
+  "/api/v1/admin/apps/{appId}/points-systems": ["get","post"],
+  "/api/v1/admin/apps/{appId}/points-systems/{systemId}": ["get","put","delete"],
+  "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": ["post"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": ["post"],

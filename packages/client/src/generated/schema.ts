@@ -1605,6 +1605,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's balance, points earned and level in every points system of the app */
+        get: operations["getPlayerPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/{appId}/{systemKey}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's ledger in one points system, newest first, 50 a page
+         * @description One entry per applied event or request that moved the balance; the balance always equals the ledger's sum. Entries older than 90 days, or past the newest 1,000 of the system, fold into one `opening-balance` entry.
+         */
+        get: operations["getPlayerPointsLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/{appId}/{systemKey}/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant points to a player (studio backend)
+         * @description Credits `amount`, capped by the system's max_balance (the ledger shows the capped amount). The same idempotency_key within 48 hours answers the first result again and changes nothing. API key only: an access token, or a banned player, gets 403.
+         */
+        post: operations["grantPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/points/{appId}/{systemKey}/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend points of a player (studio backend)
+         * @description Takes `amount` from the balance of a spendable system, never below zero: 409 with the `balance` when it is short, and nothing changes. Spends never lower `earned` nor the level. The same idempotency_key within 48 hours answers the first result again and changes nothing. API key only: an access token, or a banned player, gets 403.
+         */
+        post: operations["spendPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/points-systems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List points systems */
+        get: operations["listPointsSystems"];
+        put?: never;
+        /**
+         * Create a points system (XP, karma, coins...)
+         * @description Players' balances, levels and ledgers of the system live in their objects. 409 when the key is taken in the app, or when `credits_challenge_xp` is set and another system of the app has it (`errors` names the field).
+         */
+        post: operations["createPointsSystem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/points-systems/{systemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a points system */
+        get: operations["getPointsSystem"];
+        /**
+         * Replace a points system
+         * @description Applies from now on: balances stay as they are (a new key starts balances of its own), levels follow the new thresholds at once, a trigger's units carried from earlier events are kept while its place in the list stays.
+         */
+        put: operations["replacePointsSystem"];
+        post?: never;
+        /**
+         * Delete a points system
+         * @description Nothing is credited to it any more (rewards naming it are skipped); players' balances and ledgers stay in their objects, where a system created again with the same key finds them.
+         */
+        delete: operations["deletePointsSystem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a player's balance in a points system
+         * @description A correction: needs a reason, is written to the audit log (`correct-points-adjust`) with the balance before and after, and sends the `points-changed` webhook and MQTT message a change of the balance sends. On any system (spendable or not); a positive amount is capped by max_balance, a negative one lowers the balance and the points earned and answers 409 when the balance is short.
+         */
+        post: operations["adjustUserPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/apps/{appId}/webhooks": {
         parameters: {
             query?: never;
@@ -1728,6 +1871,26 @@ export interface paths {
          * @description Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; `npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` (the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. Topics are capabilities: the broker refuses any topic it did not hand out.
          */
         get: operations["getUserChallengesNotificationTopic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/user-notifications-topic-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MQTT topic on which the token user's points (and other live-ops) changes are pushed
+         * @description Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; `npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` (the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. Topics are capabilities: the broker refuses any topic it did not hand out. This topic (beyond SCILL) carries the changes of the token user's live-ops areas (points...), each message with its `webhook_type` (`points-changed`...); SCILL's own topics never carry them.
+         */
+        get: operations["getUserNotificationsTopic"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2128,6 +2291,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "points-changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player's balance in a points system moved
+         * @description Beyond SCILL. One call per system per applied event or request (a trigger, a claimed reward, a grant, a spend, an adjustment); the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["pointsChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user-erased": {
         parameters: {
             query?: never;
@@ -2304,6 +2487,38 @@ export interface components {
             username?: string | null;
             /** @example https://example.com/avatars/1.png */
             avatarImage?: string | null;
+        };
+        PointsChangedPayload: {
+            /**
+             * @description The webhook type
+             * @example points-changed
+             * @enum {string}
+             */
+            webhook_type: "points-changed";
+            app_id: string;
+            user_id: string;
+            /** @description The points system's key */
+            system: string;
+            /** @description What moved: positive credited, negative spent or taken */
+            amount: number;
+            balance: number;
+            /** @description Everything ever credited; levels follow it */
+            earned: number;
+            level: {
+                level: number;
+                name: string;
+                points: number;
+            } | null;
+            /** @description The level before; differs from `level` on a level change */
+            previous_level: {
+                level: number;
+                name: string;
+                points: number;
+            } | null;
+            source: {
+                kind: string;
+                id: string | null;
+            };
         };
         UserErasedPayload: {
             /**
@@ -2491,6 +2706,7 @@ export interface components {
             battle_passes: (components["schemas"]["BattlePassWithUserStatus"] & {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
+            points: components["schemas"]["PlayerPointsState"];
         };
         StoredChallengeState: {
             challenge_id: string;
@@ -2569,6 +2785,33 @@ export interface components {
             /** @description Every level of the pass is completed */
             battle_pass_completed: boolean;
         };
+        PlayerPointsState: {
+            /** @description By system key */
+            balances: {
+                [key: string]: {
+                    balance: number;
+                    earned: number;
+                };
+            };
+            /** @description Every entry the player's object keeps, oldest first */
+            ledger: (components["schemas"]["PointsLedgerEntry"] & {
+                system: string;
+            })[];
+        };
+        PointsLedgerEntry: {
+            entry_id: string;
+            /** @description Positive: credited; negative: spent or taken */
+            amount: number;
+            balance_after: number;
+            source: {
+                /** @enum {string} */
+                kind: "trigger" | "challenge" | "battle-pass-level" | "achievement" | "streak-milestone" | "league" | "grant" | "spend" | "adjustment" | "opening-balance";
+                /** @description The event name of a trigger, the challenge's or level's id, the idempotency key of a grant or spend */
+                id: string | null;
+            };
+            reason: string;
+            created_at: string;
+        };
         PlayerExport: {
             app_id: string;
             user_id: string;
@@ -2585,6 +2828,7 @@ export interface components {
             battle_passes: (components["schemas"]["BattlePassWithUserStatus"] & {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
+            points: components["schemas"]["PlayerPointsState"];
             /** @description The player on every board of the app */
             leaderboards: {
                 leaderboard_id: string;
@@ -2670,7 +2914,7 @@ export interface components {
             message_id: string;
             webhook_id: string | null;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
             /** @description The URL called (without the secret). */
             url: string | null;
             /**
@@ -3099,6 +3343,10 @@ export interface components {
             challenge_reward: string;
             challenge_reward_type: string;
             challenge_xp: number;
+            points_rewards: {
+                system: string;
+                amount: number;
+            }[];
             challenge_icon: string;
             challenge_icon_hd: string;
             repeatable: boolean;
@@ -3160,8 +3408,12 @@ export interface components {
             challenge_reward?: string;
             /** @default  */
             challenge_reward_type?: string;
-            /** @default 0 */
+            /**
+             * @description Credited to the app's points system with credits_challenge_xp, if any, when the challenge is claimed
+             * @default 0
+             */
             challenge_xp?: number;
+            points_rewards?: components["schemas"]["PointsRewards"];
             /** @default  */
             challenge_icon?: string;
             /** @default  */
@@ -3204,6 +3456,19 @@ export interface components {
              */
             key?: string;
         };
+        /**
+         * @description Points credited to the player's points systems when claimed (beyond SCILL: its answers do not show them). Every system must exist in the app
+         * @default []
+         */
+        PointsRewards: {
+            /**
+             * @description The key of a points system of the app
+             * @example coins
+             */
+            system: string;
+            /** @example 50 */
+            amount: number;
+        }[];
         CounterFilter: {
             field: string;
             /** @enum {string} */
@@ -3391,6 +3656,10 @@ export interface components {
             reward_type_name: string;
             level_reward_type: string;
             reward_webhook_url: string | null;
+            points_rewards: {
+                system: string;
+                amount: number;
+            }[];
             challenges: components["schemas"]["BattlePassLevelChallengeAdmin"][];
             created_at: string;
             updated_at: string;
@@ -3432,6 +3701,7 @@ export interface components {
              * @example https://game.example.com/hooks/level-reward
              */
             reward_webhook_url?: string | null;
+            points_rewards?: components["schemas"]["PointsRewards"];
             challenges: components["schemas"]["BattlePassLevelChallengeInput"][];
             /**
              * @description Stable key of the level in its battle pass (catalog documents); default level-<id>. Left out on PUT: unchanged
@@ -3583,6 +3853,8 @@ export interface components {
                 [key: string]: string;
             };
             event_name: string;
+            /** @description The points system ranked, on a board that ranks one */
+            points_system?: string;
             value_field: string | null;
             filters: components["schemas"]["CounterFilter"][];
             /** @enum {string} */
@@ -3619,10 +3891,16 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description An event name: any text of 1 to 100 characters without a space at either end or control characters, as event intake accepts it.
+             * @description The events that make the scores; left out when the board ranks a points system
              * @example achieve-score
              */
-            event_name: string;
+            event_name?: string;
+            /**
+             * @description Instead of event_name: the key of a points system of the app; a member's score is what they earned in it in the season (grants, triggers and rewards; spends do not lower it)
+             * @default null
+             * @example xp
+             */
+            points_system?: string | null;
             /**
              * @description The meta data field that holds the score; null: `amount` when the event has one, else 1 per event
              * @default null
@@ -3680,12 +3958,193 @@ export interface components {
                 rank: number;
             };
         };
+        PlayerPointsBalances: {
+            systems: {
+                key: string;
+                name: string;
+                balance: number;
+                /** @description Everything ever credited; spends never lower it */
+                earned: number;
+                level: components["schemas"]["PointsLevelView"];
+                next_level: components["schemas"]["PointsLevelView"] & unknown;
+            }[];
+        };
+        /** @description The level `earned` reached; null below the first */
+        PointsLevelView: {
+            level: number;
+            name: string;
+            points: number;
+        } | null;
+        PointsLedgerPage: {
+            items: components["schemas"]["PointsLedgerEntry"][];
+            /** @description Pass as `cursor` for the next (older) page; null: none */
+            next_cursor: string | null;
+        };
+        PointsWriteAnswer: {
+            balance: number;
+            earned: number;
+            level: components["schemas"]["PointsLevelView"];
+            /** @description The ledger entry; empty when a grant at max_balance moved nothing */
+            entry_id: string;
+        };
+        PointsShortBalance: {
+            status: number;
+            message: string;
+            balance: number;
+        };
+        PointsWriteInput: {
+            /** @example player-42 */
+            user_id: string;
+            /** @example 50 */
+            amount: number;
+            /** @example daily login bonus */
+            reason: string;
+            /**
+             * @description The same key (per operation and system) within 48 hours answers the first result again and changes nothing
+             * @example login-2026-11-27-player-42
+             */
+            idempotency_key: string;
+        };
+        PointsSystemAdmin: {
+            system_id: string;
+            app_id: string;
+            key: string;
+            name: string | {
+                [key: string]: string;
+            };
+            description: string | {
+                [key: string]: string;
+            } | null;
+            icon: string | null;
+            spendable: boolean;
+            max_balance: number | null;
+            credits_challenge_xp: boolean;
+            levels: components["schemas"]["PointsLevel"][];
+            triggers: components["schemas"]["PointsTrigger"][];
+            created_at: string;
+            updated_at: string;
+        };
+        PointsLevel: {
+            /**
+             * @description 1, 2, 3... in order
+             * @example 2
+             */
+            level: number;
+            /**
+             * @example {
+             *       "en": "Apprentice",
+             *       "de": "Lehrling"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /**
+             * @description Points earned from which the level is reached
+             * @example 100
+             */
+            points: number;
+        };
+        PointsTrigger: {
+            /**
+             * @description An event name: any text of 1 to 100 characters without a space at either end or control characters, as event intake accepts it.
+             * @example kill-enemy
+             */
+            event_name: string;
+            /** @default [] */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description The meta data field whose value counts (positive integers); null: each event counts one. Units carry over from one event to the next
+             * @default null
+             * @example distance
+             */
+            value_field?: string | null;
+            /**
+             * @description Every this many units give `points`
+             * @default 1
+             * @example 10
+             */
+            every?: number;
+            /** @example 5 */
+            points: number;
+        };
+        PointsSystemInput: {
+            /**
+             * @description Unique in the app; how balances, rewards (`points_rewards`) and documents name the system
+             * @example xp
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Experience",
+             *       "de": "Erfahrung"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /** @default null */
+            description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description An image URL, or any text your client reads
+             * @default null
+             */
+            icon?: string | null;
+            /**
+             * @description true: the studio's backend may spend from balances (coins); false: points only grow (XP)
+             * @default false
+             */
+            spendable?: boolean;
+            /**
+             * @description A balance never grows past it: a credit is capped, and the ledger shows the capped amount; null: no cap
+             * @default null
+             */
+            max_balance?: number | null;
+            /**
+             * @description true: a claimed challenge's challenge_xp is credited here. At most one system per app
+             * @default false
+             */
+            credits_challenge_xp?: boolean;
+            /**
+             * @description Levels reached by the points earned (spends never lower them): level 1, 2, 3... with ascending points
+             * @default []
+             */
+            levels?: components["schemas"]["PointsLevel"][];
+            /**
+             * @description Events that give points: every `every` units of `value_field` (or events) give `points`
+             * @default []
+             */
+            triggers?: components["schemas"]["PointsTrigger"][];
+        };
+        PointsAdjustmentAnswer: {
+            before: {
+                [key: string]: unknown;
+            };
+            after: {
+                [key: string]: unknown;
+            };
+            reason: string;
+        };
+        PointsAdjustment: {
+            /**
+             * @description Added to the balance (negative: taken from it, never below zero)
+             * @example 100
+             */
+            amount: number;
+            /**
+             * @description Why; kept in the audit log with the balance before and after
+             * @example lost coins after a crash
+             */
+            reason: string;
+        };
         Webhook: {
             webhook_id: string;
             app_id: string;
             key: string;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
             url: string;
             secret_key: string;
             /** @description False once the receiver answered 410 Gone; a PUT enables it again. */
@@ -3702,11 +4161,11 @@ export interface components {
              */
             key?: string;
             /**
-             * @description One of the spec's five types, or `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -3834,6 +4293,8 @@ export interface components {
             /** @default [] */
             leaderboards?: components["schemas"]["CatalogLeaderboard"][];
             /** @default [] */
+            points_systems?: components["schemas"]["CatalogPointsSystem"][];
+            /** @default [] */
             webhooks?: components["schemas"]["CatalogWebhook"][];
         };
         /** @description The app's fair-play settings (docs/fair-play.md), replaced as a whole: an event list or a rate limit left out is the default again (none; the service's limit). A document without settings leaves the app's as they are. */
@@ -3927,8 +4388,12 @@ export interface components {
             challenge_reward?: string;
             /** @default  */
             challenge_reward_type?: string;
-            /** @default 0 */
+            /**
+             * @description Credited to the app's points system with credits_challenge_xp, if any, when the challenge is claimed
+             * @default 0
+             */
             challenge_xp?: number;
+            points_rewards?: components["schemas"]["PointsRewards"];
             /** @default  */
             challenge_icon?: string;
             /** @default  */
@@ -4084,6 +4549,7 @@ export interface components {
              * @example https://game.example.com/hooks/level-reward
              */
             reward_webhook_url?: string | null;
+            points_rewards?: components["schemas"]["PointsRewards"];
             /**
              * @description Unique in its battle pass
              * @example daily-kills
@@ -4149,10 +4615,16 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description An event name: any text of 1 to 100 characters without a space at either end or control characters, as event intake accepts it.
+             * @description The events that make the scores; left out when the board ranks a points system
              * @example achieve-score
              */
-            event_name: string;
+            event_name?: string;
+            /**
+             * @description Instead of event_name: the key of a points system of the app; a member's score is what they earned in it in the season (grants, triggers and rewards; spends do not lower it)
+             * @default null
+             * @example xp
+             */
+            points_system?: string | null;
             /**
              * @description The meta data field that holds the score; null: `amount` when the event has one, else 1 per event
              * @default null
@@ -4203,6 +4675,56 @@ export interface components {
              */
             max_events_per_minute?: number | null;
         };
+        CatalogPointsSystem: {
+            /**
+             * @description Unique in the app; how balances, rewards (`points_rewards`) and documents name the system
+             * @example xp
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Experience",
+             *       "de": "Erfahrung"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /** @default null */
+            description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description An image URL, or any text your client reads
+             * @default null
+             */
+            icon?: string | null;
+            /**
+             * @description true: the studio's backend may spend from balances (coins); false: points only grow (XP)
+             * @default false
+             */
+            spendable?: boolean;
+            /**
+             * @description A balance never grows past it: a credit is capped, and the ledger shows the capped amount; null: no cap
+             * @default null
+             */
+            max_balance?: number | null;
+            /**
+             * @description true: a claimed challenge's challenge_xp is credited here. At most one system per app
+             * @default false
+             */
+            credits_challenge_xp?: boolean;
+            /**
+             * @description Levels reached by the points earned (spends never lower them): level 1, 2, 3... with ascending points
+             * @default []
+             */
+            levels?: components["schemas"]["PointsLevel"][];
+            /**
+             * @description Events that give points: every `every` units of `value_field` (or events) give `points`
+             * @default []
+             */
+            triggers?: components["schemas"]["PointsTrigger"][];
+        };
         CatalogWebhook: {
             /**
              * @description Unique in the app
@@ -4210,11 +4732,11 @@ export interface components {
              */
             key: string;
             /**
-             * @description One of the spec's five types, or `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -4243,7 +4765,7 @@ export interface components {
                 /** @enum {string} */
                 action: "create" | "update" | "delete";
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -4259,7 +4781,7 @@ export interface components {
             /** @description Objects of the app the document leaves out: kept, or deleted with prune=true */
             unmanaged: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -4269,7 +4791,7 @@ export interface components {
             /** @description Changes that would break running player state: an apply refuses them (409) unless force=true */
             blocked: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -14349,13 +14871,963 @@ export interface operations {
             };
         };
     };
+    getPlayerPoints: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+                /** @description Language of names; default: the app's language */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's points */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerPointsBalances"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlayerPointsLedger: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+                /** @description Language of names; default: the app's language */
+                language?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                systemKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the ledger */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsLedgerPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    grantPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                systemKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsWriteInput"];
+            };
+        };
+        responses: {
+            /** @description The balance after */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsWriteAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An access token (grants and spends take the API key only), or the player is banned */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsShortBalance"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    spendPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                systemKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsWriteInput"];
+            };
+        };
+        responses: {
+            /** @description The balance after */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsWriteAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An access token (grants and spends take the API key only), or the player is banned */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The balance is short (`balance` says how much there is), or the system is not spendable */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsShortBalance"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPointsSystems: {
+        parameters: {
+            query?: {
+                currentPage?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of points systems */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PointsSystemAdmin"][];
+                        currentPage: number;
+                        pageSize: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPointsSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The points system */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsSystemInput"];
+            };
+        };
+        responses: {
+            /** @description The new points system */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsSystemAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPointsSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                systemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The points system */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsSystemAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replacePointsSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                systemId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsSystemInput"];
+            };
+        };
+        responses: {
+            /** @description The points system */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsSystemAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePointsSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                systemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adjustUserPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                userId: string;
+                systemKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsAdjustment"];
+            };
+        };
+        responses: {
+            /** @description The adjustment made */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsAdjustmentAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this action */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
                 currentPage?: number;
                 pageSize?: number;
-                /** @description One of the spec's five types, or `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "leaderboard-updated";
+                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
             path: {
@@ -14886,7 +16358,7 @@ export interface operations {
                 pageSize?: number;
                 status?: "pending" | "succeeded" | "failed";
                 webhook_id?: string;
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "user-erased" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
                 message_id?: string;
                 /** @description Only the deliveries whose payload names this player (what a player's export points to) */
                 user_id?: string;
@@ -15125,6 +16597,87 @@ export interface operations {
         };
     };
     getUserChallengesNotificationTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MQTT topic to subscribe to */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTopic"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserNotificationsTopic: {
         parameters: {
             query?: never;
             header?: never;
@@ -16764,6 +18317,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LeaderboardUpdatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pointsChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PointsChangedPayload"];
             };
         };
         responses: {

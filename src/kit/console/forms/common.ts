@@ -126,3 +126,26 @@ export function readWallClock(form: FormReader, name: string): string | undefine
   const text = form.text(name);
   return /^\d\d:\d\d$/.test(text) ? `${text}:00` : text || undefined;
 }
+
+/** Points rewards as one text field: `coins:50, xp:10`. */
+export const pointsRewardsToForm = (rewards: { system: string; amount: number }[]) =>
+  rewards.map((r) => `${r.system}:${r.amount}`).join(", ");
+
+/** `coins:50, xp:10` to the API's `points_rewards`; a part that is not `key:number` is a problem of the field. */
+export function readPointsRewards(form: FormReader, name: string): { system: string; amount: number }[] | undefined {
+  const text = form.text(name);
+  if (text === "") return undefined;
+  const rewards: { system: string; amount: number }[] = [];
+  for (const part of text.split(",")) {
+    const match = /^\s*([^:\s]+)\s*:\s*(\d{1,13})\s*$/.exec(part);
+    if (!match) {
+      form.problems.push({
+        field: name,
+        problem: "must be key:amount pairs separated by commas, e.g. coins:50, xp:10",
+      });
+      return undefined;
+    }
+    rewards.push({ system: match[1], amount: Number(match[2]) });
+  }
+  return rewards;
+}

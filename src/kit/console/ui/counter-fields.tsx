@@ -35,7 +35,8 @@ export function EventCatalogData() {
   );
 }
 
-export function EventNameField(props: { form: FormState; name: string }) {
+/** `optional`: the form takes something else instead (a leaderboard may rank a points system). */
+export function EventNameField(props: { form: FormState; name: string; optional?: boolean }) {
   const current = props.form.values[props.name] ?? "";
   return (
     <>
@@ -43,7 +44,7 @@ export function EventNameField(props: { form: FormState; name: string }) {
         form={props.form}
         name={props.name}
         label="Event name"
-        required
+        required={!props.optional}
         list={EVENTS_LIST}
         class="event-name"
         help="One of the 64 events of the catalog (suggested as you type), or your own event name."
