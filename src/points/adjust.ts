@@ -1,5 +1,5 @@
 import { recordAudit, PLAYER_RESOURCE, type Actor } from "../apps/audit-log";
-import { ApiError } from "../shared/errors";
+import { DomainError } from "../shared/domain-errors";
 import type { CorrectionResult } from "../user/area";
 import { userObject } from "../user/names";
 
@@ -28,7 +28,7 @@ export async function adjustPoints(
     now,
     input: { systemKey, amount: input.amount, reason: input.reason },
   })) as unknown as CorrectionResult;
-  if (!result.ok) throw new ApiError(result.status, result.message);
+  if (!result.ok) throw new DomainError(result.kind, result.message);
   const { before, after } = result;
   await recordAudit(env.DB, [
     {

@@ -165,6 +165,6 @@ export const pointsRoutes = createRouter()
     const { appId, systemKey } = c.req.valid("param");
     const result = await write(c, "spend", appId, systemKey, c.req.valid("json"));
     if (result.ok) return c.json(result.answer, 200);
-    if (result.status === 404) throw notFound(result.message);
+    if (result.kind === "not-found") throw notFound(result.message);
     throw conflict(result.message, undefined, result.balance === undefined ? undefined : { balance: result.balance });
   });

@@ -67,7 +67,7 @@ export interface WriteAnswer {
 
 export type WriteResult =
   | { ok: true; answer: WriteAnswer }
-  | { ok: false; status: 404 | 409; message: string; balance?: number };
+  | { ok: false; kind: "not-found" | "conflict"; message: string; balance?: number };
 
 const presentEntry = (row: LedgerRow) => ({
   entry_id: String(row.entry_id),
@@ -237,7 +237,7 @@ export class UserPoints implements UserArea<Loaded> {
   async write(appId: string, request: PointsWrite, now: number): Promise<WriteResult> {
     const loaded = await this.load(appId);
     const system = loaded.catalog.byKey.get(request.systemKey);
-    if (!system) return { ok: false, status: 404, message: `Points system ${request.systemKey} not found` };
+    if (!system) return { ok: false, kind: "not-found", message: `Points system ${request.systemKey} not found` };
     const requestKey = JSON.stringify([request.op, request.systemKey, request.idempotencyKey]);
     return this.context.transact((staged): WriteResult => {
       const known = knownAnswer(this.sql, requestKey, now - IDEMPOTENCY_MS);
@@ -255,11 +255,11 @@ export class UserPoints implements UserArea<Loaded> {
         return moved.reason === "short"
           ? {
               ok: false,
-              status: 409,
+              kind: "conflict",
               message: `Balance too low: ${moved.balance} ${system.key}, ${request.amount} asked`,
               balance: moved.balance,
             }
-          : { ok: false, status: 409, message: `Points system ${system.key} is not spendable` };
+          : { ok: false, kind: "conflict", message: `Points system ${system.key} is not spendable` };
       }
       const after = moved.after;
       const answer: WriteAnswer = {
@@ -328,7 +328,7 @@ export class UserPoints implements UserArea<Loaded> {
     const { systemKey, amount, reason } = input as { systemKey: string; amount: number; reason: string };
     const loaded = await this.load(appId);
     const system = loaded.catalog.byKey.get(systemKey);
-    if (!system) return { ok: false, status: 404, message: `Points system ${systemKey} not found` };
+    if (!system) return { ok: false, kind: "not-found", message: `Points system ${systemKey} not found` };
     return this.context.transact((staged): CorrectionResult => {
       const before = readBalance(this.sql, system.key) ?? ZERO_BALANCE;
       const moved = this.move(loaded, staged, userId, system, (b) => adjust(system, b, amount), {
@@ -339,7 +339,7 @@ export class UserPoints implements UserArea<Loaded> {
       if (!moved.ok)
         return {
           ok: false,
-          status: 409,
+          kind: "conflict",
           message: `The balance would go below zero: ${before.balance} ${system.key}, ${-amount} taken`,
         };
       const after = readBalance(this.sql, system.key) ?? ZERO_BALANCE;

@@ -1,7 +1,6 @@
 import type { PlayerSection, PlayerSectionProps } from "../../kit/area";
 import { requireApp } from "../../apps/repo";
 import { isDomainError } from "../../shared/domain-errors";
-import { ApiError } from "../../shared/errors";
 import { adjustPoints } from "../adjust";
 import { AdjustmentInput } from "../schemas";
 import { userPoints } from "../user-points";
@@ -133,7 +132,7 @@ export const playerPointsPages = consoleRouter().post(
       );
       return redirectWithNotice(c, back, `Balance of ${userId} in ${system} is now ${String(after.balance)}.`);
     } catch (err) {
-      if ((err instanceof ApiError && err.status < 500) || isDomainError(err, "invalid", "not-found", "conflict"))
+      if (isDomainError(err, "invalid", "not-found", "conflict"))
         return redirectWithNotice(c, back, `Not adjusted: ${err.message}`, "error");
       throw err;
     }

@@ -372,7 +372,7 @@ describe("points of a player", () => {
     const answers = await Promise.all(writes);
     const grants = answers.filter((a, i) => i % 5 < 3 && a.ok).length;
     const spends = answers.filter((a, i) => i % 5 >= 3 && a.ok).length;
-    const short = answers.filter((a) => !a.ok && a.status === 409).length;
+    const short = answers.filter((a) => !a.ok && a.kind === "conflict").length;
     expect(grants).toBe(600);
     expect(spends + short).toBe(400);
     const balance = await api.balanceOf("fay", "coins");
