@@ -8,7 +8,7 @@ import { ConfigKey } from "../shared/schemas";
 
 import { boardColumns, deleteBoardStatement, insertBoardStatement, updateBoardStatement } from "./admin/repo";
 
-import { LeaderboardFields, LeaderboardInput, boardRule } from "./admin/schemas";
+import { LeaderboardFields, LeaderboardInput, RANKS_SOMETHING, boardRule } from "./admin/schemas";
 
 import { toDef, type LeaderboardRow } from "./catalog";
 
@@ -21,6 +21,7 @@ export const CatalogLeaderboard = LeaderboardFields.extend({
 })
   .strict()
   .superRefine(boardRule)
+  .refine(...RANKS_SOMETHING)
   .openapi("CatalogLeaderboard");
 
 export type CatalogLeaderboard = z.infer<typeof CatalogLeaderboard>;

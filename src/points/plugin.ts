@@ -1,6 +1,7 @@
 import type { AreaPlugin } from "../kit/area";
 import { inApp } from "../kit/console/ui/nav";
 import { pointsAdmin } from "./admin/routes";
+import { pointsCatalog } from "./catalog";
 import { pointsCatalogSection } from "./catalog-section";
 import { pointsPages } from "./console/pages";
 import { playerPointsPages, pointsPlayerSection } from "./console/player-section";
@@ -20,9 +21,11 @@ export const pointsPlugin: AreaPlugin = {
     "SELECT json_extract(t.value, '$.event_name') AS event_name FROM points_systems, json_each(points_systems.triggers) AS t WHERE app_id = ?1",
   userArea: { area: UserPoints, rpc: ["balances", "ledger", "write", "stored"] },
   webhooks: pointsWebhooks,
-  playerTopics: async (_env, app, userId) => [
-    { label: "notifications (points)", ref: { kind: "user-notifications", appId: String(app.app_id), userId } },
-  ],
+  // The notifications topic carries points' changes: worth listening to once the app has a system.
+  playerTopics: async (env, app, userId) =>
+    (await pointsCatalog(env.DB, String(app.app_id))).systems.length === 0
+      ? []
+      : [{ label: "notifications (points)", ref: { kind: "user-notifications", appId: String(app.app_id), userId } }],
   catalog: pointsCatalogSection,
   playerState: {
     key: "points",

@@ -93,6 +93,7 @@ describe("privacy in the console", () => {
         "exported_at",
         "held_scores",
         "leaderboards",
+        "points",
         "recent_events",
         "user_id",
         "user_info",

@@ -89,9 +89,6 @@ export function boardRule(
   b: { min_value: number | null; max_value: number | null; event_name?: string; points_system: string | null },
   ctx: z.RefinementCtx,
 ): void {
-  // A board ranks events or a points system: one of the two.
-  if (b.event_name === undefined && b.points_system === null)
-    ctx.addIssue({ code: "custom", message: "is required", path: ["event_name"] });
   if (b.event_name !== undefined && b.points_system !== null)
     ctx.addIssue({
       code: "custom",
@@ -102,7 +99,26 @@ export function boardRule(
     ctx.addIssue({ code: "custom", message: "must not be below min_value", path: ["max_value"] });
 }
 
-export const LeaderboardInput = LeaderboardFields.superRefine(boardRule).openapi("LeaderboardInput");
+/**
+ * A board ranks events or a points system, so it needs one of the two: checked even when other
+ * fields of the board are wrong (a refinement alone would wait for them), so that every problem
+ * shows at once.
+ */
+export const RANKS_SOMETHING: [
+  (b: { event_name?: unknown; points_system?: unknown }) => boolean,
+  { message: string; path: PropertyKey[]; when: (payload: { value: unknown }) => boolean },
+] = [
+  (b) => !(b.event_name === undefined && (b.points_system ?? null) === null),
+  {
+    message: "is required",
+    path: ["event_name"],
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  },
+];
+
+export const LeaderboardInput = LeaderboardFields.superRefine(boardRule)
+  .refine(...RANKS_SOMETHING)
+  .openapi("LeaderboardInput");
 export type LeaderboardInput = z.infer<typeof LeaderboardInput>;
 
 export const LeaderboardAdmin = z
