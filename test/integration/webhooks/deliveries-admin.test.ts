@@ -53,11 +53,14 @@ describe("the delivery log", () => {
     const { appId } = await createTestApp();
     const endpoint = await createEndpoint(appId, {
       webhook_type: "challenge-changed",
-      url: "https://a.example/a",
+      url: "https://a.example/redeliver",
       secret_key: "redeliver-secret",
     });
     let healthy = false;
-    const calls = stubReceiver(() => new Response(null, { status: healthy ? 200 : 403 }));
+    const calls = stubReceiver(
+      () => new Response(null, { status: healthy ? 200 : 403 }),
+      (url) => url.pathname === "/redeliver",
+    );
     const m = message(appId, endpoint.webhook_id);
     await deliver([{ body: m, attempts: 21 }]);
     await deadLetter([{ body: m }]);
