@@ -21,3 +21,9 @@ export function startDevServer(options: {
   /** With `quiet`: every chunk of the server's output, from its first line on, and its stream. */
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
 }): Promise<{ url: string; stop: () => Promise<void>; log: () => string }>;
+
+/** startDevServer on a port free when picked, picked again (a few times) when another process binds it first. */
+export function startDevServerOnFreePort(
+  options: Omit<Parameters<typeof startDevServer>[0], "port">,
+  attempts?: number,
+): ReturnType<typeof startDevServer>;

@@ -1,5 +1,6 @@
 // Starts `wrangler dev` for a local run, the end-to-end tests and the benchmarks: local D1 with
 // migrations applied, Durable Objects, queues and cron (via --test-scheduled), on workerd.
+import { freePort } from "./free-port.mjs";
 import net from "node:net";
 import { stripVTControlCharacters } from "node:util";
 import { runWrangler, spawnWrangler } from "./wrangler.mjs";
@@ -170,4 +171,18 @@ export async function startDevServer({
   }
   await stop();
   throw new Error(`wrangler dev did not answer on ${url} within 90 s\n${log}`);
+}
+
+/**
+ * startDevServer on a port free when picked: another process may bind it between the pick and
+ * wrangler's start, so a busy port is picked again, a few times.
+ */
+export async function startDevServerOnFreePort(options, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServer({ ...options, port: await freePort() });
+    } catch (err) {
+      if (!(err instanceof PortBusyError) || attempt >= attempts) throw err;
+    }
+  }
 }

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startDevServer } from "../../scripts/lib/dev-server.mjs";
-import { freePort } from "../../scripts/lib/free-port.mjs";
+import { startDevServerOnFreePort } from "../../scripts/lib/dev-server.mjs";
 import { TEST_SECRETS } from "../support/secrets";
 
 declare module "vitest" {
@@ -21,9 +20,7 @@ export const E2E_VARS: Record<string, string> = {
 /** One `wrangler dev` for the whole e2e run, on a free port, with its own fresh local state. */
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(tmpdir(), "gamification-e2e-"));
-  const port = await freePort();
-  const server = await startDevServer({
-    port,
+  const server = await startDevServerOnFreePort({
     persistTo,
     vars: { ...TEST_SECRETS, ...E2E_VARS },
     quiet: true,

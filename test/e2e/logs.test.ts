@@ -6,24 +6,21 @@ import path from "node:path";
 import { ChallengesApi, Configuration, EventsApi } from "@scillgame/scill-js";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer } from "../../scripts/lib/dev-server.mjs";
-import { freePort } from "../../scripts/lib/free-port.mjs";
+import { startDevServerOnFreePort } from "../../scripts/lib/dev-server.mjs";
 import { TEST_SECRETS } from "../support/secrets";
 import { E2E_VARS } from "./global-setup";
 import { eventually } from "./support";
 
 // A whole studio's session against its own `wrangler dev`, every request logged (LOG_SAMPLE_RATE=1),
 // and every byte the server printed captured: no credential or secret may appear in it.
-let server: Awaited<ReturnType<typeof startDevServer>>;
+let server: Awaited<ReturnType<typeof startDevServerOnFreePort>>;
 let persistTo: string;
 let output = "";
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-logs-"));
-  const port = await freePort();
   const vars = { ...TEST_SECRETS, ...E2E_VARS, LOG_SAMPLE_RATE: "1" };
-  server = await startDevServer({
-    port,
+  server = await startDevServerOnFreePort({
     persistTo,
     vars,
     quiet: true,

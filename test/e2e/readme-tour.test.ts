@@ -1,10 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { startDevServerOnFreePort } from "../../scripts/lib/dev-server.mjs";
 import { applyDemoCatalog, DEMO_APP, DEMO_KEY } from "../../scripts/lib/demo.mjs";
 import { projectRoot } from "../../scripts/lib/wrangler.mjs";
 
@@ -107,22 +106,13 @@ class Shell {
   }
 }
 
-/** A port the system reports free right now (the server binds it a moment later). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 let server: { url: string; stop: () => Promise<void> };
 let persistTo: string;
 let seeded: { appId: string; apiKey: string; catalog: string };
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(tmpdir(), "gamification-tour-"));
-  server = await startDevServer({ port: await freePort(), persistTo, vars: devVars, quiet: true, localTraces: false });
+  server = await startDevServerOnFreePort({ persistTo, vars: devVars, quiet: true, localTraces: false });
   const admin = { Authorization: `Bearer ${devVars.ADMIN_TOKEN}`, "Content-Type": "application/json" };
   const app: { app_id: string } = await (
     await fetch(`${server.url}/api/v1/admin/apps`, { method: "POST", headers: admin, body: JSON.stringify(DEMO_APP) })
