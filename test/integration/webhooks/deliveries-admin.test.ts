@@ -106,8 +106,14 @@ describe("the delivery log", () => {
 describe("the test call", () => {
   it("is queued, logged before its first attempt, delivered and logged", async () => {
     const { appId } = await createTestApp();
-    const endpoint = await createEndpoint(appId, { webhook_type: "battlepass-expired", url: "https://a.example/test" });
-    const calls = stubReceiver(() => new Response("ok"));
+    const endpoint = await createEndpoint(appId, {
+      webhook_type: "battlepass-expired",
+      url: "https://a.example/test-call",
+    });
+    const calls = stubReceiver(
+      () => new Response("ok"),
+      (url) => url.pathname === "/test-call",
+    );
     const queued = await admin("POST", `/apps/${appId}/webhooks/${endpoint.webhook_id}/test`);
     expect(queued).toMatchObject({
       status: 202,
