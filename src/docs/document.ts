@@ -53,6 +53,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
   },
+  {
+    name: "Leagues",
+    description:
+      "Seasons in which each player competes in a cohort of their tier: standings, the last season's result and its claim.",
+  },
   { name: "Privacy", description: "Erasing a player with the app's API key, and the erasure's receipt." },
   { name: "Operations", description: "Liveness without a credential, and the service's status for the operator." },
   { name: "Reference", description: "This document and the API reference page." },
@@ -64,6 +69,7 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
+  { name: "Admin: leagues", description: "Leagues: tiers, cohort size, promotion, relegation, seasons and rewards." },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {
     name: "Admin: leaderboards",

@@ -1,0 +1,14 @@
+import type { AreaPlugin } from "../kit/area";
+import { leaguesAdmin } from "./admin/routes";
+import { leaguesCatalogSection } from "./catalog-section";
+
+/**
+ * Leagues: each season every player competes in a cohort of about cohort_size players of their
+ * tier; at the season's end the top move up, the bottom move down, and every member gets a result.
+ */
+export const leaguesPlugin: AreaPlugin = {
+  name: "leagues",
+  routes: () => [leaguesAdmin],
+  countedEventNamesSql: "SELECT event_name FROM leagues WHERE app_id = ?1",
+  catalog: leaguesCatalogSection,
+};
