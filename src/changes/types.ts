@@ -10,9 +10,17 @@ export const SPEC_WEBHOOK_TYPES = [
 /**
  * Every type an endpoint can receive, in the order of the OpenAPI document's webhooks (the areas', then the
  * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
- * moved, src/points), and `user-erased` (a player's erasure completed, src/players).
+ * moved, src/points), the leagues' `league-standings-changed`, `league-season-ended` and `league-result`
+ * (src/leagues), and `user-erased` (a player's erasure completed, src/players).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "points-changed", "user-erased"] as const;
+export const WEBHOOK_TYPES = [
+  ...SPEC_WEBHOOK_TYPES,
+  "points-changed",
+  "league-standings-changed",
+  "league-season-ended",
+  "league-result",
+  "user-erased",
+] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */
@@ -20,6 +28,8 @@ export type TopicRef =
   | { kind: "user-challenges"; appId: string; userId: string }
   | { kind: "user-battle-pass"; appId: string; userId: string; battlePassId: string }
   | { kind: "leaderboard"; appId: string; leaderboardId: string }
+  /** The standings of one cohort of a league's season (src/leagues). */
+  | { kind: "league-cohort"; appId: string; leagueId: string; cohortId: string }
   /** The player's one topic of the live-ops areas (points...): each message carries its webhook_type. */
   | { kind: "user-notifications"; appId: string; userId: string };
 

@@ -1,14 +1,18 @@
 import type { AreaPlugin } from "../kit/area";
 import { leaguesAdmin } from "./admin/routes";
 import { leaguesCatalogSection } from "./catalog-section";
+import { applyLeagueScores } from "./scores";
+import { LEAGUES, UserLeagues } from "./user-leagues";
 
 /**
  * Leagues: each season every player competes in a cohort of about cohort_size players of their
  * tier; at the season's end the top move up, the bottom move down, and every member gets a result.
  */
 export const leaguesPlugin: AreaPlugin = {
-  name: "leagues",
+  name: LEAGUES,
   routes: () => [leaguesAdmin],
   countedEventNamesSql: "SELECT event_name FROM leagues WHERE app_id = ?1",
+  userArea: { area: UserLeagues, rpc: ["membership", "claimed", "claim", "stored"] },
+  background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels.deliver) },
   catalog: leaguesCatalogSection,
 };

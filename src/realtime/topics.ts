@@ -16,8 +16,12 @@ const SEGMENT: Record<RealtimeTopicRef["kind"], string> = {
   "user-challenge": "challenge",
   "user-battle-pass": "battle-pass",
   leaderboard: "leaderboard",
+  "league-cohort": "league",
   "user-notifications": "notifications",
 };
+
+/** Topics of no one user: their subscribers are known to the topic's own hub. */
+const OWNERLESS_KINDS: readonly RealtimeTopicRef["kind"][] = ["leaderboard", "league-cohort"];
 const PREFIX = "gamification";
 /** 128 bits: unguessable. */
 const ID_HEX = 32;
@@ -54,6 +58,8 @@ function refFields(ref: RealtimeTopicRef): string[] {
       return [ref.appId, ref.userId, ref.battlePassId];
     case "leaderboard":
       return [ref.appId, ref.leaderboardId];
+    case "league-cohort":
+      return [ref.appId, ref.leagueId, ref.cohortId];
     case "user-notifications":
       return [ref.appId, ref.userId];
   }
@@ -64,7 +70,8 @@ export type TopicEnv = Pick<Env, "TOPIC_SECRET"> & { USER: Pick<Env["USER"], "id
 
 /** The id of the user's object, for a topic about one user; null for a leaderboard. */
 function ownerOf(env: TopicEnv, ref: RealtimeTopicRef): string | null {
-  return ref.kind === "leaderboard" ? null : env.USER.idFromName(userObjectName(ref.appId, ref.userId)).toString();
+  if (OWNERLESS_KINDS.includes(ref.kind) || !("userId" in ref)) return null;
+  return env.USER.idFromName(userObjectName(ref.appId, ref.userId)).toString();
 }
 
 /** Topics computed lately: every event of a user publishes to the same few. */
@@ -103,7 +110,7 @@ const USER_SEGMENTS = [
   SEGMENT["user-notifications"],
 ];
 const TOPIC_PATTERN = new RegExp(
-  `^${PREFIX}/((?:(?:${USER_SEGMENTS.join("|")})/([0-9a-f]{${OWNER_HEX}})|${SEGMENT.leaderboard})/[0-9a-f]{${ID_HEX}})([0-9a-f]{${CHECK_HEX}})$`,
+  `^${PREFIX}/((?:(?:${USER_SEGMENTS.join("|")})/([0-9a-f]{${OWNER_HEX}})|${SEGMENT.leaderboard}|${SEGMENT["league-cohort"]})/[0-9a-f]{${ID_HEX}})([0-9a-f]{${CHECK_HEX}})$`,
 );
 
 /** Whether this service issued `topic`. Wildcard filters and foreign topics are never issued. */

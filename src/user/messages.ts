@@ -47,7 +47,23 @@ export type BackgroundMessage =
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] }
   /** Points a player earned in a system (src/points): leaderboards that rank the system add them. */
-  | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number };
+  | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number }
+  /**
+   * A player's score in a league's season moved, or they joined it (src/leagues): the consumer
+   * places a new player in a cohort and writes the scores of a batch at once. `season` is the
+   * season's start, `reachedAt` when the score was reached, `joinedAt` the first qualifying event.
+   */
+  | {
+      kind: "league-score";
+      appId: string;
+      leagueId: string;
+      userId: string;
+      season: number;
+      endsAt: number;
+      score: number;
+      reachedAt: number;
+      joinedAt: number;
+    };
 
 export type BackgroundKind = BackgroundMessage["kind"];
 

@@ -150,7 +150,7 @@ export function tierAfter(
 ): number {
   if (result === null) return Math.max(0, Math.min(previousTier, tierKeys.length - 1));
   const index = tierKeys.indexOf(result.next_tier);
-  return index < 0 ? 0 : index;
+  return Math.max(index, 0);
 }
 
 /**

@@ -55,6 +55,9 @@ const TYPE_HELP: Record<WebhookType, string> = {
   "leaderoard-updated": "a leaderboard ranking changed (the spec's spelling)",
   "user-erased": "a player's erasure completed (beyond the spec; names the erasure, not the player)",
   "points-changed": "a player's balance in a points system moved (beyond the spec)",
+  "league-standings-changed": "the standings of a league cohort changed (beyond the spec)",
+  "league-season-ended": "a league season ended: one call per cohort with its results (beyond the spec)",
+  "league-result": "a player's result of a league season (beyond the spec)",
 };
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;

@@ -1,4 +1,6 @@
-import { ADMIN, call } from "../helpers";
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { ADMIN, call, sendEvent } from "../helpers";
 
 /** Helpers of the leagues tests. */
 
@@ -28,4 +30,52 @@ export async function createLeague(appId: string, fields: Record<string, unknown
   const r = await admin("POST", `/apps/${appId}/leagues`, leagueBody(fields));
   if (r.status !== 201) throw new Error(`create league: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { league_id: string } & Record<string, any>;
+}
+
+/** The league's cohorts of every season, with their members in arrival order. */
+export async function cohortsOf(leagueId: string, season?: number) {
+  const cohorts = await env.DB.prepare(
+    `SELECT cohort_id, tier, cohort_no, members, closed FROM league_cohorts WHERE league_id = ?
+     ${season === undefined ? "" : "AND season_start = ?"} ORDER BY season_start, tier, cohort_no`,
+  )
+    .bind(...(season === undefined ? [Number(leagueId)] : [Number(leagueId), season]))
+    .all<{ cohort_id: number; tier: number; cohort_no: number; members: number; closed: number }>();
+  const out = [];
+  for (const c of cohorts.results) {
+    const users = await env.DB.prepare(
+      "SELECT user_id FROM league_members WHERE cohort_id = ? ORDER BY joined_at, user_id",
+    )
+      .bind(c.cohort_id)
+      .all<{ user_id: string }>();
+    out.push({
+      tier: c.tier,
+      cohort_no: c.cohort_no,
+      members: c.members,
+      closed: c.closed,
+      users: users.results.map((u) => u.user_id),
+    });
+  }
+  return out;
+}
+
+/** Whether the player is in a cohort of the league (any season). */
+export const isMember = async (leagueId: string, userId: string, season?: number) =>
+  (await env.DB.prepare(
+    `SELECT 1 AS one FROM league_members WHERE league_id = ? AND user_id = ? ${season === undefined ? "" : "AND season_start = ?"}`,
+  )
+    .bind(...(season === undefined ? [Number(leagueId), userId] : [Number(leagueId), userId, season]))
+    .first()) !== null;
+
+/** Each player's first event, one after the other, each waiting until the player is placed: arrival order. */
+export async function joinInOrder(
+  apiKey: string,
+  leagueId: string,
+  players: string[],
+  xp: (i: number) => number,
+  season?: number,
+) {
+  for (const [i, player] of players.entries()) {
+    await sendEvent(apiKey, player, "earn-xp", { xp: xp(i) });
+    await expect.poll(() => isMember(leagueId, player, season)).toBe(true);
+  }
 }
