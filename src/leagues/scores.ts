@@ -182,7 +182,7 @@ async function applyGroup(env: Env, group: ScoreMessage[], deliver: ChangeSink):
       m.reachedAt,
       m.joinedAt,
     ];
-    JOIN_SQL.forEach((sql, i) => statements.push(db.prepare(sql).bind(...binds.slice(0, JOIN_BINDS[i]))));
+    for (const [i, sql] of JOIN_SQL.entries()) statements.push(db.prepare(sql).bind(...binds.slice(0, JOIN_BINDS[i])));
   }
   const scores = [...latest.values()].filter((m) => members.has(m.userId)).map((m) => [m.userId, m.score, m.reachedAt]);
   const scoresAt = statements.length;
