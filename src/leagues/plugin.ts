@@ -1,7 +1,9 @@
 import type { AreaPlugin } from "../kit/area";
 import { leaguesAdmin } from "./admin/routes";
+import { leagueRoutes } from "./routes";
 import { leaguesCatalogSection } from "./catalog-section";
 import { applyLeagueScores } from "./scores";
+import { runSeasonEnds } from "./season-end";
 import { LEAGUES, UserLeagues } from "./user-leagues";
 
 /**
@@ -10,9 +12,10 @@ import { LEAGUES, UserLeagues } from "./user-leagues";
  */
 export const leaguesPlugin: AreaPlugin = {
   name: LEAGUES,
-  routes: () => [leaguesAdmin],
+  routes: () => [leagueRoutes, leaguesAdmin],
   countedEventNamesSql: "SELECT event_name FROM leagues WHERE app_id = ?1",
   userArea: { area: UserLeagues, rpc: ["membership", "claimed", "claim", "stored"] },
   background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels.deliver) },
+  cron: { "league-season-ends": runSeasonEnds },
   catalog: leaguesCatalogSection,
 };

@@ -196,7 +196,7 @@ export class UserLeagues implements UserArea<Loaded | null> {
           reason: `League ${league.key}, season ${last.result.season_id}: rank ${last.result.rank} in ${last.result.tier}`,
           at: now,
         });
-      return { ok: true, result: last.result };
+      return { ok: true, result: last.result, claimableUntil: last.claimableUntil };
     }, appId);
   }
 
@@ -226,7 +226,7 @@ export class UserLeagues implements UserArea<Loaded | null> {
 }
 
 export type ClaimOutcome =
-  | { ok: true; result: SeasonResult }
+  | { ok: true; result: SeasonResult; claimableUntil: number }
   | { ok: false; kind: "not-found" | "conflict"; message: string };
 
 /** The leagues area's name: its part of the user's object. */

@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
-import { ADMIN, call, sendEvent } from "../helpers";
+import worker from "../../../src/index";
+import { ADMIN, advanceClock, call, sendEvent, serviceNow } from "../helpers";
 
 /** Helpers of the leagues tests. */
 
@@ -78,4 +79,49 @@ export async function joinInOrder(
     await sendEvent(apiKey, player, "earn-xp", { xp: xp(i) });
     await expect.poll(() => isMember(leagueId, player, season)).toBe(true);
   }
+}
+
+/** Moves the development clock just past the end of the league's current season; answers that season's start. */
+export async function endSeason(leagueId: string, apiKey: string, userId: string) {
+  const r = await call("GET", `/api/v1/leagues/${await appOf(leagueId)}/${leagueId}?user_id=${userId}`, {
+    token: apiKey,
+  });
+  if (r.status !== 200) throw new Error(`league: ${r.status} ${JSON.stringify(r.body)}`);
+  const endsAt = Date.parse(r.body.season.ends_at);
+  await advanceClock(Math.ceil((endsAt - (await serviceNow())) / 1000) + 1);
+  await runCron();
+  return Date.parse(r.body.season.starts_at);
+}
+
+async function appOf(leagueId: string) {
+  const row = await env.DB.prepare("SELECT app_id FROM leagues WHERE league_id = ?")
+    .bind(Number(leagueId))
+    .first<{ app_id: number }>();
+  return String(row!.app_id);
+}
+
+/** One cron run, as `/__scheduled` runs it. */
+export async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** The results of the league's season, by member: [member, tier, rank, outcome, next tier]. */
+export async function resultsOf(leagueId: string, season: number) {
+  const rows = await env.DB.prepare(
+    "SELECT results FROM league_cohorts WHERE league_id = ? AND season_start = ? ORDER BY tier, cohort_no",
+  )
+    .bind(Number(leagueId), season)
+    .all<{ results: string | null }>();
+  return rows.results.map(
+    (r) =>
+      (JSON.parse(r.results ?? "null") as any[] | null)?.map((x) => [
+        x.member_id,
+        x.tier,
+        x.rank,
+        x.outcome,
+        x.next_tier,
+      ]) ?? null,
+  );
 }
