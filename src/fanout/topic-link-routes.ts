@@ -6,7 +6,7 @@ import { callerApp, callerUser, requireAccessToken, requireTokenOrKey } from "..
 import { DigitsId } from "../shared/schemas";
 import { notFound } from "../shared/domain-errors";
 import { topicSecret } from "../shared/secrets";
-import { objectExists } from "../registry/areas";
+import { objectExists, PLAYER_TOPIC_LINKS } from "../registry/areas";
 import { topicName, type RealtimeTopicRef } from "../realtime/channel";
 
 const NotificationTopic = z
@@ -43,7 +43,8 @@ async function topicOf(c: Context<AppEnv>, ref: (appId: string, userId: string) 
  */
 export const realtimeRoutes = createRouter();
 // A service without its topic secret answers that first: no link could be made, whatever the ids.
-for (const kind of ["user-challenges", "user-challenge", "user-battle-pass", "leaderboard", "user-notifications"]) {
+const LINK_KINDS = ["user-challenges", "user-challenge", "user-battle-pass", "leaderboard", "user-notifications"];
+for (const kind of [...LINK_KINDS, ...PLAYER_TOPIC_LINKS.map(([k]) => k)]) {
   realtimeRoutes.use(`/api/v1/auth/${kind}-topic-link`, async (c, next) => {
     topicSecret(c.env);
     await next();
@@ -160,3 +161,27 @@ realtimeRoutes
       return c.json({ socket_token: await topicName(c.env, ref) }, 200);
     },
   );
+
+// The areas' own topic links: a topic of one of their objects as the token's player sees it.
+for (const [kind, link] of PLAYER_TOPIC_LINKS) {
+  realtimeRoutes.openapi(
+    createRoute({
+      operationId: link.operationId,
+      method: "get",
+      path: `/api/v1/auth/${kind}-topic-link`,
+      tags,
+      description: `${description} ${link.description}`,
+      security: bearerSecurity.accessToken,
+      summary: link.summary,
+      middleware: [requireAccessToken] as const,
+      request: { query: queryId(link.query) },
+      responses: answer,
+    }),
+    async (c) => {
+      const id = (c.req.valid("query") as Record<string, string>)[link.query];
+      const ref = await link.ref(c.env, callerApp(c), callerUser(c)!, id, c.get("now"));
+      if ("notFound" in ref) throw notFound(ref.notFound);
+      return c.json({ topic: await topicName(c.env, ref) }, 200);
+    },
+  );
+}

@@ -53,6 +53,11 @@ export interface AreaPlugin {
   corrections?(wiring: RouteWiring): readonly Correction<any>[];
   /** Whether one of its objects, by the kind a topic link names, exists in the app (the topic-link endpoints). */
   readonly objectExists?: Readonly<Record<string, ObjectExists>>;
+  /**
+   * Topics about one of its objects as the player sees it, handed out by a topic link
+   * (`GET /api/v1/auth/<kind>-topic-link?<query>=`, access token) by kind: a league's cohort the player plays in.
+   */
+  readonly playerTopicLinks?: Readonly<Record<string, PlayerTopicLink>>;
   /** Its console pages and their entries in the app's navigation. */
   readonly console?: ConsolePart;
   /**
@@ -185,6 +190,17 @@ export interface PlayerExportPart {
   read(env: Env, app: { app_id: number; default_language: string }, userId: string, now: number): Promise<unknown[]>;
   /** Its counts in the export's audit entry (what the player held), by name. */
   held?(value: unknown[]): Record<string, number>;
+}
+
+/** A topic link of an area (`playerTopicLinks`): the topic of the object `id` for the token's player. */
+export interface PlayerTopicLink {
+  operationId: string;
+  /** The query parameter naming the object. */
+  query: string;
+  summary: string;
+  description: string;
+  /** The topic, or a refusal: the object is not in the app, or the player has no topic of it (yet). */
+  ref(env: Env, appId: string, userId: string, id: string, now: number): Promise<TopicRef | { notFound: string }>;
 }
 
 export type ObjectExists = (env: Env, appId: string, id: string) => Promise<boolean>;

@@ -1,6 +1,9 @@
 import type { AreaPlugin } from "../kit/area";
 import { leaguesAdmin } from "./admin/routes";
 import { leagueRoutes } from "./routes";
+import { leaguesCatalog } from "./catalog";
+import { leagueWebhooks } from "./webhook-docs";
+import { leagueTopicLink } from "./topic-link";
 import { leaguesCatalogSection } from "./catalog-section";
 import { applyLeagueScores } from "./scores";
 import { runSeasonEnds } from "./season-end";
@@ -18,4 +21,9 @@ export const leaguesPlugin: AreaPlugin = {
   background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels.deliver) },
   cron: { "league-season-ends": runSeasonEnds },
   catalog: leaguesCatalogSection,
+  webhooks: leagueWebhooks,
+  objectExists: {
+    league: async (env, appId, id) => (await leaguesCatalog(env.DB, appId)).byId.has(id),
+  },
+  playerTopicLinks: { league: leagueTopicLink },
 };

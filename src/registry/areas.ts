@@ -4,6 +4,7 @@ import type {
   Correction,
   CronTask,
   ObjectExists,
+  PlayerTopicLink,
   RouteWiring,
   UserAreaPart,
 } from "../kit/area";
@@ -77,6 +78,11 @@ export function areaCorrection<Input>(name: string, wiring: RouteWiring): Correc
   if (!found) throw new Error(`No area makes the correction ${name}`);
   return found;
 }
+
+/** The areas' player topic links by kind (`GET /api/v1/auth/<kind>-topic-link`). */
+export const PLAYER_TOPIC_LINKS: [string, PlayerTopicLink][] = AREAS.flatMap((area) =>
+  Object.entries(area.playerTopicLinks ?? {}),
+);
 
 /** Whether the object of this kind (as a topic link names it) exists in the app. */
 export function objectExists(kind: string): ObjectExists {
