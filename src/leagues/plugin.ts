@@ -1,6 +1,7 @@
 import type { AreaPlugin } from "../kit/area";
 import { leaguesAdmin } from "./admin/routes";
 import { leagueRoutes } from "./routes";
+import { leaguePlayerRows, leaguesPlayerState } from "./players";
 import { leaguesCatalog } from "./catalog";
 import { leagueWebhooks } from "./webhook-docs";
 import { leagueTopicLink } from "./topic-link";
@@ -21,6 +22,8 @@ export const leaguesPlugin: AreaPlugin = {
   background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels.deliver) },
   cron: { "league-season-ends": runSeasonEnds },
   catalog: leaguesCatalogSection,
+  playerState: leaguesPlayerState,
+  players: leaguePlayerRows,
   webhooks: leagueWebhooks,
   objectExists: {
     league: async (env, appId, id) => (await leaguesCatalog(env.DB, appId)).byId.has(id),
