@@ -93,6 +93,8 @@ describe("privacy in the console", () => {
         "exported_at",
         "held_scores",
         "leaderboards",
+        "league_seasons",
+        "leagues",
         "points",
         "recent_events",
         "user_id",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, call, createTestApp, sendEvent } from "../helpers";
+import { call, createTestApp, sendEvent } from "../helpers";
 import { admin, createLeague, endSeason, isMember, joinInOrder, resultsOf } from "./support";
 
 describe("leagues: fair play and privacy", () => {

@@ -44,6 +44,7 @@ describe("GET /api/v1/admin/status", () => {
             battlepasses: 2,
             challenges: 3,
             "leaderboard-pace": 1,
+            leagues: 1,
             outbox: 1,
             points: 1,
             realtime: 1,
