@@ -1,4 +1,7 @@
 import type { AreaPlugin } from "../kit/area";
+import { inApp } from "../kit/console/ui/nav";
+import { leaguePages } from "./console/pages";
+import { leaguesPlayerSection } from "./console/player-section";
 import { leaguesAdmin } from "./admin/routes";
 import { leagueRoutes } from "./routes";
 import { leaguePlayerRows, leaguesPlayerState } from "./players";
@@ -29,4 +32,9 @@ export const leaguesPlugin: AreaPlugin = {
     league: async (env, appId, id) => (await leaguesCatalog(env.DB, appId)).byId.has(id),
   },
   playerTopicLinks: { league: leagueTopicLink },
+  console: {
+    pages: () => [leaguePages],
+    nav: [{ section: "leagues", label: "Leagues", href: inApp("/leagues") }],
+    playerSection: leaguesPlayerSection,
+  },
 };
