@@ -50,12 +50,15 @@ export type GamePaths = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
   "/api/v1/points/{appId}": Only<paths["/api/v1/points/{appId}"], "get">;
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
+  "/api/v1/leagues/{appId}/{leagueId}": Only<paths["/api/v1/leagues/{appId}/{leagueId}"], "get">;
+  "/api/v1/leagues/{appId}/{leagueId}/claim": Only<paths["/api/v1/leagues/{appId}/{leagueId}/claim"], "post">;
   "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
   "/api/v1/auth/user-notifications-topic-link": Only<paths["/api/v1/auth/user-notifications-topic-link"], "get">;
   "/api/v1/auth/user-challenge-topic-link": Only<paths["/api/v1/auth/user-challenge-topic-link"], "get">;
   "/api/v1/auth/user-battle-pass-topic-link": Only<paths["/api/v1/auth/user-battle-pass-topic-link"], "get">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
   "/api/v1/challenges/web-socket/generate-token": Only<paths["/api/v1/challenges/web-socket/generate-token"], "get">;
+  "/api/v1/auth/league-topic-link": Only<paths["/api/v1/auth/league-topic-link"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
   "/api/v1/public/catalog-schema.json": Only<paths["/api/v1/public/catalog-schema.json"], "get">;
@@ -107,12 +110,15 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
   "/api/v1/points/{appId}": ["get"],
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
+  "/api/v1/leagues/{appId}/{leagueId}": ["get"],
+  "/api/v1/leagues/{appId}/{leagueId}/claim": ["post"],
   "/api/v1/auth/user-challenges-topic-link": ["get"],
   "/api/v1/auth/user-notifications-topic-link": ["get"],
   "/api/v1/auth/user-challenge-topic-link": ["get"],
   "/api/v1/auth/user-battle-pass-topic-link": ["get"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
   "/api/v1/challenges/web-socket/generate-token": ["get"],
+  "/api/v1/auth/league-topic-link": ["get"],
   "/": ["get"],
   "/health": ["get"],
   "/api/v1/public/catalog-schema.json": ["get"],
@@ -149,6 +155,8 @@ export type BackendPaths = {
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
   "/api/v1/points/{appId}/{systemKey}/grant": Only<paths["/api/v1/points/{appId}/{systemKey}/grant"], "post">;
   "/api/v1/points/{appId}/{systemKey}/spend": Only<paths["/api/v1/points/{appId}/{systemKey}/spend"], "post">;
+  "/api/v1/leagues/{appId}/{leagueId}": Only<paths["/api/v1/leagues/{appId}/{leagueId}"], "get">;
+  "/api/v1/leagues/{appId}/{leagueId}/claim": Only<paths["/api/v1/leagues/{appId}/{leagueId}/claim"], "post">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
@@ -186,6 +194,8 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
   "/api/v1/points/{appId}/{systemKey}/grant": ["post"],
   "/api/v1/points/{appId}/{systemKey}/spend": ["post"],
+  "/api/v1/leagues/{appId}/{leagueId}": ["get"],
+  "/api/v1/leagues/{appId}/{leagueId}/claim": ["post"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
   "/": ["get"],
   "/health": ["get"],
@@ -236,6 +246,8 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/points-systems": Only<paths["/api/v1/admin/apps/{appId}/points-systems"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": Only<paths["/api/v1/admin/apps/{appId}/points-systems/{systemId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust"], "post">;
+  "/api/v1/admin/apps/{appId}/leagues": Only<paths["/api/v1/admin/apps/{appId}/leagues"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/leagues/{leagueId}": Only<paths["/api/v1/admin/apps/{appId}/leagues/{leagueId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test"], "post">;
@@ -297,6 +309,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/points-systems": ["get","post"],
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": ["post"],
+  "/api/v1/admin/apps/{appId}/leagues": ["get","post"],
+  "/api/v1/admin/apps/{appId}/leagues/{leagueId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": ["post"],

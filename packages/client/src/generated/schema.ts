@@ -1748,6 +1748,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leagues/{appId}/{leagueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's league: the current season, their tier, their cohort's standings and their last result
+         * @description `cohort` is null until the player's first qualifying event of the season is placed in a cohort (off the request path, within moments). Banned players are hidden from standings. `last_result` is the last season the player finished, claimable once until the next season ends.
+         */
+        get: operations["getPlayerLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leagues/{appId}/{leagueId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim the rewards of the player's last league result
+         * @description Once per result: its `points_rewards` are credited to the app's points systems (systems that no longer exist are skipped). 404 without a result; 409 when it is already claimed or the next season has ended; 403 for a banned player.
+         */
+        post: operations["claimLeagueResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/leagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List leagues */
+        get: operations["listLeagues"];
+        put?: never;
+        /**
+         * Create a league (weekly cohorts in tiers, with promotion and relegation)
+         * @description Players join the current season at their first qualifying event, into the open cohort of their tier. 409 when the key is taken in the app; 400 when promote + demote exceed cohort_size or a reward names a tier or points system that does not exist.
+         */
+        post: operations["createLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/leagues/{leagueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a league */
+        get: operations["getLeague"];
+        /**
+         * Replace a league
+         * @description Tiers, cohort size, promote, demote and rewards apply from the next season: a running season keeps the rules it started with. The events counted (event_name, filters, value_field, bounds) apply from now on.
+         */
+        put: operations["replaceLeague"];
+        post?: never;
+        /**
+         * Delete a league
+         * @description Its seasons, cohorts and results are removed by the cron; nothing counts for it any more.
+         */
+        delete: operations["deleteLeague"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/apps/{appId}/webhooks": {
         parameters: {
             query?: never;
@@ -1972,6 +2058,26 @@ export interface paths {
          * @description Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; `npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` (the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. Topics are capabilities: the broker refuses any topic it did not hand out.
          */
         get: operations["generateWebsocketAccessToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/league-topic-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MQTT topic on which the standings of the token user's cohort in a league are pushed
+         * @description Subscribe to the topic over MQTT 3.1.1 or 5 on WebSocket at `wss://<this host>/mqtt` (subprotocol `mqtt`; `npm run mqtt:bridge` offers plain TCP on port 1883 for a local run). Each message is the JSON of the change, as the matching webhook carries it; on a leaderboard topic `webhook_type` is SCILL's `leaderboard-ranking-changed` (the webhook keeps `leaderoard-updated`). An id that is not in the credential's app answers 404. Topics are capabilities: the broker refuses any topic it did not hand out. Each message is the `league-standings-changed` body (`webhook_type` included): the cohort's members with rank, score and zone, after a player arrived or a score moved. 404 when the league is not in the app or the player has no cohort in its current season yet (their first qualifying event places them); a new season means a new cohort and a new topic.
+         */
+        get: operations["getLeagueCohortTopic"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2311,6 +2417,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "league-standings-changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The standings of a league cohort changed
+         * @description Beyond SCILL. One call per cohort whose standings moved in a batch of scores (a player arrived, a score changed); the same JSON goes to the cohort's topic (GET /api/v1/auth/league-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["leagueStandingsChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "league-season-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A league season ended for one cohort
+         * @description Beyond SCILL. Once per cohort when the season's end decides it, with every member's result (banned players take none). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["leagueSeasonEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "league-result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player's result of a league season
+         * @description Beyond SCILL. One per player at the season's end; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["leagueResultWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user-erased": {
         parameters: {
             query?: never;
@@ -2520,6 +2686,97 @@ export interface components {
                 id: string | null;
             };
         };
+        LeagueStandingsChangedPayload: {
+            /**
+             * @description The webhook type
+             * @example league-standings-changed
+             * @enum {string}
+             */
+            webhook_type: "league-standings-changed";
+            app_id: string;
+            league_id: string;
+            season_id: string;
+            /** @description The tier's key */
+            tier: string;
+            cohort_id: string;
+            size: number;
+            promote: number;
+            demote: number;
+            members: components["schemas"]["LeagueCohortMember"][];
+        };
+        LeagueCohortMember: {
+            /**
+             * @description The player's user id
+             * @example player-42
+             */
+            member_id: string;
+            /** @description 1, 2, 3...: distinct; equal scores by who reached the score first */
+            rank: number;
+            score: number;
+            additional_info: components["schemas"]["UserInfo"];
+            /**
+             * @description Where the rank would move the player if the season ended now
+             * @enum {string}
+             */
+            zone: "promotion" | "safe" | "demotion";
+        };
+        LeagueSeasonEndedPayload: {
+            /**
+             * @description The webhook type
+             * @example league-season-ended
+             * @enum {string}
+             */
+            webhook_type: "league-season-ended";
+            app_id: string;
+            league_id: string;
+            season_id: string;
+            tier: string;
+            cohort_id: string;
+            results: components["schemas"]["LeagueResult"][];
+        };
+        LeagueResult: {
+            member_id: string;
+            /**
+             * @description The season's start (ISO time)
+             * @example 2026-11-23T00:00:00.000Z
+             */
+            season_id: string;
+            /**
+             * @description The tier's key the season was played in
+             * @example silver
+             */
+            tier: string;
+            cohort_id: string;
+            rank: number;
+            score: number;
+            /** @enum {string} */
+            outcome: "promoted" | "stayed" | "demoted";
+            /**
+             * @description The tier's key the player plays next
+             * @example gold
+             */
+            next_tier: string;
+            rewards: components["schemas"]["LeagueResultRewards"];
+        };
+        /** @description The first reward entry covering the tier and rank; null: none */
+        LeagueResultRewards: {
+            points_rewards: {
+                system: string;
+                amount: number;
+            }[];
+            reward: string | null;
+        } | null;
+        LeagueResultPayload: components["schemas"]["LeagueResult"] & {
+            /**
+             * @description The webhook type
+             * @example league-result
+             * @enum {string}
+             */
+            webhook_type: "league-result";
+            app_id: string;
+            league_id: string;
+            user_id: string;
+        };
         UserErasedPayload: {
             /**
              * @description The webhook type
@@ -2707,6 +2964,7 @@ export interface components {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
             points: components["schemas"]["PlayerPointsState"];
+            leagues: components["schemas"]["PlayerLeaguesState"];
         };
         StoredChallengeState: {
             challenge_id: string;
@@ -2812,6 +3070,20 @@ export interface components {
             reason: string;
             created_at: string;
         };
+        PlayerLeaguesState: {
+            memberships: {
+                league_id: string;
+                season_id: string | null;
+                score: number;
+                /** @description Events whose value was outside min_value/max_value */
+                dropped_values: number;
+            }[];
+            claims: {
+                league_id: string;
+                season_id: string;
+                claimed_at: string;
+            }[];
+        };
         PlayerExport: {
             app_id: string;
             user_id: string;
@@ -2829,6 +3101,7 @@ export interface components {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
             points: components["schemas"]["PlayerPointsState"];
+            leagues: components["schemas"]["PlayerLeaguesState"];
             /** @description The player on every board of the app */
             leaderboards: {
                 leaderboard_id: string;
@@ -2843,6 +3116,15 @@ export interface components {
                     score: number;
                     last_event_at: string;
                 }[];
+            }[];
+            /** @description Every season of every league the service keeps of the player (the last four ended and the running one) */
+            league_seasons: {
+                league_id: string;
+                season_id: string;
+                cohort_id: string;
+                tier_index: number;
+                score: number;
+                result: components["schemas"]["LeagueResult"] & (Record<string, never> | null);
             }[];
             ban: components["schemas"]["PlayerBan"];
             /** @description Scores of the player that boards held back for review, oldest first, at most 100 */
@@ -2914,7 +3196,7 @@ export interface components {
             message_id: string;
             webhook_id: string | null;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
             /** @description The URL called (without the secret). */
             url: string | null;
             /**
@@ -4139,12 +4421,193 @@ export interface components {
              */
             reason: string;
         };
+        PlayerLeague: {
+            league_id: string;
+            name: string;
+            season: {
+                season_id: string;
+                starts_at: string;
+                ends_at: string;
+            };
+            tier: {
+                key: string;
+                name: string;
+                /** @description 0: the lowest */
+                index: number;
+            };
+            cohort: components["schemas"]["LeagueCohort"];
+            last_result: components["schemas"]["LeagueLastResult"];
+        };
+        /** @description The player's cohort in the current season; null until their first qualifying event is placed */
+        LeagueCohort: {
+            cohort_id: string;
+            /** @description The cohort size of the season (the cohort may hold fewer) */
+            size: number;
+            /** @description How many of the cohort as it is now would move up */
+            promote: number;
+            /** @description How many of the cohort as it is now would move down */
+            demote: number;
+            members: components["schemas"]["LeagueCohortMember"][];
+        } | null;
+        LeagueLastResult: components["schemas"]["LeagueResult"] & ({
+            claimed: boolean;
+            /** @description The end of the next season: the claim is refused after it */
+            claimable_until: string;
+        } | null);
+        LeagueClaim: components["schemas"]["LeagueResult"] & {
+            claimed: boolean;
+            /** @description The end of the next season: the claim is refused after it */
+            claimable_until: string;
+        };
+        LeagueAdmin: {
+            league_id: string;
+            app_id: string;
+            key: string;
+            name: string | {
+                [key: string]: string;
+            };
+            event_name: string;
+            filters: components["schemas"]["CounterFilter"][];
+            value_field: string | null;
+            /** @enum {string} */
+            aggregation: "sum" | "max";
+            tiers: components["schemas"]["LeagueTier"][];
+            cohort_size: number;
+            promote: number;
+            demote: number;
+            schedule: components["schemas"]["LeagueSchedule"];
+            rewards: components["schemas"]["LeagueReward"][];
+            authoritative: boolean;
+            min_value: number | null;
+            max_value: number | null;
+            created_at: string;
+            updated_at: string;
+        };
+        LeagueTier: {
+            /**
+             * @description Unique in the league; how results name the tier
+             * @example silver
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Silver",
+             *       "de": "Silber"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+        };
+        LeagueSchedule: {
+            /**
+             * @description daily at reset_at_time; weekly on Monday at reset_at_time
+             * @enum {string}
+             */
+            period: "daily" | "weekly";
+            /** @default 00:00:00 */
+            reset_at_time?: string;
+            /** @default UTC */
+            time_zone?: string;
+        };
+        LeagueReward: {
+            /**
+             * @description The tier's key; null: every tier
+             * @default null
+             * @example gold
+             */
+            tier?: string | null;
+            /** @example 1 */
+            rank_min: number;
+            /** @example 3 */
+            rank_max: number;
+            points_rewards?: components["schemas"]["PointsRewards"];
+            /**
+             * @description Any reward your game gives (a chest, a badge): shown in the result, for your backend to grant
+             * @default null
+             * @example silver-chest
+             */
+            reward?: string | null;
+        };
+        LeagueInput: {
+            /**
+             * @description Unique in the app
+             * @example weekly-xp
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Weekly league",
+             *       "de": "Wochenliga"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /**
+             * @description An event name: any text of 1 to 100 characters without a space at either end or control characters, as event intake accepts it.
+             * @example earn-xp
+             */
+            event_name: string;
+            /** @default [] */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description The meta data field whose integer value counts; null: `amount` when the event has one, else 1
+             * @default null
+             * @example xp
+             */
+            value_field?: string | null;
+            /**
+             * @description How a player's events of one season make the score: sum adds, max keeps the highest
+             * @default sum
+             * @enum {string}
+             */
+            aggregation?: "sum" | "max";
+            /** @description Lowest first: new players start in the first. Changes apply from the next season */
+            tiers: components["schemas"]["LeagueTier"][];
+            /**
+             * @description Players per cohort: a cohort is closed when full and the next one opens
+             * @default 30
+             */
+            cohort_size?: number;
+            /**
+             * @description How many of a full cohort move up at the season's end (none from the top tier). A cohort of n < cohort_size members promotes max(1, floor(promote × n / cohort_size)) when n ≥ 2 and promote > 0, none when n = 1
+             * @example 5
+             */
+            promote: number;
+            /**
+             * @description How many of a full cohort move down (none from the lowest tier). A cohort of n < cohort_size members demotes floor(demote × n / cohort_size)
+             * @example 5
+             */
+            demote: number;
+            schedule: components["schemas"]["LeagueSchedule"];
+            /**
+             * @description By tier and rank; a result gets the first entry that covers its tier and rank
+             * @default []
+             */
+            rewards?: components["schemas"]["LeagueReward"][];
+            /**
+             * @description true: only events sent with an API key (the studio's backend) count here, never a game client's
+             * @default false
+             */
+            authoritative?: boolean;
+            /**
+             * @description Lowest value one event may bring; null: none. An event below it is dropped and counted
+             * @default null
+             */
+            min_value?: number | null;
+            /**
+             * @description Highest value one event may bring; null: none. An event above it is dropped and counted
+             * @default null
+             */
+            max_value?: number | null;
+        };
         Webhook: {
             webhook_id: string;
             app_id: string;
             key: string;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
             url: string;
             secret_key: string;
             /** @description False once the receiver answered 410 Gone; a PUT enables it again. */
@@ -4165,7 +4628,7 @@ export interface components {
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -4294,6 +4757,8 @@ export interface components {
             leaderboards?: components["schemas"]["CatalogLeaderboard"][];
             /** @default [] */
             points_systems?: components["schemas"]["CatalogPointsSystem"][];
+            /** @default [] */
+            leagues?: components["schemas"]["CatalogLeague"][];
             /** @default [] */
             webhooks?: components["schemas"]["CatalogWebhook"][];
         };
@@ -4725,6 +5190,79 @@ export interface components {
              */
             triggers?: components["schemas"]["PointsTrigger"][];
         };
+        CatalogLeague: {
+            /**
+             * @description Unique in the app
+             * @example weekly-xp
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Weekly league",
+             *       "de": "Wochenliga"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /**
+             * @description An event name: any text of 1 to 100 characters without a space at either end or control characters, as event intake accepts it.
+             * @example earn-xp
+             */
+            event_name: string;
+            /** @default [] */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description The meta data field whose integer value counts; null: `amount` when the event has one, else 1
+             * @default null
+             * @example xp
+             */
+            value_field?: string | null;
+            /**
+             * @description How a player's events of one season make the score: sum adds, max keeps the highest
+             * @default sum
+             * @enum {string}
+             */
+            aggregation?: "sum" | "max";
+            /** @description Lowest first: new players start in the first. Changes apply from the next season */
+            tiers: components["schemas"]["LeagueTier"][];
+            /**
+             * @description Players per cohort: a cohort is closed when full and the next one opens
+             * @default 30
+             */
+            cohort_size?: number;
+            /**
+             * @description How many of a full cohort move up at the season's end (none from the top tier). A cohort of n < cohort_size members promotes max(1, floor(promote × n / cohort_size)) when n ≥ 2 and promote > 0, none when n = 1
+             * @example 5
+             */
+            promote: number;
+            /**
+             * @description How many of a full cohort move down (none from the lowest tier). A cohort of n < cohort_size members demotes floor(demote × n / cohort_size)
+             * @example 5
+             */
+            demote: number;
+            schedule: components["schemas"]["LeagueSchedule"];
+            /**
+             * @description By tier and rank; a result gets the first entry that covers its tier and rank
+             * @default []
+             */
+            rewards?: components["schemas"]["LeagueReward"][];
+            /**
+             * @description true: only events sent with an API key (the studio's backend) count here, never a game client's
+             * @default false
+             */
+            authoritative?: boolean;
+            /**
+             * @description Lowest value one event may bring; null: none. An event below it is dropped and counted
+             * @default null
+             */
+            min_value?: number | null;
+            /**
+             * @description Highest value one event may bring; null: none. An event above it is dropped and counted
+             * @default null
+             */
+            max_value?: number | null;
+        };
         CatalogWebhook: {
             /**
              * @description Unique in the app
@@ -4736,7 +5274,7 @@ export interface components {
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -4765,7 +5303,7 @@ export interface components {
                 /** @enum {string} */
                 action: "create" | "update" | "delete";
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -4781,7 +5319,7 @@ export interface components {
             /** @description Objects of the app the document leaves out: kept, or deleted with prune=true */
             unmanaged: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -4791,7 +5329,7 @@ export interface components {
             /** @description Changes that would break running player state: an apply refuses them (409) unless force=true */
             blocked: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -15821,13 +16359,643 @@ export interface operations {
             };
         };
     };
+    getPlayerLeague: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+                /** @description Language of names; default: the app's language */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                leagueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's league */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerLeague"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    claimLeagueResult: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                leagueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result, now claimed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueClaim"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The player is banned */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this action */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLeagues: {
+        parameters: {
+            query?: {
+                currentPage?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leagues */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LeagueAdmin"][];
+                        currentPage: number;
+                        pageSize: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The league */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueInput"];
+            };
+        };
+        responses: {
+            /** @description The new league */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                leagueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The league */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                leagueId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueInput"];
+            };
+        };
+        responses: {
+            /** @description The league */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLeague: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                leagueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
                 currentPage?: number;
                 pageSize?: number;
                 /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
             path: {
@@ -16358,7 +17526,7 @@ export interface operations {
                 pageSize?: number;
                 status?: "pending" | "succeeded" | "failed";
                 webhook_id?: string;
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "user-erased" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
                 message_id?: string;
                 /** @description Only the deliveries whose payload names this player (what a player's export points to) */
                 user_id?: string;
@@ -17024,6 +18192,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SocketToken"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeagueCohortTopic: {
+        parameters: {
+            query: {
+                league_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MQTT topic to subscribe to */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTopic"];
                 };
             };
             /** @description Invalid input */
@@ -18361,6 +19612,138 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PointsChangedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leagueStandingsChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueStandingsChangedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leagueSeasonEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueSeasonEndedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leagueResultWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueResultPayload"];
             };
         };
         responses: {
