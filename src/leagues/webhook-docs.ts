@@ -31,12 +31,15 @@ const SeasonEnded = z
   })
   .openapi("LeagueSeasonEndedPayload");
 
-const Result = ResultSchema.extend({
-  webhook_type: webhookTypeField("league-result"),
-  app_id: z.string(),
-  league_id: z.string(),
-  user_id: z.string(),
-}).openapi("LeagueResultPayload");
+const Result = z
+  .object({
+    webhook_type: webhookTypeField("league-result"),
+    app_id: z.string(),
+    league_id: z.string(),
+    user_id: z.string(),
+    ...ResultSchema.shape,
+  })
+  .openapi("LeagueResultPayload");
 
 export const leagueWebhooks: WebhookDoc[] = [
   {

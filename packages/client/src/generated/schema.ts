@@ -2766,7 +2766,7 @@ export interface components {
             }[];
             reward: string | null;
         } | null;
-        LeagueResultPayload: components["schemas"]["LeagueResult"] & {
+        LeagueResultPayload: {
             /**
              * @description The webhook type
              * @example league-result
@@ -2776,6 +2776,28 @@ export interface components {
             app_id: string;
             league_id: string;
             user_id: string;
+            member_id: string;
+            /**
+             * @description The season's start (ISO time)
+             * @example 2026-11-23T00:00:00.000Z
+             */
+            season_id: string;
+            /**
+             * @description The tier's key the season was played in
+             * @example silver
+             */
+            tier: string;
+            cohort_id: string;
+            rank: number;
+            score: number;
+            /** @enum {string} */
+            outcome: "promoted" | "stayed" | "demoted";
+            /**
+             * @description The tier's key the player plays next
+             * @example gold
+             */
+            next_tier: string;
+            rewards: components["schemas"]["LeagueResultRewards"];
         };
         UserErasedPayload: {
             /**
