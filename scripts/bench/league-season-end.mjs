@@ -80,7 +80,9 @@ export async function measureSeasonEnd({ players = 100_000, cohort = 30, log = (
       cohortSize: cohort,
       promote: 5,
       demote: 5,
-      rewards: [{ tier: null, rankMin: 1, rankMax: 3, pointsRewards: [{ system: "coins", amount: 100 }], reward: null }],
+      rewards: [
+        { tier: null, rankMin: 1, rankMax: 3, pointsRewards: [{ system: "coins", amount: 100 }], reward: null },
+      ],
     };
     const started = performance.now();
     await db.batch([
@@ -109,7 +111,9 @@ export async function measureSeasonEnd({ players = 100_000, cohort = 30, log = (
         .bind(from, to, SEASON, cohort)
         .run();
     }
-    log(`seeded ${players.toLocaleString("en-US")} players in ${cohorts.toLocaleString("en-US")} cohorts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `seeded ${players.toLocaleString("en-US")} players in ${cohorts.toLocaleString("en-US")} cohorts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const counting = countingDb(db);
     const season = await db.prepare("SELECT * FROM league_seasons WHERE league_id = ?").bind(LEAGUE).first();
@@ -152,7 +156,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     cohort: Number(process.argv[3] ?? 30),
     log,
   });
-  console.log("| season end, local D1 | players | cohorts | chunks | seconds | D1 rows written | per player | statements | changes |");
+  console.log(
+    "| season end, local D1 | players | cohorts | chunks | seconds | D1 rows written | per player | statements | changes |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   console.log(
     `| decideChunk until done | ${r.players.toLocaleString("en-US")} | ${r.cohorts.toLocaleString("en-US")} | ${r.chunks} | ${r.seconds.toFixed(1)} | ${r.rowsWritten.toLocaleString("en-US")} | ${(r.rowsWritten / r.players).toFixed(3)} | ${r.statements.toLocaleString("en-US")} | ${r.changes.toLocaleString("en-US")} |`,

@@ -132,6 +132,11 @@ export type BackgroundHandler<K extends BackgroundKind> = (
 export interface BackgroundChannels {
   deliver: ChangeSink;
   leaderboardAudience: LeaderboardAudience;
+  /**
+   * Which topics of no one user (a league cohort's) anyone receives the changes of: a subscriber of
+   * the topic, or an endpoint of the app for the webhook type. Answers a flag per ref, in order.
+   */
+  topicAudience(appId: string, webhookType: WebhookType, refs: TopicRef[]): Promise<boolean[]>;
 }
 
 export type CronTask = (env: Env, now: number, deliver: ChangeSink) => Promise<void>;

@@ -22,7 +22,7 @@ export const leaguesPlugin: AreaPlugin = {
   routes: () => [leagueRoutes, leaguesAdmin],
   countedEventNamesSql: "SELECT event_name FROM leagues WHERE app_id = ?1",
   userArea: { area: UserLeagues, rpc: ["membership", "claimed", "claim", "stored"] },
-  background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels.deliver) },
+  background: { "league-score": (messages, env, channels) => applyLeagueScores(messages, env, channels) },
   cron: { "league-season-ends": runSeasonEnds },
   catalog: leaguesCatalogSection,
   playerState: leaguesPlayerState,

@@ -1,7 +1,7 @@
-import type { ChangeSink } from "../changes/types";
+import type { BackgroundChannels } from "../kit/area";
 import type { BackgroundMessagesOf } from "../user/messages";
 import { leaguesCatalog } from "./catalog";
-import { standingsChange } from "./core/changes";
+import { cohortTopic, standingsChange } from "./core/changes";
 import { tierAfter, type SeasonResult } from "./core/decide";
 import { seasonRulesOf, type LeagueDef, type SeasonRules } from "./core/model";
 import { seasonIdOf } from "./core/season";
@@ -120,17 +120,21 @@ async function arrivalTiers(db: D1Database, league: LeagueDef, season: number, r
 export async function applyLeagueScores(
   messages: BackgroundMessagesOf<"league-score">,
   env: Env,
-  deliver: ChangeSink,
+  channels: Pick<BackgroundChannels, "deliver" | "topicAudience">,
 ): Promise<void> {
   const groups = new Map<string, ScoreMessage[]>();
   for (const { body } of messages) {
     const key = `${body.appId}\u0000${body.leagueId}\u0000${body.season}`;
     groups.set(key, [...(groups.get(key) ?? []), body]);
   }
-  for (const group of groups.values()) await applyGroup(env, group, deliver);
+  for (const group of groups.values()) await applyGroup(env, group, channels);
 }
 
-async function applyGroup(env: Env, group: ScoreMessage[], deliver: ChangeSink): Promise<void> {
+async function applyGroup(
+  env: Env,
+  group: ScoreMessage[],
+  { deliver, topicAudience }: Pick<BackgroundChannels, "deliver" | "topicAudience">,
+): Promise<void> {
   const db = env.DB;
   const { appId, leagueId, season, endsAt } = group[0];
   const league = (await leaguesCatalog(db, appId)).byId.get(leagueId);
@@ -202,9 +206,18 @@ async function applyGroup(env: Env, group: ScoreMessage[], deliver: ChangeSink):
     for (const row of placed.results) moved.add(row.cohort_id);
   }
   if (moved.size === 0) return;
+  // Standings are read and sent only for the cohorts somebody receives (a subscriber, an endpoint).
+  const movedIds = [...moved].sort((a, b) => a - b);
+  const heard = await topicAudience(
+    appId,
+    "league-standings-changed",
+    movedIds.map((cohortId) => cohortTopic({ appId, leagueId, cohortId: String(cohortId) })),
+  );
+  const heardIds = movedIds.filter((_, i) => heard[i]);
+  if (heardIds.length === 0) return;
   const cohorts = await db
-    .prepare("SELECT * FROM league_cohorts WHERE cohort_id IN (SELECT value FROM json_each(?))")
-    .bind(JSON.stringify([...moved]))
+    .prepare("SELECT * FROM league_cohorts WHERE cohort_id IN (SELECT value FROM json_each(?)) ORDER BY cohort_id")
+    .bind(JSON.stringify(heardIds))
     .all<CohortRow>();
   const tierKey = (tier: number) => rules.tiers[Math.min(tier, rules.tiers.length - 1)].key;
   const changes = (await readStandings(db, appId, cohorts.results, rules)).map((standings) =>

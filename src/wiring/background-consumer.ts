@@ -1,7 +1,7 @@
 import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../user/messages";
 import { recordEventAnalytics, recordUsageCounts } from "../events/channel";
 import { dispatchChanges } from "../fanout/dispatch";
-import { leaderboardAudience } from "../fanout/audience";
+import { leaderboardAudience, topicAudience } from "../fanout/audience";
 import { recordHolders } from "../catalog/holders-store";
 import { recordPlayersSeen } from "../apps/player-registry";
 import type { ChangeSink } from "../changes/types";
@@ -49,7 +49,11 @@ function asHandled(message: Message<QueuedBackground>): Message<QueuedBackground
  */
 export async function consumeBackground(batch: MessageBatch<QueuedBackground>, env: Env): Promise<void> {
   const deliver: ChangeSink = (changes) => dispatchChanges(env, changes);
-  const channels: BackgroundChannels = { deliver, leaderboardAudience: leaderboardAudience(env) };
+  const channels: BackgroundChannels = {
+    deliver,
+    leaderboardAudience: leaderboardAudience(env),
+    topicAudience: topicAudience(env),
+  };
   const byKind = new Map<BackgroundKind, Message<QueuedBackground>[]>();
   for (const message of batch.messages.map(asHandled)) {
     const sameKind = byKind.get(message.body.kind);

@@ -95,7 +95,10 @@ export async function run(ctx) {
       pass: perLeague <= PER_LEAGUE_TARGET_US,
     });
   } else
-    ctx.report.missing(`${SCENARIO}: event cost of a league`, "needs the benchmark's own local server (CPU of its processes)");
+    ctx.report.missing(
+      `${SCENARIO}: event cost of a league`,
+      "needs the benchmark's own local server (CPU of its processes)",
+    );
 
   const end = await measureSeasonEnd({ players: SEASON_PLAYERS, cohort: COHORT, log: ctx.log });
   ctx.report.add({
