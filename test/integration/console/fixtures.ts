@@ -36,6 +36,19 @@ export async function consoleFixture(name = "Console fixture") {
     aggregation: "max",
   });
   const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
+  const league = await create("/leagues", {
+    key: "weekly",
+    name: "Weekly",
+    event_name: "earn-xp",
+    tiers: [
+      { key: "bronze", name: "Bronze" },
+      { key: "silver", name: "Silver" },
+    ],
+    cohort_size: 3,
+    promote: 1,
+    demote: 1,
+    schedule: { period: "weekly" },
+  });
   const webhook = await create("/webhooks", { webhook_type: "challenge-changed", url: "http://127.0.0.1:9/hooks" });
   const delivery = await create(`/webhooks/${webhook.webhook_id}/test`, {});
   const user = await call("POST", "/api/v1/admin/console-users", {
@@ -54,6 +67,7 @@ export async function consoleFixture(name = "Console fixture") {
     levelId: level.level_id as string,
     boardId: board.leaderboard_id as string,
     systemId: system.system_id as string,
+    leagueId: league.league_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
     consoleUserId: user.body.console_user_id as string,
@@ -74,6 +88,7 @@ function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, str
     boardId: f.boardId,
     leaderboardId: f.boardId,
     systemId: f.systemId,
+    leagueId: f.leagueId,
     flagId: "1",
     memberType: "user",
     memberId: PLAYER,
@@ -132,6 +147,9 @@ export function readPaths(f: ConsoleFixture): string[] {
     `${app}/points`,
     `${app}/points/new`,
     `${app}/points/${f.systemId}`,
+    `${app}/leagues`,
+    `${app}/leagues/new`,
+    `${app}/leagues/${f.leagueId}`,
     `${app}/webhooks`,
     `${app}/webhooks/${f.webhookId}`,
     `${app}/webhooks/deliveries`,
