@@ -66,6 +66,8 @@ CREATE TABLE league_cohorts (
   decided_at INTEGER
 );
 CREATE UNIQUE INDEX league_cohorts_by_no ON league_cohorts (league_id, season_start, tier, cohort_no);
+-- The open cohort of a tier, found without reading the full ones.
+CREATE INDEX league_cohorts_open ON league_cohorts (league_id, season_start, tier, cohort_no) WHERE closed = 0;
 CREATE INDEX league_cohorts_undecided ON league_cohorts (league_id, season_start, cohort_id) WHERE decided_at IS NULL;
 
 -- A player in a season's cohort, with the standings' score and tie-breakers (service times, ms).

@@ -25,7 +25,7 @@ export async function playerLeague(
   const [seasonRow, member, last] = await Promise.all([
     readSeason(db, league.id, season.startsAt),
     memberOf(db, league.id, season.startsAt, userId),
-    lastResultOf(db, league, userId),
+    lastResultOf(db, Number(appId), league, userId),
   ]);
   const rules = seasonRow ? parseRules(seasonRow.rules) : seasonRulesOf(league);
   const keys = rules.tiers.map((t) => t.key);

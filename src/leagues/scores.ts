@@ -75,7 +75,14 @@ export class PreviousSeasonPending extends Error {}
  * play keeps the tier), the lowest for a new player. A previous season the cron has not decided
  * yet holds the arrival back (the messages are retried).
  */
-async function arrivalTiers(db: D1Database, league: LeagueDef, season: number, rules: SeasonRules, userIds: string[]) {
+async function arrivalTiers(
+  db: D1Database,
+  appId: string,
+  league: LeagueDef,
+  season: number,
+  rules: SeasonRules,
+  userIds: string[],
+) {
   const tiers = new Map<string, number>();
   if (userIds.length === 0) return tiers;
   const rows = await db
@@ -83,10 +90,10 @@ async function arrivalTiers(db: D1Database, league: LeagueDef, season: number, r
       `SELECT m.user_id, m.season_start, m.tier, c.results, c.decided_at, s.rules AS tiers FROM league_members m
        JOIN league_cohorts c ON c.cohort_id = m.cohort_id
        JOIN league_seasons s ON s.league_id = m.league_id AND s.season_start = m.season_start
-       WHERE m.league_id = ? AND m.season_start < ? AND m.user_id IN (SELECT value FROM json_each(?))
+       WHERE m.app_id = ? AND m.user_id IN (SELECT value FROM json_each(?)) AND m.league_id = ? AND m.season_start < ?
        ORDER BY m.season_start DESC`,
     )
-    .bind(Number(league.id), season, JSON.stringify(userIds))
+    .bind(Number(appId), JSON.stringify(userIds), Number(league.id), season)
     .all<PreviousRow>();
   const latest = new Map<string, PreviousRow>();
   for (const row of rows.results) if (!latest.has(row.user_id)) latest.set(row.user_id, row);
@@ -164,6 +171,7 @@ async function applyGroup(
     .sort((a, b) => a.joinedAt - b.joinedAt || (a.userId < b.userId ? -1 : 1));
   const tiers = await arrivalTiers(
     db,
+    appId,
     league,
     season,
     rules,

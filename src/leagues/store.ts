@@ -152,16 +152,21 @@ export interface PlayerResult {
  * The player's last decided result in the league: the latest season they played whose cohort is
  * decided and whose results name them (a player banned at the season's end has none).
  */
-export async function lastResultOf(db: D1Database, league: LeagueDef, userId: string): Promise<PlayerResult | null> {
+export async function lastResultOf(
+  db: D1Database,
+  appId: number,
+  league: LeagueDef,
+  userId: string,
+): Promise<PlayerResult | null> {
   const row = await db
     .prepare(
       `SELECT m.season_start, c.results, s.ends_at FROM league_members m
        JOIN league_cohorts c ON c.cohort_id = m.cohort_id
        JOIN league_seasons s ON s.league_id = m.league_id AND s.season_start = m.season_start
-       WHERE m.league_id = ? AND m.user_id = ? AND c.decided_at IS NOT NULL
+       WHERE m.app_id = ? AND m.user_id = ? AND m.league_id = ? AND c.decided_at IS NOT NULL
        ORDER BY m.season_start DESC LIMIT 1`,
     )
-    .bind(Number(league.id), userId)
+    .bind(appId, userId, Number(league.id))
     .first<{ season_start: number; results: string; ends_at: number }>();
   if (!row) return null;
   const result = (JSON.parse(row.results) as SeasonResult[]).find((r) => r.member_id === userId);

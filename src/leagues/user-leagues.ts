@@ -158,7 +158,7 @@ export class UserLeagues implements UserArea<Loaded | null> {
     const catalog = await leaguesCatalog(this.context.env.DB, appId);
     const league = catalog.byId.get(leagueId);
     if (!league) return { ok: false, kind: "not-found", message: `League ${leagueId} not found` };
-    const last = await lastResultOf(this.context.env.DB, league, userId);
+    const last = await lastResultOf(this.context.env.DB, Number(appId), league, userId);
     if (last === null)
       return {
         ok: false,
