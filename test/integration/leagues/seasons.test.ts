@@ -24,10 +24,22 @@ describe("leagues: season ends", () => {
     const app = await createTestApp("Leagues seven");
     const league = await createLeague(app.appId);
     await addWebhook(app.appId, "league-season-ended");
+    await addWebhook(app.appId, "league-standings-changed");
     const sent = webhooksOf(app.appId);
     const players = ["s1", "s2", "s3", "s4", "s5", "s6", "s7"];
     // Scores 10..16: the last of each full cohort scores highest.
     await joinInOrder(app.apiKey, league.league_id, players, (i) => 10 + i);
+    // One standings change per arrival, for the arrival's cohort.
+    const standings = sent().filter((w) => w.type === "league-standings-changed");
+    expect(standings.map((w) => w.payload.members.map((m: { member_id: string }) => m.member_id))).toEqual([
+      ["s1"],
+      ["s2", "s1"],
+      ["s3", "s2", "s1"],
+      ["s4"],
+      ["s5", "s4"],
+      ["s6", "s5", "s4"],
+      ["s7"],
+    ]);
     const season = await endSeason(league.league_id, app.apiKey, "s1");
     expect(await resultsOf(league.league_id, season)).toEqual([
       [
@@ -135,7 +147,7 @@ describe("leagues: season ends", () => {
         { tier: null, rank_min: 2, rank_max: 3, points_rewards: [{ system: "coins", amount: 10 }] },
       ],
     });
-    await joinInOrder(app.apiKey, league.league_id, ["c1", "c2"], (i) => 10 - i);
+    await joinInOrder(app.apiKey, league.league_id, ["c1", "c2", "c3"], (i) => 10 - i);
     let token = await app.tokenFor("c1");
     const path = `/api/v1/leagues/${app.appId}/${league.league_id}`;
     const before = await call("GET", path, { token });
@@ -157,6 +169,7 @@ describe("leagues: season ends", () => {
             additional_info: { username: null, avatarImage: null },
           },
           { member_id: "c2", rank: 2, score: 9, zone: "safe" },
+          { member_id: "c3", rank: 3, score: 8, zone: "safe" },
         ],
       },
       last_result: null,
@@ -198,5 +211,12 @@ describe("leagues: season ends", () => {
       rank: 2,
       rewards: { points_rewards: [{ system: "coins", amount: 10 }], reward: null },
     });
+    // c3 lets the next season end too: the result can no longer be claimed.
+    const next = await endSeason(league.league_id, app.apiKey, "c3");
+    const late = await call("POST", `${path}/claim?user_id=c3`, { token: app.apiKey });
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe(
+      `The result of season ${new Date(season).toISOString()} could be claimed until ${new Date(next + 7 * 86_400_000).toISOString()}`,
+    );
   });
 });
