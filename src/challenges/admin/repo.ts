@@ -4,7 +4,7 @@ import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
-import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../rows";
 import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
 
 /**

@@ -1,4 +1,4 @@
-import type { CategoryRow } from "../repo";
+import type { CategoryRow } from "../rows";
 import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "../../kit/console/ui/counter-fields";
 import { localize } from "../../shared/localize";
 import {
