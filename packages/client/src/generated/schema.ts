@@ -2362,11 +2362,11 @@ export interface components {
             challenge_name: string;
             /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
             challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
             challenge_goal_condition: number;
-            challenge_current_score: number;
-            user_challenge_current_score: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
@@ -2374,6 +2374,8 @@ export interface components {
             challenge_icon: string;
             challenge_icon_hd: string;
             repeatable: boolean;
+            challenge_current_score: number;
+            user_challenge_current_score: number;
             /** @enum {string} */
             type: "unlock" | "unlocked" | "in-progress" | "unclaimed" | "finished" | "lost" | "cancelled";
             is_claimed: boolean;
@@ -3267,11 +3269,11 @@ export interface components {
             challenge_name: string;
             /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
             challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
             challenge_goal_condition: number;
-            challenge_current_score: number;
-            user_challenge_current_score: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
@@ -3279,6 +3281,8 @@ export interface components {
             challenge_icon: string;
             challenge_icon_hd: string;
             repeatable: boolean;
+            challenge_current_score: number;
+            user_challenge_current_score: number;
             /** @enum {string} */
             type: "unlock" | "unlocked" | "in-progress" | "unclaimed" | "finished" | "lost" | "cancelled";
             is_claimed: boolean;
@@ -3335,21 +3339,24 @@ export interface components {
             challenge_description: string | {
                 [key: string]: string;
             } | null;
-            challenge_goal: number;
-            challenge_goal_condition: number;
+            /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
+            challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
+            challenge_goal_condition: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
             challenge_xp: number;
+            challenge_icon: string;
+            challenge_icon_hd: string;
+            repeatable: boolean;
             points_rewards: {
                 system: string;
                 amount: number;
             }[];
-            challenge_icon: string;
-            challenge_icon_hd: string;
-            repeatable: boolean;
             is_auto_activated: boolean;
             period_range: string;
             period_range_reset_at_time: string;
@@ -3394,7 +3401,10 @@ export interface components {
              * @default 0
              */
             challenge_goal_condition?: 0 | 1;
-            /** @default -1 */
+            /**
+             * @description Seconds after activation; -1: no time-out
+             * @default -1
+             */
             challenge_duration_time?: number;
             /**
              * Format: date-time
@@ -4374,7 +4384,10 @@ export interface components {
              * @default 0
              */
             challenge_goal_condition?: 0 | 1;
-            /** @default -1 */
+            /**
+             * @description Seconds after activation; -1: no time-out
+             * @default -1
+             */
             challenge_duration_time?: number;
             /**
              * Format: date-time
