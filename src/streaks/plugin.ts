@@ -1,4 +1,7 @@
 import type { AreaPlugin } from "../kit/area";
+import { inApp } from "../kit/console/ui/nav";
+import { streaksPages } from "./console/pages";
+import { playerStreaksPages, streaksPlayerSection } from "./console/player-section";
 import { streaksAdmin } from "./admin/routes";
 import { streaksCatalogSection } from "./catalog-section";
 import { streaksRoutes } from "./routes";
@@ -25,5 +28,10 @@ export const streaksPlugin: AreaPlugin = {
     schema: PlayerStreaksState,
     read: (env, appId, userId, now) => userStreaks(env, appId, userId).stored(appId, now),
     held: (value) => ({ streaks: (value as { streaks: unknown[] }).streaks.length }),
+  },
+  console: {
+    pages: () => [streaksPages, playerStreaksPages],
+    nav: [{ section: "streaks", label: "Streaks", href: inApp("/streaks") }],
+    playerSection: streaksPlayerSection,
   },
 };
