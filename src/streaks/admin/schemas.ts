@@ -50,8 +50,7 @@ export const StreakFreezesInput = z
       example: 2,
     }),
   })
-  .strict()
-  .openapi("StreakFreezes");
+  .strict();
 
 /** The fields of a streak's input; catalog documents take the same. */
 export const StreakFields = z.object({

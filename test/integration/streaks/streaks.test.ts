@@ -4,6 +4,8 @@ import { ADMIN, call, captureSends, createTestApp } from "../helpers";
 import { readClock, setClockOffset } from "../../../src/shared/clock";
 import { zonedDateTime, zonedToInstant } from "../../../src/rules/schedule";
 import { userObject } from "../../../src/user/names";
+import { erase, objectRowsHolding } from "../players/support";
+import { applied, exportCatalog, planCatalog } from "../catalog/support";
 
 const admin = (method: string, path: string, body?: unknown) =>
   call(method, `/api/v1/admin${path}`, { token: ADMIN, body });
@@ -131,6 +133,46 @@ describe("streaks: configuration", () => {
     expect((await admin("GET", `${base}/${id}`)).status).toBe(404);
     const audit = await admin("GET", `/apps/${app.appId}/audit-log?resource=streak`);
     expect((audit.body.items as any[]).map((e) => e.action).sort()).toEqual(["create", "delete", "update"]);
+  });
+});
+
+describe("streaks: catalog as code", () => {
+  it("applies a document's streaks, exports them as applied, and refuses a milestone naming no points system", async () => {
+    const app = await createTestApp("Streaks catalog");
+    const streak = {
+      key: "weekly-raid",
+      name: { en: "Weekly raid" },
+      period: "weekly",
+      event_name: "raid",
+      time_zone: "Europe/Berlin",
+      freezes: { initial: 1, earn_every: 4, max: 2 },
+      milestones: [{ length: 4, points_rewards: [{ system: "gems", amount: 10 }] }],
+    };
+    const refused = await planCatalog(app.appId, { version: 1, streaks: [streak] });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        errors: [
+          { field: "streaks.0.milestones.0.points_rewards.0.system", problem: "no points system 'gems' in this app" },
+        ],
+      },
+    });
+    const answer = await applied(app.appId, {
+      version: 1,
+      points_systems: [{ key: "gems", name: "Gems" }],
+      streaks: [streak],
+    });
+    expect(answer.summary).toMatchObject({ create: 2, blocked: 0 });
+    expect((await exportCatalog(app.appId)).streaks).toEqual([
+      {
+        ...streak,
+        filters: [],
+        min_count: 1,
+        reset_at_time: "00:00:00",
+      },
+    ]);
+    const again = await planCatalog(app.appId, await exportCatalog(app.appId));
+    expect(again.body.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
   });
 });
 
@@ -295,6 +337,17 @@ describe("streaks: a player in Europe/Berlin", () => {
     expect(state.body.streaks.streaks[0].calendar.map((d: { status: string }) => d.status)).toEqual(
       Array(7).fill("kept"),
     );
+    const exported = await admin("GET", `/apps/${s.app.appId}/users/cy/export`);
+    expect(exported.body.streaks).toMatchObject({
+      time_zone: null,
+      streaks: [{ streak_id: s.streakId, key: "daily", length: 8, longest: 8, freezes: 1 }],
+    });
+
+    // Erasure takes the player's streaks with every other table of their object.
+    await erase(s.app.appId, "cy");
+    expect((await objectRowsHolding(s.app.appId, "cy", "cy")).rows).toEqual([]);
+    expect(await s.stored("cy")).toEqual([]);
+    expect(await s.streaks("cy")).toMatchObject({ length: 0, longest: 0, freezes: 0 });
   });
 
   it("advancing the development clock runs the alarm: streak-lost without the player calling", async () => {
