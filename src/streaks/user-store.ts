@@ -57,6 +57,24 @@ export function writeProfile(sql: AreaSql, appId: string, userId: string, timeZo
     );
 }
 
+/** A streak's stored state with the time of its next decision as the index holds it. */
+export interface StoredStreak {
+  state: StreakState;
+  decideAt: number | null;
+}
+
+/** Every stored streak of the player, in one read. */
+export function readStored(sql: AreaSql): Map<string, StoredStreak> {
+  return new Map(
+    sql
+      .exec<{ streak_id: string; state: string; decide_at: number | null }>(
+        "SELECT streak_id, state, decide_at FROM st_streaks",
+      )
+      .toArray()
+      .map((r) => [r.streak_id, { state: JSON.parse(r.state) as StreakState, decideAt: r.decide_at }]),
+  );
+}
+
 export function readStates(sql: AreaSql): Map<string, StreakState> {
   return new Map(
     sql

@@ -26,6 +26,7 @@ import {
   readProfile,
   readState,
   readStates,
+  readStored,
   streaksSchema,
   writeProfile,
   writeState,
@@ -97,14 +98,16 @@ export class UserStreaks implements UserArea<Loaded | null> {
     const defs = loaded.catalog.streaks.filter((def) => qualifies(def, event));
     if (defs.length === 0) return;
     if (banInForce(loaded.trust, event.userId, event.receivedAt)) return;
-    writeProfile(this.sql, event.appId, event.userId);
-    const zone = readProfile(this.sql)?.timeZone ?? null;
+    const profile = readProfile(this.sql);
+    if (!profile) writeProfile(this.sql, event.appId, event.userId);
+    const zone = profile?.timeZone ?? null;
+    const stored = readStored(this.sql);
     for (const def of defs) {
       const rule = ruleFor(def, zone);
-      const stored = readState(this.sql, def.streakId);
-      const state = stored ?? initialState(def, rule, event.receivedAt);
+      const known = stored.get(def.streakId);
+      const state = known?.state ?? initialState(def, rule, event.receivedAt);
       const step = countEvent(def, state, rule, event.receivedAt);
-      this.record(loaded, event.userId, def, stored, step, zone, staged, event.receivedAt);
+      this.record(loaded, event.userId, def, known?.decideAt ?? null, step, zone, staged, event.receivedAt);
     }
   }
 
@@ -113,14 +116,13 @@ export class UserStreaks implements UserArea<Loaded | null> {
     loaded: Loaded,
     userId: string,
     def: StreakDef,
-    before: StreakState | null,
+    beforeAt: number | null,
     step: Step,
     zone: string | null,
     staged: Staged,
     at: number,
   ): void {
     const decideAt = nextDecisionAt(step.state, ruleFor(def, zone));
-    const beforeAt = before ? nextDecisionAt(before, ruleFor(def, zone)) : null;
     writeState(this.sql, def.streakId, step.state, decideAt);
     if (decideAt !== beforeAt) staged.timersMoved = true;
     for (const n of step.notes) {
@@ -163,7 +165,8 @@ export class UserStreaks implements UserArea<Loaded | null> {
           continue;
         }
         const step = advance(state, ruleFor(def, zone), now);
-        this.record(loaded, profile.userId, def, state, step, zone, staged, now);
+        // Due, so its index entry moves in any case.
+        this.record(loaded, profile.userId, def, null, step, zone, staged, now);
       }
       staged.timersMoved = true;
     }, profile.appId);
@@ -195,8 +198,7 @@ export class UserStreaks implements UserArea<Loaded | null> {
       await this.context.transact((staged) => {
         for (const def of stale) {
           const state = readState(this.sql, def.streakId);
-          if (state)
-            this.record(loaded, userId, def, state, advance(state, ruleFor(def, zone), now), zone, staged, now);
+          if (state) this.record(loaded, userId, def, null, advance(state, ruleFor(def, zone), now), zone, staged, now);
         }
       }, loaded.appId);
     const fresh = stale.length > 0 ? readStates(this.sql) : stored;
@@ -283,7 +285,7 @@ export class UserStreaks implements UserArea<Loaded | null> {
         if (!restored.ok) return restored;
         after = restored.state;
       } else after = grantFreezes(def, current.state, amount ?? 0);
-      this.record(loaded, userId, def, storedRow, { state: after, notes: current.notes }, zone, staged, now);
+      this.record(loaded, userId, def, null, { state: after, notes: current.notes }, zone, staged, now);
       const view = (s: StreakState) => ({
         streak_id: def.streakId,
         key: def.key,

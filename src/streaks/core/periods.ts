@@ -28,15 +28,26 @@ export function startOf(rule: PeriodRule, at: number): number {
   return periodStart(scheduleOf(rule.period, rule.resetAtTime, rule.timeZone), at) as number;
 }
 
+/** Boundaries already found, by rule and instant: players of a zone share them, and the calendar math is the costly part of an event. */
+const known = new Map<string, number>();
+const KNOWN_LIMIT = 4096;
+
 /** The first boundary strictly after `at`. */
 export function nextBoundary(rule: PeriodRule, at: number): number {
+  const key = `${rule.period}|${rule.resetAtTime}|${rule.timeZone}|${at}`;
+  const found = known.get(key);
+  if (found !== undefined) return found;
   const start = startOf(rule, at);
-  return startOf(rule, start + PAST_NEXT[rule.period]);
+  const next = startOf(rule, start + PAST_NEXT[rule.period]);
+  if (known.size >= KNOWN_LIMIT) known.clear();
+  known.set(key, next);
+  return next;
 }
 
 /** The period that holds `at`: [start, end). */
 export function periodAt(rule: PeriodRule, at: number): { start: number; end: number } {
-  return { start: startOf(rule, at), end: nextBoundary(rule, at) };
+  const start = startOf(rule, at);
+  return { start, end: nextBoundary(rule, start) };
 }
 
 /** How many boundaries lie in (from, to], counting at most `limit`. */
