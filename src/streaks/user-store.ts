@@ -2,8 +2,10 @@ import type { AreaSchema, AreaSql } from "../user/schema";
 import type { StreakState } from "./core/streak";
 
 /**
- * A player's streaks in their object's SQLite: one row per streak with its state (JSON) and the
- * service time its next decision is due (indexed, so the object's next timer is one read), and the
+ * A player's streaks in their object's SQLite: one row per streak with its state (JSON), its
+ * calendar apart (an event reads and writes only the state, the calendar changes when a period
+ * closes), and the service time its next decision is due (indexed, so the object's next timer is
+ * one read), and the
  * player's profile: who they are (for an alarm) and their time zone.
  */
 export const streaksSchema: AreaSchema = {
@@ -12,6 +14,7 @@ export const streaksSchema: AreaSchema = {
     `CREATE TABLE st_streaks (
        streak_id TEXT PRIMARY KEY,
        state TEXT NOT NULL,
+       history TEXT NOT NULL DEFAULT '[]',
        decide_at INTEGER
      ) WITHOUT ROWID;
      CREATE INDEX st_streaks_due ON st_streaks (decide_at) WHERE decide_at IS NOT NULL;
@@ -59,11 +62,18 @@ export function writeProfile(sql: AreaSql, appId: string, userId: string, timeZo
 
 /** A streak's stored state with the time of its next decision as the index holds it. */
 export interface StoredStreak {
+  /** Without its calendar (`history` empty): `readHistory` loads it when a period closes. */
   state: StreakState;
   decideAt: number | null;
 }
 
-/** Every stored streak of the player, in one read. */
+type Row = { streak_id: string; state: string; history: string };
+const withHistory = (row: { state: string; history: string }): StreakState => ({
+  ...(JSON.parse(row.state) as StreakState),
+  history: JSON.parse(row.history),
+});
+
+/** Every stored streak of the player without their calendars, in one read (an event's). */
 export function readStored(sql: AreaSql): Map<string, StoredStreak> {
   return new Map(
     sql
@@ -71,32 +81,62 @@ export function readStored(sql: AreaSql): Map<string, StoredStreak> {
         "SELECT streak_id, state, decide_at FROM st_streaks",
       )
       .toArray()
-      .map((r) => [r.streak_id, { state: JSON.parse(r.state) as StreakState, decideAt: r.decide_at }]),
+      .map((r) => [
+        r.streak_id,
+        { state: { ...(JSON.parse(r.state) as StreakState), history: [] }, decideAt: r.decide_at },
+      ]),
   );
+}
+
+export function readHistory(sql: AreaSql, streakId: string): StreakState["history"] {
+  const row = sql
+    .exec<{ history: string }>("SELECT history FROM st_streaks WHERE streak_id = ?", streakId)
+    .toArray()[0];
+  return row ? JSON.parse(row.history) : [];
 }
 
 export function readStates(sql: AreaSql): Map<string, StreakState> {
   return new Map(
     sql
-      .exec<{ streak_id: string; state: string }>("SELECT streak_id, state FROM st_streaks")
+      .exec<Row>("SELECT streak_id, state, history FROM st_streaks")
       .toArray()
-      .map((r) => [r.streak_id, JSON.parse(r.state) as StreakState]),
+      .map((r) => [r.streak_id, withHistory(r)]),
   );
 }
 
 export function readState(sql: AreaSql, streakId: string): StreakState | null {
-  const row = sql.exec<{ state: string }>("SELECT state FROM st_streaks WHERE streak_id = ?", streakId).toArray()[0];
-  return row ? (JSON.parse(row.state) as StreakState) : null;
+  const row = sql
+    .exec<{ state: string; history: string }>("SELECT state, history FROM st_streaks WHERE streak_id = ?", streakId)
+    .toArray()[0];
+  return row ? withHistory(row) : null;
 }
 
-export function writeState(sql: AreaSql, streakId: string, state: StreakState, decideAt: number | null): void {
-  sql.exec(
-    `INSERT INTO st_streaks (streak_id, state, decide_at) VALUES (?, ?, ?)
-     ON CONFLICT (streak_id) DO UPDATE SET state = excluded.state, decide_at = excluded.decide_at`,
-    streakId,
-    JSON.stringify(state),
-    decideAt,
-  );
+/** Writes the state; its calendar too unless `calendarUnchanged`. */
+export function writeState(
+  sql: AreaSql,
+  streakId: string,
+  state: StreakState,
+  decideAt: number | null,
+  calendarUnchanged = false,
+): void {
+  const { history, ...rest } = state;
+  if (calendarUnchanged)
+    sql.exec(
+      `INSERT INTO st_streaks (streak_id, state, decide_at) VALUES (?, ?, ?)
+       ON CONFLICT (streak_id) DO UPDATE SET state = excluded.state, decide_at = excluded.decide_at`,
+      streakId,
+      JSON.stringify(rest),
+      decideAt,
+    );
+  else
+    sql.exec(
+      `INSERT INTO st_streaks (streak_id, state, history, decide_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (streak_id) DO UPDATE SET state = excluded.state, history = excluded.history, decide_at = excluded.decide_at`,
+      streakId,
+      JSON.stringify(rest),
+      JSON.stringify(history),
+      decideAt,
+    );
 }
 
 /** The streaks whose decision is due by `now`. */

@@ -24,6 +24,7 @@ import {
   forgetDecision,
   nextDecision,
   readProfile,
+  readHistory,
   readState,
   readStates,
   readStored,
@@ -106,8 +107,21 @@ export class UserStreaks implements UserArea<Loaded | null> {
       const rule = ruleFor(def, zone);
       const known = stored.get(def.streakId);
       const state = known?.state ?? initialState(def, rule, event.receivedAt);
+      // Periods close before the event counts: their calendar is needed then only.
+      if (known && event.receivedAt >= state.periodEnd) state.history = readHistory(this.sql, def.streakId);
       const step = countEvent(def, state, rule, event.receivedAt);
-      this.record(loaded, event.userId, def, known?.decideAt ?? null, step, zone, staged, event.receivedAt);
+      const calendarUnchanged = known !== undefined && step.state.history === state.history;
+      this.record(
+        loaded,
+        event.userId,
+        def,
+        known?.decideAt ?? null,
+        step,
+        zone,
+        staged,
+        event.receivedAt,
+        calendarUnchanged,
+      );
     }
   }
 
@@ -121,9 +135,10 @@ export class UserStreaks implements UserArea<Loaded | null> {
     zone: string | null,
     staged: Staged,
     at: number,
+    calendarUnchanged = false,
   ): void {
     const decideAt = nextDecisionAt(step.state, ruleFor(def, zone));
-    writeState(this.sql, def.streakId, step.state, decideAt);
+    writeState(this.sql, def.streakId, step.state, decideAt, calendarUnchanged);
     if (decideAt !== beforeAt) staged.timersMoved = true;
     for (const n of step.notes) {
       if (n.milestone)
