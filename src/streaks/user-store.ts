@@ -2,161 +2,153 @@ import type { AreaSchema, AreaSql } from "../user/schema";
 import type { StreakState } from "./core/streak";
 
 /**
- * A player's streaks in their object's SQLite: one row per streak with its state (JSON), its
- * calendar apart (an event reads and writes only the state, the calendar changes when a period
- * closes), and the service time its next decision is due (indexed, so the object's next timer is
- * one read), and the
- * player's profile: who they are (for an alarm) and their time zone.
+ * A player's streaks in their object's SQLite: one row for the player (who they are, for an alarm;
+ * their time zone; every streak's state without its calendar, as JSON; and the service time of the
+ * earliest decision due, so that an event reads and writes one row whatever the number of streaks
+ * and the object's next timer is one read), and one row per streak for its calendar, which changes
+ * only when a period closes.
  */
 export const streaksSchema: AreaSchema = {
   area: "streaks",
   migrations: [
-    `CREATE TABLE st_streaks (
-       streak_id TEXT PRIMARY KEY,
-       state TEXT NOT NULL,
-       history TEXT NOT NULL DEFAULT '[]',
-       decide_at INTEGER
-     ) WITHOUT ROWID;
-     CREATE INDEX st_streaks_due ON st_streaks (decide_at) WHERE decide_at IS NOT NULL;
-     CREATE TABLE st_profile (
+    `CREATE TABLE st_player (
        id INTEGER PRIMARY KEY CHECK (id = 1),
        app_id TEXT NOT NULL,
        user_id TEXT NOT NULL,
-       time_zone TEXT
-     );`,
+       time_zone TEXT,
+       streaks TEXT NOT NULL DEFAULT '{}',
+       decide_at INTEGER
+     );
+     CREATE TABLE st_calendar (streak_id TEXT PRIMARY KEY, history TEXT NOT NULL) WITHOUT ROWID;`,
   ],
 };
 
-export interface Profile {
-  appId: string;
-  userId: string;
-  timeZone: string | null;
-}
-
-export function readProfile(sql: AreaSql): Profile | null {
-  const row = sql
-    .exec<{ app_id: string; user_id: string; time_zone: string | null }>(
-      "SELECT app_id, user_id, time_zone FROM st_profile WHERE id = 1",
-    )
-    .toArray()[0];
-  return row ? { appId: row.app_id, userId: row.user_id, timeZone: row.time_zone } : null;
-}
-
-/** Records who the object's player is (an alarm has no request to say it), keeping their zone. */
-export function writeProfile(sql: AreaSql, appId: string, userId: string, timeZone?: string | null): void {
-  if (timeZone === undefined)
-    sql.exec(
-      "INSERT INTO st_profile (id, app_id, user_id) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING",
-      appId,
-      userId,
-    );
-  else
-    sql.exec(
-      `INSERT INTO st_profile (id, app_id, user_id, time_zone) VALUES (1, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone`,
-      appId,
-      userId,
-      timeZone,
-    );
-}
-
-/** A streak's stored state with the time of its next decision as the index holds it. */
-export interface StoredStreak {
-  /** Without its calendar (`history` empty): `readHistory` loads it when a period closes. */
+/** One streak of the player: its state (its `history` loaded only when asked) and its next decision. */
+interface Entry {
   state: StreakState;
   decideAt: number | null;
 }
 
-type Row = { streak_id: string; state: string; history: string };
-const withHistory = (row: { state: string; history: string }): StreakState => ({
-  ...(JSON.parse(row.state) as StreakState),
-  history: JSON.parse(row.history),
-});
+type StoredEntry = { s: Omit<StreakState, "history">; d: number | null };
 
-/** Every stored streak of the player without their calendars, in one read (an event's). */
-export function readStored(sql: AreaSql): Map<string, StoredStreak> {
-  return new Map(
-    sql
-      .exec<{ streak_id: string; state: string; decide_at: number | null }>(
-        "SELECT streak_id, state, decide_at FROM st_streaks",
+/**
+ * The player's row, read once per operation: streaks are read and changed in memory, then written
+ * back in one statement (`save`), with the calendars that changed.
+ */
+export class PlayerStreaks {
+  private constructor(
+    private readonly sql: AreaSql,
+    readonly exists: boolean,
+    readonly appId: string | null,
+    readonly userId: string | null,
+    public timeZone: string | null,
+    private readonly entries: Map<string, Entry>,
+  ) {}
+
+  private readonly calendars = new Map<string, StreakState["history"]>();
+  private changed = false;
+
+  static read(sql: AreaSql): PlayerStreaks {
+    const row = sql
+      .exec<{ app_id: string; user_id: string; time_zone: string | null; streaks: string }>(
+        "SELECT app_id, user_id, time_zone, streaks FROM st_player WHERE id = 1",
       )
-      .toArray()
-      .map((r) => [
-        r.streak_id,
-        { state: { ...(JSON.parse(r.state) as StreakState), history: [] }, decideAt: r.decide_at },
-      ]),
-  );
-}
+      .toArray()[0];
+    const entries = new Map<string, Entry>();
+    if (row)
+      for (const [id, e] of Object.entries(JSON.parse(row.streaks) as Record<string, StoredEntry>))
+        entries.set(id, { state: { ...e.s, history: [] }, decideAt: e.d });
+    return new PlayerStreaks(
+      sql,
+      row !== undefined,
+      row?.app_id ?? null,
+      row?.user_id ?? null,
+      row?.time_zone ?? null,
+      entries,
+    );
+  }
 
-export function readHistory(sql: AreaSql, streakId: string): StreakState["history"] {
-  const row = sql
-    .exec<{ history: string }>("SELECT history FROM st_streaks WHERE streak_id = ?", streakId)
-    .toArray()[0];
-  return row ? JSON.parse(row.history) : [];
-}
+  get(streakId: string): Entry | undefined {
+    return this.entries.get(streakId);
+  }
 
-export function readStates(sql: AreaSql): Map<string, StreakState> {
-  return new Map(
-    sql
-      .exec<Row>("SELECT streak_id, state, history FROM st_streaks")
-      .toArray()
-      .map((r) => [r.streak_id, withHistory(r)]),
-  );
-}
+  ids(): string[] {
+    return [...this.entries.keys()];
+  }
 
-export function readState(sql: AreaSql, streakId: string): StreakState | null {
-  const row = sql
-    .exec<{ state: string; history: string }>("SELECT state, history FROM st_streaks WHERE streak_id = ?", streakId)
-    .toArray()[0];
-  return row ? withHistory(row) : null;
-}
+  /** The streak's state with its calendar. */
+  withHistory(streakId: string): StreakState | null {
+    const entry = this.entries.get(streakId);
+    if (!entry) return null;
+    const known = this.calendars.get(streakId);
+    if (known) return { ...entry.state, history: known };
+    const row = this.sql
+      .exec<{ history: string }>("SELECT history FROM st_calendar WHERE streak_id = ?", streakId)
+      .toArray()[0];
+    return { ...entry.state, history: row ? JSON.parse(row.history) : [] };
+  }
 
-/** Writes the state; its calendar too unless `calendarUnchanged`. */
-export function writeState(
-  sql: AreaSql,
-  streakId: string,
-  state: StreakState,
-  decideAt: number | null,
-  calendarUnchanged = false,
-): void {
-  const { history, ...rest } = state;
-  if (calendarUnchanged)
-    sql.exec(
-      `INSERT INTO st_streaks (streak_id, state, decide_at) VALUES (?, ?, ?)
-       ON CONFLICT (streak_id) DO UPDATE SET state = excluded.state, decide_at = excluded.decide_at`,
-      streakId,
-      JSON.stringify(rest),
+  /** Sets a streak's state; its calendar is written when `calendarChanged`. */
+  set(streakId: string, state: StreakState, decideAt: number | null, calendarChanged: boolean): void {
+    this.entries.set(streakId, { state, decideAt });
+    if (calendarChanged) this.calendars.set(streakId, state.history);
+    this.changed = true;
+  }
+
+  setTimeZone(timeZone: string): void {
+    this.timeZone = timeZone;
+    this.changed = true;
+  }
+
+  /** The streaks whose decision is due by `now`. */
+  due(now: number): string[] {
+    return [...this.entries].filter(([, e]) => e.decideAt !== null && e.decideAt <= now).map(([id]) => id);
+  }
+
+  /** Writes what changed: the player's row (made at the first write, naming the player) and the changed calendars. */
+  save(appId: string, userId: string): void {
+    if (!this.changed) return;
+    const stored: Record<string, StoredEntry> = {};
+    let decideAt: number | null = null;
+    for (const [id, { state, decideAt: d }] of this.entries) {
+      const { history: _history, ...rest } = state;
+      stored[id] = { s: rest, d };
+      if (d !== null && (decideAt === null || d < decideAt)) decideAt = d;
+    }
+    this.sql.exec(
+      `INSERT INTO st_player (id, app_id, user_id, time_zone, streaks, decide_at) VALUES (1, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET time_zone = excluded.time_zone, streaks = excluded.streaks, decide_at = excluded.decide_at`,
+      this.appId ?? appId,
+      this.userId ?? userId,
+      this.timeZone,
+      JSON.stringify(stored),
       decideAt,
     );
-  else
-    sql.exec(
-      `INSERT INTO st_streaks (streak_id, state, history, decide_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (streak_id) DO UPDATE SET state = excluded.state, history = excluded.history, decide_at = excluded.decide_at`,
-      streakId,
-      JSON.stringify(rest),
-      JSON.stringify(history),
-      decideAt,
-    );
+    for (const [id, history] of this.calendars)
+      this.sql.exec(
+        "INSERT INTO st_calendar (streak_id, history) VALUES (?, ?) ON CONFLICT (streak_id) DO UPDATE SET history = excluded.history",
+        id,
+        JSON.stringify(history),
+      );
+    this.calendars.clear();
+    this.changed = false;
+  }
 }
 
-/** The streaks whose decision is due by `now`. */
-export function dueStreakIds(sql: AreaSql, now: number): string[] {
-  return sql
-    .exec<{ streak_id: string }>("SELECT streak_id FROM st_streaks WHERE decide_at <= ?", now)
-    .toArray()
-    .map((r) => r.streak_id);
-}
-
+/** The earliest decision due of any streak of the player, or null. */
 export function nextDecision(sql: AreaSql): number | null {
   return (
-    sql
-      .exec<{ decide_at: number }>(
-        "SELECT decide_at FROM st_streaks WHERE decide_at IS NOT NULL ORDER BY decide_at LIMIT 1",
-      )
-      .toArray()[0]?.decide_at ?? null
+    sql.exec<{ decide_at: number | null }>("SELECT decide_at FROM st_player WHERE id = 1").toArray()[0]?.decide_at ??
+    null
   );
 }
 
-export function forgetDecision(sql: AreaSql, streakId: string): void {
-  sql.exec("UPDATE st_streaks SET decide_at = NULL WHERE streak_id = ?", streakId);
+/** Who the object's player is, when they ever counted for a streak or stored a zone. */
+export function readPlayer(sql: AreaSql): { appId: string; userId: string; timeZone: string | null } | null {
+  const row = sql
+    .exec<{ app_id: string; user_id: string; time_zone: string | null }>(
+      "SELECT app_id, user_id, time_zone FROM st_player WHERE id = 1",
+    )
+    .toArray()[0];
+  return row ? { appId: row.app_id, userId: row.user_id, timeZone: row.time_zone } : null;
 }

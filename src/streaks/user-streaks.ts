@@ -19,19 +19,7 @@ import {
   type StreakState,
 } from "./core/streak";
 import { streaksCatalog } from "./catalog";
-import {
-  dueStreakIds,
-  forgetDecision,
-  nextDecision,
-  readProfile,
-  readHistory,
-  readState,
-  readStates,
-  readStored,
-  streaksSchema,
-  writeProfile,
-  writeState,
-} from "./user-store";
+import { nextDecision, PlayerStreaks, readPlayer, streaksSchema } from "./user-store";
 
 /** What a transaction of the streaks area reads, loaded before it: the app's streaks and its bans. */
 interface Loaded {
@@ -99,47 +87,39 @@ export class UserStreaks implements UserArea<Loaded | null> {
     const defs = loaded.catalog.streaks.filter((def) => qualifies(def, event));
     if (defs.length === 0) return;
     if (banInForce(loaded.trust, event.userId, event.receivedAt)) return;
-    const profile = readProfile(this.sql);
-    if (!profile) writeProfile(this.sql, event.appId, event.userId);
-    const zone = profile?.timeZone ?? null;
-    const stored = readStored(this.sql);
+    const player = PlayerStreaks.read(this.sql);
+    const at = event.receivedAt;
     for (const def of defs) {
-      const rule = ruleFor(def, zone);
-      const known = stored.get(def.streakId);
-      const state = known?.state ?? initialState(def, rule, event.receivedAt);
-      // Periods close before the event counts: their calendar is needed then only.
-      if (known && event.receivedAt >= state.periodEnd) state.history = readHistory(this.sql, def.streakId);
-      const step = countEvent(def, state, rule, event.receivedAt);
-      const calendarUnchanged = known !== undefined && step.state.history === state.history;
-      this.record(
-        loaded,
-        event.userId,
-        def,
-        known?.decideAt ?? null,
-        step,
-        zone,
-        staged,
-        event.receivedAt,
-        calendarUnchanged,
-      );
+      const rule = ruleFor(def, player.timeZone);
+      const known = player.get(def.streakId);
+      // Periods close before the event counts: the calendar is read then only.
+      const state = !known
+        ? initialState(def, rule, at)
+        : at >= known.state.periodEnd
+          ? player.withHistory(def.streakId)!
+          : known.state;
+      this.record(loaded, player, event.userId, def, countEvent(def, state, rule, at), staged, at, state.history);
     }
+    player.save(event.appId, event.userId);
   }
 
-  /** Writes a step's state with its next decision, and reports its notes (changes, milestone rewards). */
+  /**
+   * Keeps a step's state with its next decision, and reports its notes (changes, milestone
+   * rewards). `calendarBefore`: the calendar the step started from (written again when it changed).
+   */
   private record(
     loaded: Loaded,
+    player: PlayerStreaks,
     userId: string,
     def: StreakDef,
-    beforeAt: number | null,
     step: Step,
-    zone: string | null,
     staged: Staged,
     at: number,
-    calendarUnchanged = false,
+    calendarBefore: StreakState["history"] | null,
   ): void {
-    const decideAt = nextDecisionAt(step.state, ruleFor(def, zone));
-    writeState(this.sql, def.streakId, step.state, decideAt, calendarUnchanged);
-    if (decideAt !== beforeAt) staged.timersMoved = true;
+    const decideAt = nextDecisionAt(step.state, ruleFor(def, player.timeZone));
+    if (decideAt !== (player.get(def.streakId)?.decideAt ?? null)) staged.timersMoved = true;
+    player.set(def.streakId, step.state, decideAt, step.state.history !== calendarBefore);
     for (const n of step.notes) {
       if (n.milestone)
         for (const reward of n.milestone.pointsRewards)
@@ -164,27 +144,36 @@ export class UserStreaks implements UserArea<Loaded | null> {
 
   /** Closes the periods that ended while a streak was alive: a freeze used, or the streak lost. */
   async onAlarm(): Promise<void> {
-    const profile = readProfile(this.sql);
-    if (!profile) return;
+    const who = readPlayer(this.sql);
+    if (!who) return;
     const now = await getNow(this.context.env);
-    if (dueStreakIds(this.sql, now).length === 0) return;
-    const loaded = await this.load(profile.appId);
+    const next = nextDecision(this.sql);
+    if (next === null || next > now) return;
+    const loaded = await this.load(who.appId);
     await this.context.transact((staged) => {
-      const zone = readProfile(this.sql)?.timeZone ?? null;
-      for (const streakId of dueStreakIds(this.sql, now)) {
+      const player = PlayerStreaks.read(this.sql);
+      for (const streakId of player.due(now)) {
         const def = loaded.catalog.byId.get(streakId);
-        const state = readState(this.sql, streakId);
-        if (!def || !state) {
-          forgetDecision(this.sql, streakId);
-          staged.timersMoved = true;
+        const state = player.withHistory(streakId)!;
+        if (!def) {
+          // A deleted streak decides nothing any more.
+          player.set(streakId, state, null, false);
           continue;
         }
-        const step = advance(state, ruleFor(def, zone), now);
-        // Due, so its index entry moves in any case.
-        this.record(loaded, profile.userId, def, null, step, zone, staged, now);
+        this.record(
+          loaded,
+          player,
+          who.userId,
+          def,
+          advance(state, ruleFor(def, player.timeZone), now),
+          staged,
+          now,
+          state.history,
+        );
       }
+      player.save(who.appId, who.userId);
       staged.timersMoved = true;
-    }, profile.appId);
+    }, who.appId);
   }
 
   /**
@@ -195,39 +184,47 @@ export class UserStreaks implements UserArea<Loaded | null> {
   async list(appId: string, userId: string, now: number, language?: string) {
     const loaded = await this.load(appId);
     const { catalog } = loaded;
-    const states = await this.bringUpToDate(loaded, userId, now);
-    return {
-      streaks: catalog.streaks.map((def) => present(def, states.get(def.streakId)!, language, catalog.defaultLanguage)),
-    };
-  }
-
-  /** Every streak's state at `now`, closing ended periods of the stored ones in one transaction. */
-  private async bringUpToDate(loaded: Loaded, userId: string, now: number): Promise<Map<string, StreakState>> {
-    const zone = readProfile(this.sql)?.timeZone ?? null;
-    const stored = readStates(this.sql);
-    const stale = loaded.catalog.streaks.filter((def) => {
-      const s = stored.get(def.streakId);
-      return s !== undefined && now >= s.periodEnd;
+    const read = PlayerStreaks.read(this.sql);
+    const stale = catalog.streaks.filter((def) => {
+      const known = read.get(def.streakId);
+      return known !== undefined && now >= known.state.periodEnd;
     });
-    if (stale.length > 0)
-      await this.context.transact((staged) => {
-        for (const def of stale) {
-          const state = readState(this.sql, def.streakId);
-          if (state) this.record(loaded, userId, def, null, advance(state, ruleFor(def, zone), now), zone, staged, now);
-        }
-      }, loaded.appId);
-    const fresh = stale.length > 0 ? readStates(this.sql) : stored;
-    return new Map(
-      loaded.catalog.streaks.map((def) => [
-        def.streakId,
-        fresh.get(def.streakId) ?? initialState(def, ruleFor(def, zone), now),
-      ]),
-    );
+    const player =
+      stale.length === 0
+        ? read
+        : await this.context.transact((staged) => {
+            const p = PlayerStreaks.read(this.sql);
+            for (const def of stale) {
+              const state = p.withHistory(def.streakId)!;
+              this.record(
+                loaded,
+                p,
+                userId,
+                def,
+                advance(state, ruleFor(def, p.timeZone), now),
+                staged,
+                now,
+                state.history,
+              );
+            }
+            p.save(appId, userId);
+            return p;
+          }, appId);
+    return {
+      streaks: catalog.streaks.map((def) =>
+        present(
+          def,
+          player.get(def.streakId)?.state ?? initialState(def, ruleFor(def, player.timeZone), now),
+          language,
+          catalog.defaultLanguage,
+        ),
+      ),
+    };
   }
 
   /** The player's stored time zone, or null. */
   timeZone(): { time_zone: string | null } {
-    return { time_zone: readProfile(this.sql)?.timeZone ?? null };
+    return { time_zone: readPlayer(this.sql)?.timeZone ?? null };
   }
 
   /**
@@ -237,11 +234,14 @@ export class UserStreaks implements UserArea<Loaded | null> {
   async setTimeZone(appId: string, userId: string, timeZone: string): Promise<{ time_zone: string }> {
     const { catalog } = await this.load(appId);
     await this.context.transact((staged) => {
-      writeProfile(this.sql, appId, userId, timeZone);
-      for (const [streakId, state] of readStates(this.sql)) {
+      const player = PlayerStreaks.read(this.sql);
+      player.setTimeZone(timeZone);
+      for (const streakId of player.ids()) {
         const def = catalog.byId.get(streakId);
-        if (def) writeState(this.sql, streakId, state, nextDecisionAt(state, ruleFor(def, timeZone)));
+        const { state } = player.get(streakId)!;
+        if (def) player.set(streakId, state, nextDecisionAt(state, ruleFor(def, timeZone)), false);
       }
+      player.save(appId, userId);
       staged.timersMoved = true;
     }, appId);
     return { time_zone: timeZone };
@@ -253,15 +253,13 @@ export class UserStreaks implements UserArea<Loaded | null> {
    */
   async stored(appId: string, now: number) {
     const { catalog } = await this.load(appId);
-    const zone = readProfile(this.sql)?.timeZone ?? null;
-    const states = readStates(this.sql);
+    const player = PlayerStreaks.read(this.sql);
     return {
-      time_zone: zone,
+      time_zone: player.timeZone,
       streaks: catalog.streaks.flatMap((def) => {
-        const state = states.get(def.streakId);
+        const state = player.withHistory(def.streakId);
         if (!state) return [];
-        const rule = ruleFor(def, zone);
-        const current = advance(state, rule, now).state;
+        const current = advance(state, ruleFor(def, player.timeZone), now).state;
         return [
           {
             ...present(def, current, undefined, catalog.defaultLanguage),
@@ -289,18 +287,19 @@ export class UserStreaks implements UserArea<Loaded | null> {
     const def = loaded.catalog.byId.get(streakId);
     if (!def) return { ok: false, kind: "not-found", message: `Streak ${streakId} not found` };
     return this.context.transact((staged): CorrectionResult => {
-      writeProfile(this.sql, appId, userId);
-      const zone = readProfile(this.sql)?.timeZone ?? null;
-      const rule = ruleFor(def, zone);
-      const storedRow = readState(this.sql, def.streakId);
-      const current = advance(storedRow ?? initialState(def, rule, now), rule, now);
+      const player = PlayerStreaks.read(this.sql);
+      const rule = ruleFor(def, player.timeZone);
+      const start = player.withHistory(def.streakId) ?? initialState(def, rule, now);
+      const current = advance(start, rule, now);
       let after: StreakState;
       if (kind === "restore") {
         const restored = restore(current.state, rule, now);
         if (!restored.ok) return restored;
         after = restored.state;
       } else after = grantFreezes(def, current.state, amount ?? 0);
-      this.record(loaded, userId, def, null, { state: after, notes: current.notes }, zone, staged, now);
+      const calendarBefore = player.get(def.streakId) ? start.history : null;
+      this.record(loaded, player, userId, def, { state: after, notes: current.notes }, staged, now, calendarBefore);
+      player.save(appId, userId);
       const view = (s: StreakState) => ({
         streak_id: def.streakId,
         key: def.key,

@@ -79,9 +79,9 @@ async function streaksApp(name: string, streak: Record<string, unknown>) {
   const stored = (userId: string) =>
     runInDurableObject(userObject(env, app.appId, userId), (_i, state) =>
       state.storage.sql
-        .exec<{ state: string }>("SELECT state FROM st_streaks")
+        .exec<{ streaks: string }>("SELECT streaks FROM st_player")
         .toArray()
-        .map((r) => JSON.parse(r.state)),
+        .flatMap((r) => Object.values(JSON.parse(r.streaks) as Record<string, { s: unknown }>).map((e) => e.s)),
     );
   return { app, streakId: created.body.streak_id as string, sent, event, streaks, stored };
 }
