@@ -4703,7 +4703,7 @@ export interface components {
              */
             key?: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
@@ -5348,7 +5348,7 @@ export interface components {
              */
             key: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
@@ -17377,7 +17377,7 @@ export interface operations {
             query?: {
                 currentPage?: number;
                 pageSize?: number;
-                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) or `points-changed` (beyond the spec: a player's balance in a points system moved). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
+                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
                 webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
