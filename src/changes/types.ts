@@ -12,7 +12,16 @@ export const SPEC_WEBHOOK_TYPES = [
  * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
  * moved, src/points), and `user-erased` (a player's erasure completed, src/players).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "points-changed", "user-erased"] as const;
+export const WEBHOOK_TYPES = [
+  ...SPEC_WEBHOOK_TYPES,
+  "points-changed",
+  "streak-extended",
+  "streak-freeze-used",
+  "streak-freeze-earned",
+  "streak-lost",
+  "streak-milestone",
+  "user-erased",
+] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */

@@ -53,6 +53,10 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
   },
+  {
+    name: "Streaks",
+    description: "Daily and weekly habits in the player's time zone, with freezes; the player's time zone.",
+  },
   { name: "Privacy", description: "Erasing a player with the app's API key, and the erasure's receipt." },
   { name: "Operations", description: "Liveness without a credential, and the service's status for the operator." },
   { name: "Reference", description: "This document and the API reference page." },
@@ -64,6 +68,7 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
+  { name: "Admin: streaks", description: "Streaks: periods, freezes and milestones of an app's habits." },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {
     name: "Admin: leaderboards",

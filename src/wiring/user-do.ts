@@ -10,6 +10,7 @@ import {
 } from "../user/area";
 import { ObjectTables, type AreaSql } from "../shared/object-tables";
 import { getNow, readClock, toIso } from "../shared/clock";
+import { recordDevTimer } from "../devtools/dev-timers";
 import { eventsTables } from "../events/channel";
 import { eventIdsTables, recordProcessed, wasProcessed } from "../events/channel";
 import { readRecentEvents, recordRecentEvent } from "../events/channel";
@@ -169,6 +170,7 @@ export class UserDO extends DurableObject<Env> {
     const timers = this.areas.map((area) => area.nextTimerAt?.() ?? null).filter((t): t is number => t !== null);
     const clock = timers.length > 0 ? await readClock(this.env) : null;
     const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
+    if (this.env.DEV_CLOCK === "on") await recordDevTimer(this.env.DB, this.ctx.id.toString(), timers);
     if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
     const erasure = this.erasure.nextAt(wallNow, OUTBOX_RETRY_MS);
     if (erasure !== null) times.push(Math.max(erasure, wallNow));
@@ -349,6 +351,17 @@ export class UserDO extends DurableObject<Env> {
       staged.changes.push(...done.map(userErasedChange));
       this.erasure.reported(ids);
     });
+  }
+
+  /**
+   * From the development clock (src/devtools/clock-routes.ts), after it moved forward: applies the
+   * areas' timers the move made due now, as the alarm would once the runtime fired it.
+   */
+  async runDueTimers(): Promise<void> {
+    if (this.env.DEV_CLOCK !== "on") return;
+    await this.deliver();
+    for (const area of this.areas) await area.onAlarm?.();
+    await this.reschedule();
   }
 
   /**

@@ -94,6 +94,7 @@ describe("privacy in the console", () => {
         "held_scores",
         "leaderboards",
         "points",
+        "streaks",
         "recent_events",
         "user_id",
         "user_info",
