@@ -16,6 +16,11 @@ export const SPEC_WEBHOOK_TYPES = [
 export const WEBHOOK_TYPES = [
   ...SPEC_WEBHOOK_TYPES,
   "points-changed",
+  "streak-extended",
+  "streak-freeze-used",
+  "streak-freeze-earned",
+  "streak-lost",
+  "streak-milestone",
   "league-standings-changed",
   "league-season-ended",
   "league-result",

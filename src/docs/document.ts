@@ -54,6 +54,10 @@ const TAGS: { name: string; description: string }[] = [
       "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
   },
   {
+    name: "Streaks",
+    description: "Daily and weekly habits in the player's time zone, with freezes; the player's time zone.",
+  },
+  {
     name: "Leagues",
     description:
       "Seasons in which each player competes in a cohort of their tier: standings, the last season's result and its claim.",
@@ -69,6 +73,7 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
+  { name: "Admin: streaks", description: "Streaks: periods, freezes and milestones of an app's habits." },
   { name: "Admin: leagues", description: "Leagues: tiers, cohort size, promotion, relegation, seasons and rewards." },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {

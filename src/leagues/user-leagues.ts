@@ -3,7 +3,7 @@ import { eventAmount, matchesEvent } from "../rules/counter";
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import type { UserEvent } from "../user/event";
 import { callUserArea } from "../user/names";
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import { leaguesCatalog } from "./catalog";
 import { aggregate, type SeasonResult } from "./core/decide";
 import type { LeagueDef, LeaguesCatalog } from "./core/model";
@@ -15,7 +15,7 @@ import { lastResultOf } from "./store";
  * score and tie-breakers, and the out-of-range values dropped; and the seasons whose result they
  * claimed.
  */
-export const leaguesSchema: AreaSchema = {
+export const leaguesTables: AreaTables = {
   area: "leagues",
   migrations: [
     `CREATE TABLE lg_membership (
@@ -67,7 +67,7 @@ export const leagueTakes = (league: LeagueDef, event: UserEvent) =>
  * a cohort and writes the standings in batches. A banned player earns nothing.
  */
 export class UserLeagues implements UserArea<Loaded | null> {
-  static readonly schema = leaguesSchema;
+  static readonly tables = leaguesTables;
 
   constructor(private readonly context: UserObjectContext) {}
 

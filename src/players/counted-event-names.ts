@@ -1,16 +1,24 @@
 import { COUNTED_EVENT_NAMES_SQL } from "../registry/areas";
 
+/** The event names an app's configuration counts; `everyEvent` when something counts any event. */
+export interface CountedEventNames {
+  names: string[];
+  everyEvent: boolean;
+}
+
 /**
  * The distinct event names any configuration of the app counts, sorted: each area that counts
- * events says which (its plugin's `countedEventNamesSql`). An event of any other name is accepted
- * and counts toward nothing: the unused events (admin API and dashboard) and the event tester's
- * warning are told apart by this one list.
+ * events says which (its plugin's `countedEventNamesSql`, where a NULL name is something that counts
+ * every event, a streak of any event). An event of any other name is accepted and counts toward
+ * nothing, unless something counts every event: the unused events (admin API and dashboard) and
+ * the event tester's warning are told apart by this one list.
  */
-export async function countedEventNames(db: D1Database, appId: number | string): Promise<string[]> {
-  if (COUNTED_EVENT_NAMES_SQL.length === 0) return [];
+export async function countedEventNames(db: D1Database, appId: number | string): Promise<CountedEventNames> {
+  if (COUNTED_EVENT_NAMES_SQL.length === 0) return { names: [], everyEvent: false };
   const rows = await db
     .prepare(`${COUNTED_EVENT_NAMES_SQL.join(" UNION ")} ORDER BY event_name`)
     .bind(Number(appId))
-    .all<{ event_name: string }>();
-  return rows.results.map((r) => r.event_name);
+    .all<{ event_name: string | null }>();
+  const names = rows.results.flatMap((r) => (r.event_name === null ? [] : [r.event_name]));
+  return { names, everyEvent: names.length < rows.results.length };
 }

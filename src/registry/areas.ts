@@ -14,6 +14,7 @@ import { challengesPlugin } from "../challenges/plugin";
 import { battlePassesPlugin } from "../battlepasses/plugin";
 import { leaderboardsPlugin } from "../leaderboards/plugin";
 import { pointsPlugin } from "../points/plugin";
+import { streaksPlugin } from "../streaks/plugin";
 import { leaguesPlugin } from "../leagues/plugin";
 import { webhooksPlugin } from "../webhooks/channel";
 
@@ -27,6 +28,7 @@ export const AREAS: readonly AreaPlugin[] = [
   battlePassesPlugin,
   leaderboardsPlugin,
   pointsPlugin,
+  streaksPlugin,
   leaguesPlugin,
   webhooksPlugin,
 ];

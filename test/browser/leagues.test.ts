@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { admin, consoleUser, freshBrowserForEachTest, http, notice, screenshot, signIn, url } from "./support";
+import { admin, freshBrowserForEachTest, http, notice, operator, screenshot, signIn, url } from "./support";
 import { newStudioApp } from "../e2e/support";
 
 /** Leagues in the console: a league created with three tiers, its page with the season's cohorts, a player's section. */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
-let editor: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
 
 beforeAll(async () => {
   studio = await newStudioApp("Leagues console");
-  editor = await consoleUser("editor");
+  editor = await operator("editor");
 }, 60_000);
 
 let page: Page;
