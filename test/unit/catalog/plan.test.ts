@@ -86,6 +86,7 @@ const snapshot = (unlockedBy: number): CatalogSnapshot => ({
   levelChallenges: [levelChallenge],
   leaderboards: [],
   pointsSystems: [],
+  streaks: [],
   leagues: [],
   webhooks: [],
   holders: { challenges: new Map(), passes: new Map([[4, unlockedBy]]) },
