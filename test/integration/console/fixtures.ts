@@ -36,6 +36,13 @@ export async function consoleFixture(name = "Console fixture") {
     aggregation: "max",
   });
   const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
+  const streak = await create("/streaks", {
+    key: "daily",
+    name: "Daily",
+    period: "daily",
+    event_name: "lesson",
+    time_zone: "UTC",
+  });
   const league = await create("/leagues", {
     key: "weekly",
     name: "Weekly",
@@ -68,6 +75,7 @@ export async function consoleFixture(name = "Console fixture") {
     boardId: board.leaderboard_id as string,
     systemId: system.system_id as string,
     leagueId: league.league_id as string,
+    streakId: streak.streak_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
     operatorId: user.body.console_user_id as string,
@@ -89,6 +97,7 @@ function fixtureParams(f: ConsoleFixture): Record<string, string> {
     leaderboardId: f.boardId,
     systemId: f.systemId,
     leagueId: f.leagueId,
+    streakId: f.streakId,
     flagId: "1",
     memberType: "user",
     memberId: PLAYER,
