@@ -53,6 +53,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
   },
+  {
+    name: "Achievements",
+    description:
+      "Permanent milestones: a player's achievements with progress and rarity; grants and revocations from the studio's backend.",
+  },
   { name: "Privacy", description: "Erasing a player with the app's API key, and the erasure's receipt." },
   { name: "Operations", description: "Liveness without a credential, and the service's status for the operator." },
   { name: "Reference", description: "This document and the API reference page." },
@@ -64,6 +69,10 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
+  {
+    name: "Admin: achievements",
+    description: "Achievements: metric ladders, manual and composite ones, hidden ones, statuses and rewards.",
+  },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {
     name: "Admin: leaderboards",

@@ -47,7 +47,9 @@ export type BackgroundMessage =
   /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] }
   /** Points a player earned in a system (src/points): leaderboards that rank the system add them. */
-  | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number };
+  | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number }
+  /** Players entering (+1) or leaving (-1) the holders of achievements (src/achievements), staged with the change. */
+  | { kind: "achievement-holders"; appId: string; deltas: { id: string; delta: number }[] };
 
 export type BackgroundKind = BackgroundMessage["kind"];
 

@@ -55,6 +55,7 @@ const TYPE_HELP: Record<WebhookType, string> = {
   "leaderoard-updated": "a leaderboard ranking changed (the spec's spelling)",
   "user-erased": "a player's erasure completed (beyond the spec; names the erasure, not the player)",
   "points-changed": "a player's balance in a points system moved (beyond the spec)",
+  "achievement-unlocked": "a player earned or was granted an achievement (beyond the spec)",
 };
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);
 const hooksBase = (app: AppRow) => `/console/apps/${app.app_id}/webhooks`;
