@@ -228,6 +228,7 @@ describe("the player's export", () => {
       "challenges",
       "battle_passes",
       "points",
+      "achievements",
       "leaderboards",
       "ban",
       "held_scores",
