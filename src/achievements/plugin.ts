@@ -8,6 +8,9 @@ import { achievementsRoutes } from "./routes";
 import { PlayerAchievementsState } from "./schemas";
 import { ACHIEVEMENTS, UserAchievements, userAchievements } from "./user-achievements";
 import { achievementsWebhooks } from "./webhook-docs";
+import { achievementsPages } from "./console/pages";
+import { achievementsPlayerSection, playerAchievementsPages } from "./console/player-section";
+import { achievementsDashboardPanel } from "./console/dashboard";
 
 /**
  * Achievements: permanent milestones a player holds (metric ladders, manual grants, composites,
@@ -41,7 +44,9 @@ export const achievementsPlugin: AreaPlugin = {
     held: (value) => ({ achievements: (value as { held: unknown[] }).held.length }),
   },
   console: {
-    pages: () => [],
+    pages: () => [achievementsPages, playerAchievementsPages],
     nav: [{ section: "achievements", label: "Achievements", href: inApp("/achievements") }],
+    playerSection: achievementsPlayerSection,
+    dashboardPanel: achievementsDashboardPanel,
   },
 };

@@ -315,7 +315,11 @@ export class UserAchievements implements UserArea<Loaded> {
       status: def.status,
       kind: def.kind,
       achieved_at: progress.held.has(def.achievementId) ? toIso(progress.held.get(def.achievementId)!) : null,
-      progress: def.metric ? metricProgress(def, source) : null,
+      progress: def.metric
+        ? metricProgress(def, source)
+        : def.kind === "composite"
+          ? def.requires.filter((key) => progress.held.has(catalog.byKey.get(key)?.achievementId ?? "")).length
+          : null,
       threshold: def.metric ? def.metric.threshold : def.kind === "composite" ? def.requires.length : null,
     }));
   }

@@ -14,7 +14,12 @@ const holdersOf = async (achievementId: string) =>
 describe("achievements: privacy", () => {
   it("the export holds what the player holds and their totals; erasure lowers the holder counts", async () => {
     const app = await createTestApp("Achievements privacy");
-    const metric = await createAchievement(app.appId, { key: "loot-5", kind: "metric", event_name: "loot", threshold: 5 });
+    const metric = await createAchievement(app.appId, {
+      key: "loot-5",
+      kind: "metric",
+      event_name: "loot",
+      threshold: 5,
+    });
     const manual = await createAchievement(app.appId, { key: "vip", kind: "manual" });
     await sendEvent(app.apiKey, "kim", "loot", { amount: 2 });
     await sendEvent(app.apiKey, "kim", "loot", { amount: 3 });
@@ -33,7 +38,11 @@ describe("achievements: privacy", () => {
     expect(exported.status).toBe(200);
     expect(exported.body.achievements).toEqual({
       held: [
-        { achievement_id: metric.achievement_id, achieved_at: exported.body.achievements.held[0].achieved_at, source: "earned" },
+        {
+          achievement_id: metric.achievement_id,
+          achieved_at: exported.body.achievements.held[0].achieved_at,
+          source: "earned",
+        },
         { achievement_id: manual.achievement_id, achieved_at: granted.body.achieved_at, source: "granted" },
       ],
       totals: [{ event_name: "loot", count: 2, sum: 5, max: 3 }],
