@@ -50,6 +50,7 @@ export type GamePaths = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
   "/api/v1/points/{appId}": Only<paths["/api/v1/points/{appId}"], "get">;
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
+  "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
   "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
   "/api/v1/auth/user-notifications-topic-link": Only<paths["/api/v1/auth/user-notifications-topic-link"], "get">;
   "/api/v1/auth/user-challenge-topic-link": Only<paths["/api/v1/auth/user-challenge-topic-link"], "get">;
@@ -107,6 +108,7 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
   "/api/v1/points/{appId}": ["get"],
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
+  "/api/v1/achievements/{appId}": ["get"],
   "/api/v1/auth/user-challenges-topic-link": ["get"],
   "/api/v1/auth/user-notifications-topic-link": ["get"],
   "/api/v1/auth/user-challenge-topic-link": ["get"],
@@ -149,6 +151,9 @@ export type BackendPaths = {
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
   "/api/v1/points/{appId}/{systemKey}/grant": Only<paths["/api/v1/points/{appId}/{systemKey}/grant"], "post">;
   "/api/v1/points/{appId}/{systemKey}/spend": Only<paths["/api/v1/points/{appId}/{systemKey}/spend"], "post">;
+  "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
+  "/api/v1/achievements/{appId}/{achievementId}/grant": Only<paths["/api/v1/achievements/{appId}/{achievementId}/grant"], "post">;
+  "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": Only<paths["/api/v1/achievements/{appId}/{achievementId}/holders/{userId}"], "delete">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
   "/": Only<paths["/"], "get">;
   "/health": Only<paths["/health"], "get">;
@@ -186,6 +191,9 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
   "/api/v1/points/{appId}/{systemKey}/grant": ["post"],
   "/api/v1/points/{appId}/{systemKey}/spend": ["post"],
+  "/api/v1/achievements/{appId}": ["get"],
+  "/api/v1/achievements/{appId}/{achievementId}/grant": ["post"],
+  "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": ["delete"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
   "/": ["get"],
   "/health": ["get"],
@@ -236,6 +244,8 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/points-systems": Only<paths["/api/v1/admin/apps/{appId}/points-systems"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": Only<paths["/api/v1/admin/apps/{appId}/points-systems/{systemId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust"], "post">;
+  "/api/v1/admin/apps/{appId}/achievements": Only<paths["/api/v1/admin/apps/{appId}/achievements"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/achievements/{achievementId}": Only<paths["/api/v1/admin/apps/{appId}/achievements/{achievementId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": Only<paths["/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test"], "post">;
@@ -297,6 +307,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/points-systems": ["get","post"],
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": ["post"],
+  "/api/v1/admin/apps/{appId}/achievements": ["get","post"],
+  "/api/v1/admin/apps/{appId}/achievements/{achievementId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks/{webhookId}/test": ["post"],
