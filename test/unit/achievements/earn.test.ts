@@ -123,12 +123,13 @@ describe("earning", () => {
       sessionId: "s",
       metaData: meta,
     });
-    for (const meta of [
+    const metas: Record<string, string | number>[] = [
       { item: "gold", weight: 4 },
       { item: "wood", weight: 100 },
       { item: "gold" },
       { item: "gold", weight: 5 },
-    ])
+    ];
+    for (const meta of metas)
       for (const [id, c] of movedCounters(catalog, event(meta), (id) => counters.get(id))) counters.set(id, c);
     expect(metricProgress(gold, sourceOf({}, counters))).toBe(9);
     const changed = { ...gold, metric: { ...gold.metric!, valueField: "size" } };
