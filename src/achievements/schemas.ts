@@ -63,6 +63,9 @@ export const RevokeAnswer = z
 /** Everything the area holds of a player (the admin's view, the export). */
 export const PlayerAchievementsState = z
   .object({
+    revoked: z
+      .array(z.string())
+      .openapi({ description: "Achievements taken back from the player, which events do not earn again (by id)" }),
     held: z.array(
       z.object({
         achievement_id: z.string(),

@@ -105,7 +105,7 @@ export class UserAchievements implements UserArea<Loaded> {
     if (amount !== null) addTotals(this.sql, event.eventName, amount);
     const { catalog } = loaded;
     const metrics = catalog.activeMetricsByEvent.get(event.eventName);
-    const sweep = readSwept(this.sql) !== catalog.signature;
+    const sweep = catalog.earnable && readSwept(this.sql) !== catalog.signature;
     if (!sweep && !metrics) return;
     const progress = readProgress(this.sql);
     const moved = movedCounters(catalog, event, (id) =>
@@ -118,7 +118,9 @@ export class UserAchievements implements UserArea<Loaded> {
     }
     const held = new Set(progress.held.keys());
     const source = this.source(progress);
-    const earned = sweep ? earnedBySweep(catalog, source, held) : earnedByEvent(catalog, event.eventName, source, held);
+    const earned = sweep
+      ? earnedBySweep(catalog, source, held, progress.revoked)
+      : earnedByEvent(catalog, event.eventName, source, held, progress.revoked);
     if (sweep) writeSwept(this.sql, catalog.signature);
     this.record(loaded, staged, event.userId, earned, event.receivedAt, "earned");
   }
@@ -183,13 +185,13 @@ export class UserAchievements implements UserArea<Loaded> {
 
   /** Backdating at a request: sweeps when the app's achievements changed since the object last looked. */
   private async sweepIfDue(loaded: Loaded, userId: string, now: number): Promise<void> {
-    if (readSwept(this.sql) === loaded.catalog.signature) return;
+    if (!loaded.catalog.earnable || readSwept(this.sql) === loaded.catalog.signature) return;
     if (banInForce(loaded.trust, userId, now)) return;
     await this.context.transact((staged) => {
       if (readSwept(this.sql) === loaded.catalog.signature) return;
       const progress = readProgress(this.sql);
       const held = new Set(progress.held.keys());
-      const earned = earnedBySweep(loaded.catalog, this.source(progress), held);
+      const earned = earnedBySweep(loaded.catalog, this.source(progress), held, progress.revoked);
       writeSwept(this.sql, loaded.catalog.signature);
       this.record(loaded, staged, userId, earned, now, "earned");
     }, loaded.appId);
@@ -257,7 +259,7 @@ export class UserAchievements implements UserArea<Loaded> {
           message: `Achievement ${def.key} is ${def.status}: it takes no new holders`,
         };
       const held = new Set(progress.held.keys());
-      const also = earnedByGrant(loaded.catalog, def.achievementId, held);
+      const also = earnedByGrant(loaded.catalog, def.achievementId, held, progress.revoked);
       this.record(loaded, staged, userId, [def, ...also], now, "granted");
       return answer(now, true, also);
     }, appId);
@@ -265,7 +267,8 @@ export class UserAchievements implements UserArea<Loaded> {
 
   /**
    * Takes an achievement back, with every composite held that required it; rewards credited stay.
-   * Not holding it revokes nothing. An achievement since deleted can still be taken back by id.
+   * The events that earned it do not earn it again (a grant gives it back). Not holding it revokes
+   * nothing. An achievement since deleted can still be taken back by id.
    */
   async revoke(appId: string, achievementId: string, userId: string): Promise<RevokeResult> {
     const loaded = await this.load(appId);
@@ -277,7 +280,7 @@ export class UserAchievements implements UserArea<Loaded> {
       if (!now.held.has(achievementId))
         return { ok: true, answer: { achievement_id: achievementId, user_id: userId, revoked: [] } };
       const revoked = revokedWith(loaded.catalog, achievementId, new Set(now.held.keys()));
-      for (const id of revoked) dropHeld(this.sql, id);
+      for (const id of revoked) dropHeld(this.sql, id, id === achievementId);
       staged.background.push({
         kind: "achievement-holders",
         appId,
@@ -290,6 +293,7 @@ export class UserAchievements implements UserArea<Loaded> {
   /** Everything the area holds of the player (the player export, the admin's view). */
   stored() {
     return {
+      revoked: [...readProgress(this.sql).revoked].sort(),
       held: readHeldRows(this.sql).map((row) => ({
         achievement_id: row.achievement_id,
         achieved_at: toIso(row.achieved_at),

@@ -56,6 +56,8 @@ export function readAllTotals(sql: AreaSql): Map<string, Totals> {
 export interface Progress {
   held: Map<string, number>;
   counters: Map<string, Counter>;
+  /** Taken back by the studio or an operator: not earned again by events or sweeps (a grant gives it back). */
+  revoked: Set<string>;
   /** The signature of the catalog last swept; null before the first sweep. */
   swept: string | null;
 }
@@ -65,18 +67,20 @@ type ProgressRow = {
   signature: string | null;
   value: number | null;
   achieved_at: number | null;
+  source: string | null;
 };
 
 export function readProgress(sql: AreaSql): Progress {
-  const progress: Progress = { held: new Map(), counters: new Map(), swept: null };
+  const progress: Progress = { held: new Map(), counters: new Map(), revoked: new Set(), swept: null };
   for (const row of sql
-    .exec<ProgressRow>("SELECT achievement_id, signature, value, achieved_at FROM ach_progress")
+    .exec<ProgressRow>("SELECT achievement_id, signature, value, achieved_at, source FROM ach_progress")
     .toArray()) {
     if (row.achievement_id === SWEEP_ROW) {
       progress.swept = row.signature;
       continue;
     }
     if (row.achieved_at !== null) progress.held.set(row.achievement_id, row.achieved_at);
+    else if (row.source === REVOKED) progress.revoked.add(row.achievement_id);
     if (row.signature !== null && row.value !== null)
       progress.counters.set(row.achievement_id, { signature: row.signature, value: row.value });
   }
@@ -112,6 +116,8 @@ export function writeCounter(sql: AreaSql, achievementId: string, counter: Count
 
 /** How the player came to hold it. */
 export type HoldSource = "earned" | "granted";
+/** The source of a row taken back: not held, and not earned again but by a grant. */
+const REVOKED = "revoked";
 
 export function writeHeld(sql: AreaSql, achievementId: string, at: number, source: HoldSource): void {
   sql.exec(
@@ -123,8 +129,16 @@ export function writeHeld(sql: AreaSql, achievementId: string, at: number, sourc
   );
 }
 
-/** No longer held; a counter of its own is kept (the player still did what it counted). */
-export function dropHeld(sql: AreaSql, achievementId: string): void {
+/**
+ * No longer held; a counter of its own is kept (the player still did what it counted). `block`: the
+ * achievement revoked itself, which events do not earn again (a composite revoked with it is
+ * earned again once all it requires is held again).
+ */
+export function dropHeld(sql: AreaSql, achievementId: string, block: boolean): void {
+  if (block) {
+    sql.exec("UPDATE ach_progress SET achieved_at = NULL, source = ? WHERE achievement_id = ?", REVOKED, achievementId);
+    return;
+  }
   sql.exec("UPDATE ach_progress SET achieved_at = NULL, source = NULL WHERE achievement_id = ?", achievementId);
   sql.exec("DELETE FROM ach_progress WHERE achievement_id = ? AND signature IS NULL", achievementId);
 }

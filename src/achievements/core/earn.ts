@@ -94,7 +94,12 @@ const reached = (def: AchievementDef, source: ProgressSource) =>
  * a composite earned here may complete another. `from`: only composites requiring these ids are
  * looked at first (an event's new holdings); null: every active composite (a sweep).
  */
-function compositesEarned(catalog: AchievementsCatalog, held: Set<string>, from: string[] | null): AchievementDef[] {
+function compositesEarned(
+  catalog: AchievementsCatalog,
+  held: Set<string>,
+  from: string[] | null,
+  blocked: ReadonlySet<string>,
+): AchievementDef[] {
   const earned: AchievementDef[] = [];
   const holdsAll = (def: AchievementDef) =>
     def.requires.every((key) => {
@@ -108,7 +113,7 @@ function compositesEarned(catalog: AchievementsCatalog, held: Set<string>, from:
   while (candidates.length > 0) {
     const next: AchievementDef[] = [];
     for (const def of candidates) {
-      if (held.has(def.achievementId) || !holdsAll(def)) continue;
+      if (held.has(def.achievementId) || blocked.has(def.achievementId) || !holdsAll(def)) continue;
       held.add(def.achievementId);
       earned.push(def);
       next.push(...(catalog.compositesRequiring.get(def.achievementId) ?? []));
@@ -121,16 +126,17 @@ function compositesEarned(catalog: AchievementsCatalog, held: Set<string>, from:
 /**
  * What one event earns, in order: the active metric achievements of its name whose progress
  * reached their threshold (the ladder's rungs it passed), then the composites they complete.
- * `held` is updated.
+ * `held` is updated; `blocked` (revoked from the player) are not earned again this way.
  */
 export function earnedByEvent(
   catalog: AchievementsCatalog,
   eventName: string,
   source: ProgressSource,
   held: Set<string>,
+  blocked: ReadonlySet<string> = new Set(),
 ): AchievementDef[] {
   const metrics = (catalog.activeMetricsByEvent.get(eventName) ?? []).filter(
-    (def) => !held.has(def.achievementId) && reached(def, source),
+    (def) => !held.has(def.achievementId) && !blocked.has(def.achievementId) && reached(def, source),
   );
   for (const def of metrics) held.add(def.achievementId);
   return [
@@ -139,6 +145,7 @@ export function earnedByEvent(
       catalog,
       held,
       metrics.map((d) => d.achievementId),
+      blocked,
     ),
   ];
 }
@@ -147,18 +154,32 @@ export function earnedByEvent(
  * Every active achievement the player qualifies for and does not hold (backdating: an achievement
  * created or activated since the object last looked), metrics first, then composites. `held` is updated.
  */
-export function earnedBySweep(catalog: AchievementsCatalog, source: ProgressSource, held: Set<string>) {
+export function earnedBySweep(
+  catalog: AchievementsCatalog,
+  source: ProgressSource,
+  held: Set<string>,
+  blocked: ReadonlySet<string> = new Set(),
+) {
   const metrics = catalog.achievements.filter(
-    (def) => def.status === "active" && !held.has(def.achievementId) && reached(def, source),
+    (def) =>
+      def.status === "active" &&
+      !held.has(def.achievementId) &&
+      !blocked.has(def.achievementId) &&
+      reached(def, source),
   );
   for (const def of metrics) held.add(def.achievementId);
-  return [...metrics, ...compositesEarned(catalog, held, null)];
+  return [...metrics, ...compositesEarned(catalog, held, null, blocked)];
 }
 
 /** After a grant: the composites it completes. `held` is updated (and holds the granted one). */
-export function earnedByGrant(catalog: AchievementsCatalog, grantedId: string, held: Set<string>) {
+export function earnedByGrant(
+  catalog: AchievementsCatalog,
+  grantedId: string,
+  held: Set<string>,
+  blocked: ReadonlySet<string> = new Set(),
+) {
   held.add(grantedId);
-  return compositesEarned(catalog, held, [grantedId]);
+  return compositesEarned(catalog, held, [grantedId], blocked);
 }
 
 /**

@@ -58,6 +58,8 @@ export interface AchievementsCatalog {
    * (backdating) at its next event or request.
    */
   signature: string;
+  /** Whether any achievement can be earned (an active metric or composite): else no sweep is needed. */
+  earnable: boolean;
 }
 
 /**
@@ -116,5 +118,6 @@ export function indexAchievements(defaultLanguage: string, defs: AchievementDef[
     activeMetricsByEvent,
     compositesRequiring,
     signature: hashText(JSON.stringify(earning)),
+    earnable: earning.length > 0,
   };
 }

@@ -435,6 +435,37 @@ describe("achievements: earning", () => {
     );
   });
 
+  it("a revoked achievement is not earned again by events; a grant gives it back", async () => {
+    const app = await createTestApp("Achievements revoked");
+    const first = await createAchievement(app.appId, {
+      key: "first",
+      kind: "metric",
+      event_name: "slay",
+      threshold: 1,
+    });
+    const other = await createAchievement(app.appId, { key: "other", kind: "manual" });
+    const both = await createAchievement(app.appId, { key: "both", kind: "composite", requires: ["first", "other"] });
+    await sendEvent(app.apiKey, "kai", "slay");
+    expect((await grant(app.appId, app.apiKey, other.achievement_id, "kai")).body.also_earned).toEqual([
+      both.achievement_id,
+    ]);
+    expect((await revoke(app.appId, app.apiKey, first.achievement_id, "kai")).body.revoked).toEqual([
+      first.achievement_id,
+      both.achievement_id,
+    ]);
+    await sendEvent(app.apiKey, "kai", "slay");
+    expect((await listOf(app.appId, app.apiKey, "kai")).map((a) => [a.key, a.achieved, a.progress])).toEqual([
+      ["first", false, 1],
+      ["other", true, null],
+      ["both", false, 1],
+    ]);
+    const exported = await admin("GET", `/apps/${app.appId}/users/kai/export`);
+    expect(exported.body.achievements.revoked).toEqual([first.achievement_id]);
+    const back = await grant(app.appId, app.apiKey, first.achievement_id, "kai");
+    expect(back.body).toMatchObject({ granted: true, also_earned: [both.achievement_id] });
+    expect((await listOf(app.appId, app.apiKey, "kai")).every((a) => a.achieved)).toBe(true);
+  });
+
   it("a banned player earns nothing while banned", async () => {
     const app = await createTestApp("Achievements bans");
     const one = await createAchievement(app.appId, { key: "one", kind: "metric", event_name: "slay", threshold: 1 });

@@ -37,6 +37,7 @@ describe("achievements: privacy", () => {
     const exported = await call("GET", `/api/v1/admin/apps/${app.appId}/users/kim/export`, { token: ADMIN });
     expect(exported.status).toBe(200);
     expect(exported.body.achievements).toEqual({
+      revoked: [],
       held: [
         {
           achievement_id: metric.achievement_id,
@@ -59,6 +60,6 @@ describe("achievements: privacy", () => {
       { timeout: 30_000, interval: 200 },
     );
     const after = await call("GET", `/api/v1/admin/apps/${app.appId}/users/kim/export`, { token: ADMIN });
-    expect(after.body.achievements).toEqual({ held: [], totals: [] });
+    expect(after.body.achievements).toEqual({ revoked: [], held: [], totals: [] });
   });
 });
