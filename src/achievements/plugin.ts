@@ -22,7 +22,7 @@ export const achievementsPlugin: AreaPlugin = {
   routes: () => [achievementsRoutes, achievementsAdmin],
   countedEventNamesSql:
     "SELECT event_name FROM achievements WHERE app_id = ?1 AND kind = 'metric' AND status = 'active' AND event_name IS NOT NULL",
-  userArea: { area: UserAchievements, rpc: ["list", "grant", "revoke", "stored", "progressOf"] },
+  userArea: { area: UserAchievements, rpc: ["listJson", "grant", "revoke", "stored", "progressOf"] },
   background: { "achievement-holders": recordAchievementHolders },
   cron: { "achievement-receipts": (env, now) => pruneAchievementReceipts(env, now) },
   webhooks: achievementsWebhooks,

@@ -5,7 +5,7 @@ import { appTrust, refuseBanned } from "../auth/trust";
 import { PLAYER_RESOURCE, recordAudit } from "../apps/audit-log";
 import { requestActor } from "../apps/actor";
 import { DomainError, forbidden, invalid } from "../shared/domain-errors";
-import { createRouter, type AppEnv } from "../shared/http";
+import { createRouter, jsonText, type AppEnv } from "../shared/http";
 import {
   bearerSecurity,
   conflictResponse,
@@ -83,7 +83,10 @@ export const achievementsRoutes = createRouter()
       const appId = callerApp(c, c.req.valid("param").appId);
       const { user_id, language } = c.req.valid("query");
       const userId = readUser(c, user_id);
-      return c.json(await userAchievements(c.env, appId, userId).list(appId, userId, c.get("now"), language), 200);
+      // Already JSON (the player's object writes the text: src/achievements/list-json.ts).
+      return jsonText<z.infer<typeof PlayerAchievements>>(
+        await userAchievements(c.env, appId, userId).listJson(appId, userId, c.get("now"), language),
+      );
     },
   )
   .openapi(

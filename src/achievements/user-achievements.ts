@@ -18,7 +18,8 @@ import {
   type Totals,
 } from "./core/earn";
 import type { AchievementDef, AchievementsCatalog } from "./core/model";
-import { presentAchievement, type AchievementView } from "./core/present";
+import { presentAchievement } from "./core/present";
+import { listJson } from "./list-json";
 import {
   achievementsSchema,
   addTotals,
@@ -197,32 +198,36 @@ export class UserAchievements implements UserArea<Loaded> {
     }, loaded.appId);
   }
 
-  /** The player's list: every achievement but the inactive ones, in sort order (src/achievements/core/present.ts). */
-  async list(
-    appId: string,
-    userId: string,
-    now: number,
-    language?: string,
-  ): Promise<{ achievements: AchievementView[] }> {
+  /**
+   * The player's list as JSON text (src/achievements/list-json.ts): every achievement but the
+   * inactive ones, in sort order (src/achievements/core/present.ts).
+   */
+  async listJson(appId: string, userId: string, now: number, language?: string): Promise<string> {
     const loaded = await this.load(appId);
     await this.sweepIfDue(loaded, userId, now);
     const { catalog, rarity } = loaded;
     const progress = readProgress(this.sql);
     const source = this.source(progress, readAllTotals(this.sql));
-    return {
-      achievements: catalog.achievements
-        .filter((def) => def.status !== "inactive")
-        .map((def) =>
-          presentAchievement(
-            catalog,
-            def,
-            source,
-            progress.held,
-            rarity ? rarityIn(rarity, def.achievementId) : 0,
-            language,
-          ),
+    const shown = catalog.achievements.filter((def) => def.status !== "inactive");
+    return listJson(catalog, shown, language, rarity, {
+      achievedAt: (def) => progress.held.get(def.achievementId),
+      progressKey: (def) => {
+        if (def.hidden && !progress.held.has(def.achievementId)) return null;
+        if (def.metric) return metricProgress(def, source);
+        return def.kind === "composite"
+          ? def.requires.filter((key) => progress.held.has(catalog.byKey.get(key)?.achievementId ?? "")).length
+          : null;
+      },
+      present: (def) =>
+        presentAchievement(
+          catalog,
+          def,
+          source,
+          progress.held,
+          rarity ? rarityIn(rarity, def.achievementId) : 0,
+          language,
         ),
-    };
+    });
   }
 
   /**

@@ -244,3 +244,41 @@ describe("the player's view", () => {
     });
   });
 });
+
+describe("the list as JSON text", () => {
+  it("is what JSON.stringify of the presented list gives, as holdings and progress change", async () => {
+    const { listJson } = await import("../../../src/achievements/list-json");
+    const a = metric("a", 3);
+    const m = def({ key: "m", kind: "manual", hidden: true });
+    const both = def({ key: "both", kind: "composite", requires: ["a", "m"] });
+    const catalog = indexAchievements("en", [a, m, both]);
+    const rarity = { players: 4, holders: new Map([[a.achievementId, 1]]) };
+    const text = (held: Map<string, number>, count: number) => {
+      const source = sourceOf({ slay: { count, sum: count, max: 1 } });
+      const state = {
+        achievedAt: (d: AchievementDef) => held.get(d.achievementId),
+        progressKey: (d: AchievementDef) =>
+          d.metric
+            ? metricProgress(d, source)
+            : d.requires.filter((k) => held.has(catalog.byKey.get(k)!.achievementId)).length,
+        present: (d: AchievementDef) => presentAchievement(catalog, d, source, held, d === a ? 25 : 0, undefined),
+      };
+      const expected = JSON.stringify({
+        achievements: catalog.achievements.map((d) => state.present(d)),
+      });
+      expect(listJson(catalog, catalog.achievements, undefined, rarity, state)).toBe(expected);
+    };
+    text(new Map(), 0);
+    text(new Map(), 0);
+    text(new Map(), 2);
+    text(new Map([[a.achievementId, 5]]), 3);
+    text(
+      new Map([
+        [a.achievementId, 5],
+        [m.achievementId, 6],
+      ]),
+      3,
+    );
+    text(new Map([[m.achievementId, 6]]), 1);
+  });
+});

@@ -2957,6 +2957,8 @@ export interface components {
             created_at: string;
         };
         PlayerAchievementsState: {
+            /** @description Achievements taken back from the player, which events do not earn again (by id) */
+            revoked: string[];
             held: {
                 achievement_id: string;
                 achieved_at: string;
