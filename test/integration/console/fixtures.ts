@@ -36,6 +36,7 @@ export async function consoleFixture(name = "Console fixture") {
     aggregation: "max",
   });
   const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
+  const achievement = await create("/achievements", { key: "first", name: { en: "First" }, kind: "manual" });
   const webhook = await create("/webhooks", { webhook_type: "challenge-changed", url: "http://127.0.0.1:9/hooks" });
   const delivery = await create(`/webhooks/${webhook.webhook_id}/test`, {});
   const user = await call("POST", "/api/v1/admin/console-users", {
@@ -54,6 +55,7 @@ export async function consoleFixture(name = "Console fixture") {
     levelId: level.level_id as string,
     boardId: board.leaderboard_id as string,
     systemId: system.system_id as string,
+    achievementId: achievement.achievement_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
     consoleUserId: user.body.console_user_id as string,
@@ -74,6 +76,7 @@ function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, str
     boardId: f.boardId,
     leaderboardId: f.boardId,
     systemId: f.systemId,
+    achievementId: f.achievementId,
     flagId: "1",
     memberType: "user",
     memberId: PLAYER,
