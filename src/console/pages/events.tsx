@@ -52,7 +52,21 @@ interface Sent {
 /** The topics a game of this app would listen on for this player: every area's (its plugin's `playerTopics`). */
 async function playerTopics(env: Env, app: AppRow, userId: string) {
   const refs = (await Promise.all(AREAS.map((area) => area.playerTopics?.(env, app, userId) ?? []))).flat();
-  return Promise.all(refs.map(async ({ label, ref }) => ({ label, topic: await topicName(env, ref) })));
+  const named = await Promise.all(refs.map(async ({ label, ref }) => ({ label, topic: await topicName(env, ref) })));
+  // Areas share a topic (the player's notifications): listed once, its labels merged ("notifications (points, achievements)").
+  const byTopic = new Map<string, string[]>();
+  for (const { label, topic } of named) byTopic.set(topic, [...(byTopic.get(topic) ?? []), label]);
+  return [...byTopic].map(([topic, labels]) => ({ label: mergedLabel(labels), topic }));
+}
+
+/** "x (a)" and "x (b)" as "x (a, b)"; labels of other shapes joined. */
+function mergedLabel(labels: string[]): string {
+  if (labels.length === 1) return labels[0];
+  const parts = labels.map((label) => /^(.*) \((.*)\)$/.exec(label));
+  const head = parts[0]?.[1];
+  return parts.every((p) => p !== null && p[1] === head)
+    ? `${head} (${parts.map((p) => p![2]).join(", ")})`
+    : labels.join(", ");
 }
 
 function MetaFields(props: { form: FormState; eventName: string }) {
