@@ -22,6 +22,7 @@ import * as intakeBreakdown from "./bench/scenarios/intake-breakdown.mjs";
 import * as fairplay from "./bench/scenarios/fairplay.mjs";
 import * as players from "./bench/scenarios/players.mjs";
 import * as points from "./bench/scenarios/points.mjs";
+import * as streaks from "./bench/scenarios/streaks.mjs";
 import * as achievements from "./bench/scenarios/achievements.mjs";
 
 const config = readConfig();
@@ -94,6 +95,7 @@ const plan = [
   ["counters", events.verifyCounters],
   ["listing", listing.run],
   ["points", points.run],
+  ["streaks", streaks.run],
   ["achievements", achievements.run],
   ["growth", growth.run],
   ["realtime", realtime.run],

@@ -25,6 +25,7 @@ export const LAYERS = {
   battlepasses: 4,
   leaderboards: 4,
   points: 4,
+  streaks: 4,
   achievements: 4,
   realtime: 4,
   webhooks: 4,
@@ -41,7 +42,7 @@ export const LAYERS = {
 };
 
 /** The feature areas; every folder whose plugin the registry lists is one too. */
-const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards", "points", "achievements"];
+const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards", "points", "streaks", "achievements"];
 export const MAX_AREA_IMPORTERS = 2;
 
 /** The channels every area uses, each reached from outside its folder through one interface file only. */

@@ -196,7 +196,7 @@ async function signsIn(password) {
  * The demo console owner and a password that signs in: the saved one while it still does, else a
  * new one (the owner created if missing) set through the admin API, as a script would.
  */
-async function seedConsoleUser(savedPassword) {
+async function seedOperator(savedPassword) {
   const found = await api(
     "GET",
     `/api/v1/admin/console-users?search=${encodeURIComponent(DEMO_CONSOLE_EMAIL)}`,
@@ -241,7 +241,7 @@ try {
   const saved = existsSync(credentialsFile) ? JSON.parse(readFileSync(credentialsFile, "utf8")) : null;
   demo = await seedDemo(saved);
   catalogOutcome = await applyDemoCatalog({ url: server.url, adminToken, appId: demo.appId });
-  consolePassword = await seedConsoleUser(saved?.consolePassword);
+  consolePassword = await seedOperator(saved?.consolePassword);
   saveCredentials({ appId: demo.appId, apiKey: demo.apiKey, consoleEmail: DEMO_CONSOLE_EMAIL, consolePassword });
   await outputSettled();
 } catch (err) {

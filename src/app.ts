@@ -32,7 +32,7 @@ import { registerDocs } from "./docs/routes";
 import { registerWebhookDocs } from "./fanout/webhook-docs";
 import { opsRoutes } from "./ops/routes";
 import { consoleRoutes } from "./console/routes";
-import { consoleUsersAdmin } from "./console/admin/routes";
+import { operatorsAdmin } from "./console/admin/routes";
 
 /** Largest accepted request body: a batch of events is at most 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -96,7 +96,7 @@ export function buildApp() {
   app.route("/", realtimeRoutes);
   app.route("/", opsRoutes);
   app.route("/", catalogRoutes);
-  app.route("/", consoleUsersAdmin);
+  app.route("/", operatorsAdmin);
   app.route("/", consoleRoutes);
 
   registerWebhookDocs(app);

@@ -3,7 +3,7 @@ import { liftExpiredBans } from "./players/bans";
 import { dispatchChanges } from "./fanout/dispatch";
 import { MAINTENANCE_JOB, recordCronRun } from "./ops/cron-runs";
 import { logBackgroundFailure } from "./shared/log";
-import { pruneHolderReceipts } from "./catalog/holders-store";
+import { pruneHolderReceipts } from "./catalog/holders-repo";
 import { pruneAuditLog } from "./apps/admin/audit-repo";
 import { pruneErasures } from "./players/erasure";
 import { AREA_CRON_TASKS } from "./registry/areas";

@@ -21,7 +21,7 @@ import type { AchievementDef, AchievementsCatalog } from "./core/model";
 import { presentAchievement } from "./core/present";
 import { listJson } from "./list-json";
 import {
-  achievementsSchema,
+  achievementsTables,
   addTotals,
   dropHeld,
   readAllTotals,
@@ -79,7 +79,7 @@ export type RevokeResult = { ok: true; answer: RevokeAnswer } | { ok: false; kin
  * banned player earns nothing and counts nothing.
  */
 export class UserAchievements implements UserArea<Loaded> {
-  static readonly schema = achievementsSchema;
+  static readonly tables = achievementsTables;
 
   constructor(private readonly context: UserObjectContext) {}
 

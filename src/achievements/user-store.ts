@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaSql, AreaTables } from "../shared/object-tables";
 import type { Counter, Totals } from "./core/earn";
 
 /**
@@ -7,7 +7,7 @@ import type { Counter, Totals } from "./core/earn";
  * achievement created later is earned by who already qualifies; and one row per achievement the
  * player holds or counts for on its own (its counter), plus the row of the last sweep (id '').
  */
-export const achievementsSchema: AreaSchema = {
+export const achievementsTables: AreaTables = {
   area: "achievements",
   migrations: [
     `CREATE TABLE ach_totals (event_name TEXT PRIMARY KEY, n INTEGER NOT NULL, total INTEGER NOT NULL, top INTEGER NOT NULL) WITHOUT ROWID;

@@ -1,3 +1,4 @@
+import { battlePassShownFields } from "./fields";
 import { z } from "@hono/zod-openapi";
 import { UserIdSchema } from "../auth/schemas";
 
@@ -63,18 +64,7 @@ const battlePassFields = {
   battle_pass_description: z.string(),
   battle_pass_short_description: z.string(),
   battle_pass_disclaimer: z.string(),
-  battle_pass_priority: z.number().int(),
-  package_sku_ios: z.string(),
-  package_sku_android: z.string(),
-  image_xs: z.string(),
-  image_s: z.string(),
-  image_m: z.string(),
-  image_l: z.string(),
-  image_xl: z.string(),
-  start_date: z.string(),
-  end_date: z.string(),
-  read_more_link: z.string(),
-  is_unlocked_incrementally: z.boolean(),
+  ...battlePassShownFields,
   is_active: z.boolean().openapi({ description: "Switched on by the admin and between start_date and end_date now" }),
   unlocked_at: z
     .string()

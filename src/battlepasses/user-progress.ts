@@ -25,7 +25,7 @@ import {
   type Purchase,
 } from "./core/progress";
 import {
-  battlePassSchema,
+  battlePassTables,
   countedUnlocks,
   hasUnlockedPasses,
   readProgress,
@@ -65,7 +65,7 @@ export interface ActionResult {
  * methods come here. Events move the counters of the passes the user unlocked.
  */
 export class UserBattlePasses implements UserArea<BattlePassCatalog | null> {
-  static readonly schema = battlePassSchema;
+  static readonly tables = battlePassTables;
   /** Whether the user unlocked a pass: only this object unlocks them, so it is read once. */
   private unlocked: boolean | undefined;
   /** Whether unlocks older than D1's holder counts were reported (once per object start). */

@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import type { PassProgress } from "./core/progress";
 
 /**
@@ -6,7 +6,7 @@ import type { PassProgress } from "./core/progress";
  * happened: an unlocked pass, a level activated by hand or claimed, a challenge an event touched.
  * Everything else (first level, incremental activation, types) is derived by the core.
  */
-export const battlePassSchema: AreaSchema = {
+export const battlePassTables: AreaTables = {
   area: "battlepasses",
   migrations: [
     `CREATE TABLE bp_unlocks (

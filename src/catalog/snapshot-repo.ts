@@ -2,7 +2,7 @@ import type { AppSettingsColumns } from "../apps/settings";
 import type { CatalogSnapshot } from "../kit/catalog";
 import { CATALOG_SECTIONS } from "../registry/areas";
 import { notFound } from "../shared/domain-errors";
-import { holderReads, holdersOf } from "./holders-store";
+import { holderReads, holdersOf } from "./holders-repo";
 
 /**
  * The app's whole configuration and its holder counts, in one D1 batch (one consistent read): the

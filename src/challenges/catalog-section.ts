@@ -33,7 +33,7 @@ import {
 
 import { CategoryInput, ChallengeFields, MAX_CHALLENGES_PER_CATEGORY, challengeRule } from "./admin/schemas";
 
-import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "./repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "./rows";
 
 /** The challenges of the catalog document: categories, by slug, with their challenges, by key. */
 

@@ -1,6 +1,6 @@
 import { cachedCatalog } from "../apps/catalog-cache";
 import { indexCatalog, type ChallengeCatalog, type ChallengeDef } from "./core/model";
-import { toCategoryDef, toChallengeDef, type CategoryRow, type ChallengeRow } from "./repo";
+import { toCategoryDef, toChallengeDef, type CategoryRow, type ChallengeRow } from "./rows";
 
 /** An app's whole challenge configuration in one D1 batch; cached until an admin write bumps the version. */
 async function loadChallengeCatalog(db: D1Database, appId: string): Promise<ChallengeCatalog> {

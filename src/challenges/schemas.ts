@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { challengeShownFields } from "./fields";
 
 /**
  * Zod schemas of the player's challenge endpoints, with the field names of the spec and SCILL (admin:
@@ -9,19 +10,9 @@ const challengeFields = {
   challenge_id: z.string().openapi({ example: "12" }),
   user_challenge_id: z.string().openapi({ description: '"0" while the challenge is not unlocked' }),
   challenge_name: z.string(),
-  challenge_duration_time: z.number().int().openapi({ description: "Seconds after activation; -1: no time-out" }),
-  live_date: z.string().nullable(),
-  challenge_goal: z.number().int(),
-  challenge_goal_condition: z.number().int(),
+  ...challengeShownFields,
   challenge_current_score: z.number().int(),
   user_challenge_current_score: z.number().int(),
-  challenge_price: z.number().int(),
-  challenge_reward: z.string(),
-  challenge_reward_type: z.string(),
-  challenge_xp: z.number().int(),
-  challenge_icon: z.string(),
-  challenge_icon_hd: z.string(),
-  repeatable: z.boolean(),
   type: z.enum(["unlock", "unlocked", "in-progress", "unclaimed", "finished", "lost", "cancelled"]),
   is_claimed: z.boolean(),
   user_challenge_unlocked_at: z.string().nullable(),

@@ -49,7 +49,7 @@ import {
   readInstances,
   readOwner,
   writeOwner,
-  challengesSchema,
+  challengesTables,
   InstanceWrites,
   type Owner,
 } from "./user-store";
@@ -181,7 +181,7 @@ const recentTokens = new Map<string, { value: string; mintedAt: number }>();
 const RECENT_TOKENS_MAX = 10_000;
 
 export class UserChallenges implements UserArea<ChallengeTouch> {
-  static readonly schema = challengesSchema;
+  static readonly tables = challengesTables;
   private owner: Owner | null = null;
   /**
    * The owner row changed (a new object's owner, the counter of user challenge ids) and is not

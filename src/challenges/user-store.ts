@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import type { Instance, StoredType } from "./core/lifecycle";
 
 /**
@@ -26,7 +26,7 @@ const INSTANCES_TABLE = `ch_instances (
 const INSTANCES_BY_EXPIRY =
   "CREATE INDEX ch_instances_by_expiry ON ch_instances (expires_at) WHERE expires_at IS NOT NULL";
 
-export const challengesSchema: AreaSchema = {
+export const challengesTables: AreaTables = {
   area: "challenges",
   migrations: [
     `CREATE TABLE ${INSTANCES_TABLE};

@@ -10,9 +10,20 @@ export const SPEC_WEBHOOK_TYPES = [
 /**
  * Every type an endpoint can receive, in the order of the OpenAPI document's webhooks (the areas', then the
  * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
- * moved, src/points), `achievement-unlocked` (a player earned or was granted an achievement, src/achievements), and `user-erased` (a player's erasure completed, src/players).
+ * moved, src/points), the streaks' (src/streaks), `achievement-unlocked` (a player earned or was granted an
+ * achievement, src/achievements), and `user-erased` (a player's erasure completed, src/players).
  */
-export const WEBHOOK_TYPES = [...SPEC_WEBHOOK_TYPES, "points-changed", "achievement-unlocked", "user-erased"] as const;
+export const WEBHOOK_TYPES = [
+  ...SPEC_WEBHOOK_TYPES,
+  "points-changed",
+  "streak-extended",
+  "streak-freeze-used",
+  "streak-freeze-earned",
+  "streak-lost",
+  "streak-milestone",
+  "achievement-unlocked",
+  "user-erased",
+] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** Where a change is pushed over MQTT: the topic endpoints hand out the same references. */

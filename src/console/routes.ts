@@ -13,7 +13,7 @@ import { catalogPages } from "./pages/catalog";
 import { playerPages } from "./pages/players";
 import { banPages } from "./pages/bans";
 import { eventPages } from "./pages/events";
-import { userPages } from "./pages/users";
+import { operatorPages } from "./pages/operators";
 import { auditPages } from "./pages/audit";
 import { statusPages } from "./pages/status";
 import { notFound } from "../shared/domain-errors";
@@ -80,7 +80,7 @@ consoleRoutes.route("/", catalogPages);
 consoleRoutes.route("/", playerPages);
 consoleRoutes.route("/", banPages);
 consoleRoutes.route("/", eventPages);
-consoleRoutes.route("/", userPages);
+consoleRoutes.route("/", operatorPages);
 consoleRoutes.route("/", auditPages);
 consoleRoutes.route("/", statusPages);
 consoleRoutes.all("/console/*", (c) => {

@@ -3,6 +3,7 @@ import { createRouter } from "../shared/http";
 import { notFound } from "../shared/domain-errors";
 import { bearerSecurity, errorResponses, jsonBody, jsonResponse } from "../shared/openapi";
 import { readClock, setClockOffset, toIso, type ServiceClock } from "../shared/clock";
+import { runDueDevTimers } from "./dev-timers";
 
 const Clock = z.object({ now: z.string(), offset_seconds: z.number() }).openapi("DevClock");
 const Advance = z
@@ -51,13 +52,18 @@ devClockAdmin
       tags,
       security,
       summary: "Move the service clock forward (development only)",
+      description:
+        "Also runs, before answering, the timers of players' objects that the move made due (streaks' period ends, challenges' " +
+        "time-outs), up to 500 objects a call, so that what a player who never returns causes happens at once.",
       request: jsonBody(Advance),
       responses: { 200: jsonResponse(Clock, "The service's new time"), ...errorResponses },
     }),
     async (c) => {
       const offsetMs = (await readClock(c.env)).offsetMs + c.req.valid("json").advance_seconds * 1000;
       await setClockOffset(c.env.DB, offsetMs);
-      return c.json(present(await readClock(c.env)), 200);
+      const clock = await readClock(c.env);
+      await runDueDevTimers(c.env, clock.now());
+      return c.json(present(clock), 200);
     },
   )
   .openapi(

@@ -54,6 +54,10 @@ const TAGS: { name: string; description: string }[] = [
       "Points systems (XP, karma, coins): a player's balances, levels and ledger; grants and spends from the studio's backend.",
   },
   {
+    name: "Streaks",
+    description: "Daily and weekly habits in the player's time zone, with freezes; the player's time zone.",
+  },
+  {
     name: "Achievements",
     description:
       "Permanent milestones: a player's achievements with progress and rarity; grants and revocations from the studio's backend.",
@@ -69,6 +73,7 @@ const TAGS: { name: string; description: string }[] = [
   },
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
+  { name: "Admin: streaks", description: "Streaks: periods, freezes and milestones of an app's habits." },
   {
     name: "Admin: achievements",
     description: "Achievements: metric ladders, manual and composite ones, hidden ones, statuses and rewards.",

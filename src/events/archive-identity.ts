@@ -1,5 +1,5 @@
 import { toHex } from "../shared/crypto";
-import type { AreaSql } from "../user/schema";
+import type { AreaSql } from "../shared/object-tables";
 
 /**
  * How the raw event archive (R2) names a player: not by user id but by a random reference kept in

@@ -1,8 +1,8 @@
 import type { BackgroundMessagesOf } from "../user/messages";
 import { getNow } from "../shared/clock";
-import { recordEvents, uncountedEvents } from "./analytics-store";
+import { recordEvents, uncountedEvents } from "./analytics-repo";
 import { archiveEvents } from "./archive/writer";
-import { recordUsage } from "./usage-store";
+import { recordUsage } from "./usage-repo";
 
 /**
  * Background handler of "event" messages: the raw events into the archive (R2), then their counts

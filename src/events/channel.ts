@@ -5,14 +5,14 @@
  */
 export { eventFilesAdmin } from "./admin/archive-routes";
 export { eventsAdmin } from "./admin/routes";
-export { countEvents } from "./analytics-store";
+export { countEvents } from "./analytics-repo";
 export { archiveUserRef, knownArchiveUserRef } from "./archive-identity";
 export { recordEventAnalytics, recordUsageCounts } from "./background";
 export { DEFAULT_RANGE_DAYS, countsPerDay, dayOf } from "./core/periods";
 export { validateEvent } from "./core/validate";
-export { eventsSchema } from "./events-schema";
+export { eventsTables } from "./event-tables";
 export { takeEvents } from "./intake";
-export { eventIdsSchema, recordProcessed, wasProcessed } from "./processed-events";
+export { eventIdsTables, recordProcessed, wasProcessed } from "./processed-events";
 export { RATE_LIMIT_HEADERS } from "./rate-limits";
 export { readRecentEvents, recordRecentEvent, type RecentEvent } from "./recent-events";
 export {
@@ -24,5 +24,5 @@ export {
 } from "./player-days";
 export { pruneEventData } from "./retention";
 export { eventsRoutes } from "./routes";
-export { listMonthUsage } from "./usage-store";
-export { UserEventRate, eventRateSchema } from "./user-rate";
+export { listMonthUsage } from "./usage-repo";
+export { UserEventRate, eventRateTables } from "./user-rate";

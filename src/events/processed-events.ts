@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 
 /**
  * The event ids a user's object has applied, so that a retried event (same `event_id`) is
@@ -11,7 +11,7 @@ export const IDEMPOTENCY_WINDOW_MS = 48 * 3600 * 1000;
 
 /**
  * The tables' first two migrations, which are also the events area's first two
- * (src/events/events-schema.ts): objects made before the ids were an area of their own have them
+ * (src/events/event-tables.ts): objects made before the ids were an area of their own have them
  * that way. Never changed; a later
  * version of these tables is a migration appended to this area's.
  */
@@ -20,7 +20,7 @@ export const PROCESSED_EVENTS_MIGRATIONS = [
   "CREATE INDEX processed_events_by_time ON processed_events (processed_at)",
 ];
 
-export const eventIdsSchema: AreaSchema = {
+export const eventIdsTables: AreaTables = {
   area: "event-ids",
   migrations: PROCESSED_EVENTS_MIGRATIONS,
   created: `${PROCESSED_EVENTS_MIGRATIONS[0]} WITHOUT ROWID; ${PROCESSED_EVENTS_MIGRATIONS[1]};`,

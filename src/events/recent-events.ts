@@ -1,5 +1,5 @@
 import type { UserEvent } from "../user/event";
-import type { AreaSql } from "../user/schema";
+import type { AreaSql } from "../shared/object-tables";
 
 /**
  * The last events a user's object applied, kept in that object (not in D1, where raw events no

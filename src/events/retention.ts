@@ -1,7 +1,7 @@
-import { pruneEventCounts, pruneEventReceipts } from "./analytics-store";
+import { pruneEventCounts, pruneEventReceipts } from "./analytics-repo";
 import { pruneArchive } from "./archive/retention";
 import { HOUR_MS } from "./core/archive-layout";
-import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-store";
+import { pruneUsageReceipts, USAGE_RECEIPT_RETENTION_MS } from "./usage-repo";
 import { pruneAppEventSeconds } from "./app-rate";
 import { dayOf } from "./core/periods";
 import { prunePlayerDays } from "./player-days";

@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import { admit, liveEntries, record, WINDOW_MS, type WindowEntry } from "../rules/sliding-window";
 
 /**
@@ -9,7 +9,7 @@ import { admit, liveEntries, record, WINDOW_MS, type WindowEntry } from "../rule
  * work), so a restarted object (a deploy) forgets at most its last second of counts and counts a
  * stored event as of the start of its second.
  */
-export const eventRateSchema: AreaSchema = {
+export const eventRateTables: AreaTables = {
   area: "event-rate",
   migrations: ["CREATE TABLE event_rate (second INTEGER PRIMARY KEY, n INTEGER NOT NULL)"],
 };

@@ -4,7 +4,7 @@ import type { ChangeSink, LeaderboardAudience, TopicRef, WebhookType } from "../
 import type { AppEnv } from "../shared/http";
 import type { CorrectionResult, UserAreaClass } from "../user/area";
 import type { BackgroundKind, BackgroundMessagesOf } from "../user/messages";
-import type { AreaSchema } from "../user/schema";
+import type { AreaTables } from "../shared/object-tables";
 import type { CatalogSection } from "./catalog";
 import type { Hono } from "hono";
 import type { Child } from "hono/jsx";
@@ -27,7 +27,7 @@ export interface AreaPlugin {
   /** Its part of the user's Durable Object (src/user/area.ts). */
   readonly userArea?: UserAreaPart;
   /** Table sets of the user's object the area keeps outside its `UserArea` (their migrations run in this order). */
-  readonly userObjectSchemas?: readonly AreaSchema[];
+  readonly userObjectTables?: readonly AreaTables[];
   /** Background work it does for queue messages of a kind (src/user/messages.ts); each must tolerate a replay. */
   readonly background?: { readonly [K in BackgroundKind]?: BackgroundHandler<K> };
   /** Periodic work by task name (unique across areas): the names appear in the cron's logs and status. */

@@ -6,7 +6,7 @@ import { erasureSubject } from "../apps/erasure-tombstones";
 import { appLeaderboards, type AppLeaderboards, type MemberType } from "./catalog";
 import { leaderboardChange, type ScoreChange } from "./core/changes";
 import { byEventJson, contributionsOf, type Contribution, type QueuedEvent } from "./core/contributions";
-import { RECORD_FLAGS_SQL } from "./flag-store";
+import { RECORD_FLAGS_SQL } from "./flag-repo";
 import { applyBinds } from "./apply-params";
 import { APPLY_RESULT_INDEX, APPLY_SQL } from "./rank-index";
 

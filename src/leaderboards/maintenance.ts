@@ -2,7 +2,7 @@ import { toDef, type LeaderboardRow } from "./catalog";
 import { currentSeason } from "./core/season";
 import { DELETE_MEMBER_SQL, PURGE_SEASON_SQL } from "./rank-index";
 import { playerClaimPrefix } from "./core/contributions";
-import { pruneFlags } from "./flag-store";
+import { pruneFlags } from "./flag-repo";
 
 /** Replay protection lasts this long: far beyond any queue redelivery of a failed batch. */
 export const APPLIED_EVENTS_TTL_MS = 24 * 3600 * 1000;

@@ -1,6 +1,6 @@
 import type { LeaderboardDef, MemberType } from "./catalog";
 import { currentSeason } from "./core/season";
-import { countsStatement, memberCounts } from "./store";
+import { countsStatement, memberCounts } from "./board-repo";
 
 /** Users and teams on each board's current season, from the rank index's top level: one D1 batch. */
 export async function boardMemberCounts(

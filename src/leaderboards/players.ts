@@ -6,7 +6,7 @@ import { FlaggedSubmission } from "./admin/schemas";
 import { syncBannedMemberStatements } from "./banned-members";
 import { appLeaderboards } from "./catalog";
 import type { Presentation } from "./core/present";
-import { eraseMemberFlagsStatement, playerFlags, presentFlag } from "./flag-store";
+import { eraseMemberFlagsStatement, playerFlags, presentFlag } from "./flag-repo";
 import { playerScoreStatements } from "./maintenance";
 import { readMemberRows, storedScores } from "./reads";
 

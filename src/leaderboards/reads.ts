@@ -17,7 +17,7 @@ import {
   userPageStatement,
   userStandingStatement,
   type BoardSlice,
-} from "./store";
+} from "./board-repo";
 
 /** The reads behind the public endpoints, in as few D1 round trips as their answers allow. */
 

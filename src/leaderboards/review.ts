@@ -8,9 +8,9 @@ import { appLeaderboards, type LeaderboardDef, type MemberType } from "./catalog
 import type { Contribution } from "./core/contributions";
 import { UNRANKED } from "./core/ranking";
 import { currentSeason } from "./core/season";
-import { deleteFlagStatement, listFlags, presentFlag, readFlag, type FlagRow } from "./flag-store";
+import { deleteFlagStatement, listFlags, presentFlag, readFlag, type FlagRow } from "./flag-repo";
 import { deleteMemberScores } from "./maintenance";
-import { memberStanding, memberStatement } from "./store";
+import { memberStanding, memberStatement } from "./board-repo";
 
 /**
  * The operator's side of a board's fair play (the admin API and the console call these): the

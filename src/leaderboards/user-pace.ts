@@ -1,6 +1,6 @@
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import type { UserEvent } from "../user/event";
-import type { AreaSchema } from "../user/schema";
+import type { AreaTables } from "../shared/object-tables";
 import { admit, WINDOW_MS } from "../rules/sliding-window";
 import { appLeaderboards, type LeaderboardDef } from "./catalog";
 import { boardTakes } from "./core/contributions";
@@ -16,10 +16,10 @@ const PACE_TABLE =
  * board for review instead of applying it. Boards without the setting cost nothing here.
  */
 export class UserBoardPace implements UserArea<LeaderboardDef[]> {
-  static readonly schema: AreaSchema = {
+  static readonly tables: AreaTables = {
     area: "leaderboard-pace",
     migrations: [PACE_TABLE],
-    // The same table as one b-tree: its key is the table (src/user/schema.ts).
+    // The same table as one b-tree: its key is the table (src/shared/object-tables.ts).
     created: `${PACE_TABLE} WITHOUT ROWID`,
   };
 

@@ -1,8 +1,8 @@
-import { brokerSchema } from "../realtime/channel";
+import { brokerTables } from "../realtime/channel";
 import { describeError } from "../shared/log";
 import { isDevelopment, weakTopicSecret } from "../shared/secrets";
-import { USER_OBJECT_SCHEMAS } from "../wiring/user-areas";
-import type { AreaSchema } from "../user/schema";
+import { USER_OBJECT_TABLES } from "../wiring/user-areas";
+import type { AreaTables } from "../shared/object-tables";
 import { statusWarnings, type StatusFacts } from "./core/warnings";
 import { lastCronRun, MAINTENANCE_JOB, type CronRun } from "./cron-runs";
 import { EXPECTED_D1_MIGRATION } from "./expected-migration";
@@ -12,7 +12,7 @@ import { buildOf, SERVICE_VERSION } from "./version";
 const QUEUE_BINDINGS = ["WEBHOOKS", "BACKGROUND"] as const;
 
 /** Schema version of each area of an object's SQLite storage: the number of its migrations. */
-const schemaVersions = (areas: AreaSchema[]) => Object.fromEntries(areas.map((a) => [a.area, a.migrations.length]));
+const schemaVersions = (areas: AreaTables[]) => Object.fromEntries(areas.map((a) => [a.area, a.migrations.length]));
 
 async function probeD1(db: D1Database): Promise<StatusFacts["d1"]> {
   try {
@@ -57,7 +57,7 @@ export async function serviceStatus(env: Env, now: number) {
       latest_migration: d1.reachable ? d1.latestMigration : null,
       expected_migration: EXPECTED_D1_MIGRATION,
     },
-    schemas: { user_object: schemaVersions(USER_OBJECT_SCHEMAS), broker: schemaVersions([brokerSchema]) },
+    schemas: { user_object: schemaVersions(USER_OBJECT_TABLES), broker: schemaVersions([brokerTables]) },
     queues,
     cron: { last_run: cron },
     warnings: statusWarnings(facts, now),

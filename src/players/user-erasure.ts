@@ -1,5 +1,5 @@
 import { REVALIDATE_MS } from "../apps/catalog-cache";
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 
 /**
  * The erasure of a player, as their own object keeps it: the requests waiting for the object's
@@ -7,7 +7,7 @@ import type { AreaSchema, AreaSql } from "../user/schema";
  * but not yet reported. Only the requests hold the user id, and the erasure deletes them with
  * everything else; the rest names no one.
  */
-export const erasureSchema: AreaSchema = {
+export const erasureTables: AreaTables = {
   area: "erasure",
   migrations: [
     `CREATE TABLE erasure_requests (

@@ -1,6 +1,6 @@
 import type { Staged, UserArea, UserObjectContext } from "../user/area";
 import type { UserEvent } from "../user/event";
-import type { AreaSchema } from "../user/schema";
+import type { AreaTables } from "../shared/object-tables";
 import { dayOf } from "../events/channel";
 
 /** How often at most a player's object reports them to the registry. */
@@ -20,7 +20,7 @@ export const SEEN_REPORT_INTERVAL_MS = 3_600_000;
  * player whose object was made before the days were kept has no first day: they count as active
  * from their next event, never as new.
  */
-export const seenSchema: AreaSchema = {
+export const seenTables: AreaTables = {
   area: "seen",
   migrations: [
     "CREATE TABLE player_seen (id INTEGER PRIMARY KEY CHECK (id = 1), first_seen_at INTEGER NOT NULL, events INTEGER NOT NULL, reported_at INTEGER)",
@@ -39,7 +39,7 @@ type SeenRow = {
 };
 
 export class UserSeen implements UserArea<void> {
-  static readonly schema = seenSchema;
+  static readonly tables = seenTables;
 
   constructor(private readonly context: UserObjectContext) {}
 

@@ -27,7 +27,7 @@ import {
 } from "./core/model";
 import { pointsCatalog } from "./catalog";
 import {
-  pointsSchema,
+  pointsTables,
   foldLedger,
   keepAnswer,
   knownAnswer,
@@ -92,7 +92,7 @@ const sourceOf = (source: Credit["source"]): PointsSource => ({
  * operator's adjustments are this area's operations. A banned player earns nothing.
  */
 export class UserPoints implements UserArea<Loaded> {
-  static readonly schema = pointsSchema;
+  static readonly tables = pointsTables;
   /** Loaded before the object's latest transaction of the app (prepareCredits). */
   private loaded: Loaded | null = null;
 

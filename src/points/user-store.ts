@@ -1,4 +1,4 @@
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import type { Balance } from "./core/balance";
 import { LEDGER_MAX_ENTRIES, LEDGER_PAGE_SIZE, LEDGER_RETENTION_MS, type LedgerShape } from "./core/ledger";
 import type { PointsSource, SourceKind } from "./core/model";
@@ -8,7 +8,7 @@ import type { PointsSource, SourceKind } from "./core/model";
  * key), the ledger, the units each trigger carries to the next event, and the answers of requests
  * with an idempotency key.
  */
-export const pointsSchema: AreaSchema = {
+export const pointsTables: AreaTables = {
   area: "points",
   migrations: [
     `CREATE TABLE pt_balances (

@@ -21,8 +21,8 @@ import { MqttError, protocolError, Reason } from "./mqtt/errors";
 import { SubscriberIndex } from "./subscriber-index";
 import { isIssuedTopic, topicOwner } from "./topics";
 import { groupByOwner } from "./owners";
-import { brokerSchema } from "./broker-schema";
-import { migrateObjectStorage } from "../user/schema";
+import { brokerTables } from "./broker-tables";
+import { migrateObjectStorage } from "../shared/object-tables";
 import { configureLog, logBackgroundFailure } from "../shared/log";
 
 /** Messages for one topic, in the order they must arrive. */
@@ -58,7 +58,7 @@ export class MqttBroker extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     configureLog(env);
-    migrateObjectStorage(ctx.storage.sql, [brokerSchema]);
+    migrateObjectStorage(ctx.storage.sql, [brokerTables]);
     // After a restart (not a hibernation) every socket is gone, and with it every unfinished packet.
     const anyPending = ctx.storage.sql.exec("SELECT 1 FROM pending_bytes LIMIT 1").toArray().length > 0;
     if (anyPending && ctx.getWebSockets().length === 0) ctx.storage.sql.exec("DELETE FROM pending_bytes");

@@ -4,11 +4,11 @@
  * only (scripts/check-layers.mjs checks it).
  */
 export { MqttBroker, type TopicBatch } from "./broker-do";
-export { brokerSchema } from "./broker-schema";
+export { brokerTables } from "./broker-tables";
 export { publishChanges } from "./publish";
 export { allShards } from "./shards";
 export { TopicHub } from "./topic-hub-do";
 export { topicName, type RealtimeTopicRef } from "./topics";
 export { MQTT_PATH, connectMqtt } from "./upgrade";
 export { watchedTopics } from "./watched-topics";
-export { TopicWatchers, watchersSchema } from "./watchers";
+export { TopicWatchers, watchersTables } from "./watchers";

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { migrateObjectStorage } from "../user/schema";
+import { migrateObjectStorage } from "../shared/object-tables";
 import type { TopicBatch } from "./broker-do";
-import { TopicWatchers, watchersSchema } from "./watchers";
+import { TopicWatchers, watchersTables } from "./watchers";
 import { recordWatchedTopics } from "./watched-topics";
 import { configureLog, logBackgroundFailure } from "../shared/log";
 
@@ -24,7 +24,7 @@ export class TopicHub extends DurableObject<Env> {
     super(ctx, env);
     configureLog(env);
     this.watchers = new TopicWatchers(ctx.storage.sql);
-    ctx.blockConcurrencyWhile(async () => migrateObjectStorage(ctx.storage.sql, [watchersSchema]));
+    ctx.blockConcurrencyWhile(async () => migrateObjectStorage(ctx.storage.sql, [watchersTables]));
   }
 
   /**

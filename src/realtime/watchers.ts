@@ -1,5 +1,5 @@
 import type { Change } from "../changes/types";
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import type { TopicBatch } from "./broker-do";
 import { topicBatches } from "./publish";
 import { logBackgroundFailure } from "../shared/log";
@@ -16,10 +16,10 @@ const WATCHERS_TABLE =
  * SUBACK) and when it loses its last. An entry the broker could not retract (it restarted, or the
  * call failed) comes back as unheard from the next publish, and is dropped then.
  */
-export const watchersSchema: AreaSchema = {
+export const watchersTables: AreaTables = {
   area: "realtime",
   migrations: [WATCHERS_TABLE],
-  // The same table as one b-tree: its key is the table (src/user/schema.ts).
+  // The same table as one b-tree: its key is the table (src/shared/object-tables.ts).
   created: `${WATCHERS_TABLE} WITHOUT ROWID`,
 };
 

@@ -13,6 +13,7 @@ import { challengesPlugin } from "../challenges/plugin";
 import { battlePassesPlugin } from "../battlepasses/plugin";
 import { leaderboardsPlugin } from "../leaderboards/plugin";
 import { pointsPlugin } from "../points/plugin";
+import { streaksPlugin } from "../streaks/plugin";
 import { achievementsPlugin } from "../achievements/plugin";
 import { webhooksPlugin } from "../webhooks/channel";
 
@@ -26,6 +27,7 @@ export const AREAS: readonly AreaPlugin[] = [
   battlePassesPlugin,
   leaderboardsPlugin,
   pointsPlugin,
+  streaksPlugin,
   achievementsPlugin,
   webhooksPlugin,
 ];

@@ -16,6 +16,21 @@ export const boundId = (id: number): IdRef => ({ sql: "?", args: [id] });
 export const named = (columns: readonly string[], values: unknown[]): Record<string, unknown> =>
   Object.fromEntries(columns.map((column, i) => [column, values[i]]));
 
+/**
+ * The values an input writes to its row's columns, in the columns' order: each as it is, or as its
+ * column's encoding writes it (JSON text, 0/1 for a boolean).
+ */
+export function encodeColumns<T, K extends keyof T>(
+  columns: readonly K[],
+  encoding: Partial<Record<K, (value: never) => unknown>>,
+  input: T,
+): unknown[] {
+  return columns.map((column) => {
+    const encode = encoding[column] as ((value: unknown) => unknown) | undefined;
+    return encode ? encode(input[column]) : input[column];
+  });
+}
+
 export const isUniqueViolation = (err: unknown) =>
   err instanceof Error && /UNIQUE constraint failed/i.test(err.message);
 

@@ -2,7 +2,7 @@ import type { SeenReport } from "../apps/player-registry";
 import type { Change } from "../changes/types";
 import type { UserEvent } from "./event";
 import type { ActiveDay, BackgroundMessage } from "./messages";
-import type { AreaSchema, AreaSql } from "./schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 
 /** Whether a change of this type and topic reaches anybody: a webhook endpoint of the app, an MQTT subscriber. */
 export type Receives = (change: Pick<Change, "webhookType" | "topic" | "webhookUrl">) => boolean;
@@ -64,7 +64,7 @@ export interface Credit {
 
 /** What the user's object gives each of its areas. */
 export interface UserObjectContext {
-  /** The area's own tables (`ObjectSchema.sqlFor`): created at the area's first write. */
+  /** The area's own tables (`ObjectTables.sqlFor`): created at the area's first write. */
   readonly sql: AreaSql;
   readonly env: Env;
   /**
@@ -138,7 +138,7 @@ export interface ErasedUser {
 
 /** An area as the object registers it: its tables, and how it is made for one object. */
 export interface UserAreaClass {
-  readonly schema: AreaSchema;
+  readonly tables: AreaTables;
   // biome-ignore lint/suspicious/noExplicitAny: each area prepares an event into a type of its own
   new (context: UserObjectContext): UserArea<any>;
 }

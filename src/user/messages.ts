@@ -44,7 +44,7 @@ export type BackgroundMessage =
       activeDay?: ActiveDay;
     }
   | { kind: "usage"; appId: string; metric: "unlocked_challenges" | "events"; month: string; count: number }
-  /** Staged with the state change it counts (src/catalog/holders-store.ts keeps the totals). */
+  /** Staged with the state change it counts (src/catalog/holders-repo.ts keeps the totals). */
   | { kind: "holders"; appId: string; deltas: HolderDelta[] }
   /** Points a player earned in a system (src/points): leaderboards that rank the system add them. */
   | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number }

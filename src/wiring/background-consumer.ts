@@ -2,7 +2,7 @@ import type { BackgroundKind, BackgroundMessagesOf, QueuedBackground } from "../
 import { recordEventAnalytics, recordUsageCounts } from "../events/channel";
 import { dispatchChanges } from "../fanout/dispatch";
 import { leaderboardAudience } from "../fanout/audience";
-import { recordHolders } from "../catalog/holders-store";
+import { recordHolders } from "../catalog/holders-repo";
 import { recordPlayersSeen } from "../apps/player-registry";
 import type { ChangeSink } from "../changes/types";
 import type { BackgroundChannels } from "../kit/area";

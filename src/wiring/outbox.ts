@@ -2,7 +2,7 @@ import type { BackgroundMessage, QueuedBackground } from "../user/messages";
 import { dispatchChanges, type Publisher } from "../fanout/dispatch";
 import type { Change } from "../changes/types";
 import { sendAll } from "../shared/chunks";
-import type { AreaSchema, AreaSql } from "../user/schema";
+import type { AreaTables, AreaSql } from "../shared/object-tables";
 import { logBackgroundFailure } from "../shared/log";
 
 /**
@@ -16,7 +16,7 @@ import { logBackgroundFailure } from "../shared/log";
  * background messages keep the ids they were staged with (`outboxId`), by which the background
  * handlers skip what they applied (for as long as each keeps its receipts: 6 hours at least).
  */
-export const outboxSchema: AreaSchema = {
+export const outboxTables: AreaTables = {
   area: "outbox",
   migrations: [
     "CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, changes TEXT NOT NULL, background TEXT NOT NULL)",

@@ -1,10 +1,10 @@
 import type { UserArea, UserAreaClass, UserObjectContext } from "../user/area";
-import type { AreaSchema, ObjectSchema } from "../user/schema";
+import type { AreaTables, ObjectTables } from "../shared/object-tables";
 import { USER_AREAS } from "../registry/areas";
-import { eventsSchema, eventIdsSchema, eventRateSchema } from "../events/channel";
-import { watchersSchema } from "../realtime/channel";
-import { outboxSchema } from "./outbox";
-import { erasureSchema } from "../players/user-erasure";
+import { eventsTables, eventIdsTables, eventRateTables } from "../events/channel";
+import { watchersTables } from "../realtime/channel";
+import { outboxTables } from "./outbox";
+import { erasureTables } from "../players/user-erasure";
 import { UserSeen } from "../players/user-seen";
 
 /**
@@ -22,20 +22,20 @@ export const USER_AREA_RPC = new Map(USER_AREAS.map(({ name, part }) => [name, n
 export type UserAreas = Record<string, UserArea>;
 
 /** The areas over the object's storage, each given its own tables' view. */
-export function userAreas(schema: ObjectSchema, context: Omit<UserObjectContext, "sql">): UserAreas {
+export function userAreas(tables: ObjectTables, context: Omit<UserObjectContext, "sql">): UserAreas {
   return Object.fromEntries(
-    AREAS.map(([name, Area]) => [name, new Area({ ...context, sql: schema.sqlFor(Area.schema) })]),
+    AREAS.map(([name, Area]) => [name, new Area({ ...context, sql: tables.sqlFor(Area.tables) })]),
   );
 }
 
 /** Every table set of the user's object, in the order their migrations run: the object's own and its areas'. */
-export const USER_OBJECT_SCHEMAS: AreaSchema[] = [
-  eventsSchema,
+export const USER_OBJECT_TABLES: AreaTables[] = [
+  eventsTables,
   // After the events area, whose last migration registers it in objects made before it was split off.
-  eventIdsSchema,
-  eventRateSchema,
-  outboxSchema,
-  watchersSchema,
-  erasureSchema,
-  ...AREAS.map(([, Area]) => Area.schema),
+  eventIdsTables,
+  eventRateTables,
+  outboxTables,
+  watchersTables,
+  erasureTables,
+  ...AREAS.map(([, Area]) => Area.tables),
 ];

@@ -8,27 +8,28 @@ import {
   type Receives,
   type UserArea,
 } from "../user/area";
-import { ObjectSchema, type AreaSql } from "../user/schema";
+import { ObjectTables, type AreaSql } from "../shared/object-tables";
 import { getNow, readClock, toIso } from "../shared/clock";
-import { eventsSchema } from "../events/channel";
-import { eventIdsSchema, recordProcessed, wasProcessed } from "../events/channel";
+import { recordDevTimer } from "../devtools/dev-timers";
+import { eventsTables } from "../events/channel";
+import { eventIdsTables, recordProcessed, wasProcessed } from "../events/channel";
 import { readRecentEvents, recordRecentEvent } from "../events/channel";
 import { archiveUserRef, knownArchiveUserRef } from "../events/channel";
-import { eventRateSchema, UserEventRate } from "../events/channel";
+import { eventRateTables, UserEventRate } from "../events/channel";
 import type { BackgroundMessage } from "../user/messages";
 import type { Change } from "../changes/types";
 import { appEndpoints } from "../webhooks/channel";
-import { TopicWatchers, watchersSchema } from "../realtime/channel";
+import { TopicWatchers, watchersTables } from "../realtime/channel";
 import type { TopicBatch } from "../realtime/channel";
 import { hasReceiver } from "../fanout/receivers";
 import { configureLog, describeError, logBackgroundFailure, logLine } from "../shared/log";
 import { erasedSince, erasureSubject, tombstoneRetentionMs } from "../apps/erasure-tombstones";
-import { erasureSchema, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
+import { erasureTables, UserErasure, type ErasureRequest, type PendingErasure } from "../players/user-erasure";
 import { dropPlayerTopics, purgePlayerRows } from "../players/erasure-purge";
 import { markCompleted, markFailed, markRunning } from "../players/erasure-receipts";
 import { userErasedChange } from "../players/core/erasure-notification";
-import { OUTBOX_RETRY_MS, Outbox, outboxSchema } from "./outbox";
-import { USER_AREA_RPC, USER_OBJECT_SCHEMAS, userAreas, type UserAreas } from "./user-areas";
+import { OUTBOX_RETRY_MS, Outbox, outboxTables } from "./outbox";
+import { USER_AREA_RPC, USER_OBJECT_TABLES, userAreas, type UserAreas } from "./user-areas";
 
 /** The background message of an applied event, with how the archive names the player and what the areas noted. */
 function eventMessage(event: UserEvent, userRef: string, staged: Staged): BackgroundMessage {
@@ -57,7 +58,7 @@ const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0
  */
 export class UserDO extends DurableObject<Env> {
   /** Which areas have tables; each part below reads and writes through its area's view of it. */
-  private readonly schema: ObjectSchema;
+  private readonly tables: ObjectTables;
   /** The events area's tables: recent events, the archive's name of the player. */
   private readonly events: AreaSql;
   /** The ids of applied events (src/events/processed-events.ts), made at the first event that has one. */
@@ -84,19 +85,19 @@ export class UserDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     configureLog(env);
-    this.schema = new ObjectSchema(ctx.storage.sql, USER_OBJECT_SCHEMAS);
-    this.events = this.schema.sqlFor(eventsSchema);
-    this.eventIds = this.schema.sqlFor(eventIdsSchema);
-    this.erasure = new UserErasure(this.schema.sqlFor(erasureSchema));
+    this.tables = new ObjectTables(ctx.storage.sql, USER_OBJECT_TABLES);
+    this.events = this.tables.sqlFor(eventsTables);
+    this.eventIds = this.tables.sqlFor(eventIdsTables);
+    this.erasure = new UserErasure(this.tables.sqlFor(erasureTables));
     this.open();
   }
 
   /** The object's parts over its storage, none holding anything yet; made again when an erasure emptied it. */
   private open(): void {
-    this.watchers = new TopicWatchers(this.schema.sqlFor(watchersSchema));
-    this.rate = new UserEventRate(this.schema.sqlFor(eventRateSchema));
-    this.outbox = new Outbox(this.schema.sqlFor(outboxSchema), (env, changes) => this.publishAfter(env, changes));
-    this.area = userAreas(this.schema, { env: this.env, transact: (work, appId) => this.transact(work, appId) });
+    this.watchers = new TopicWatchers(this.tables.sqlFor(watchersTables));
+    this.rate = new UserEventRate(this.tables.sqlFor(eventRateTables));
+    this.outbox = new Outbox(this.tables.sqlFor(outboxTables), (env, changes) => this.publishAfter(env, changes));
+    this.area = userAreas(this.tables, { env: this.env, transact: (work, appId) => this.transact(work, appId) });
     this.areas = Object.values(this.area);
     this.userRef = null;
   }
@@ -129,7 +130,7 @@ export class UserDO extends DurableObject<Env> {
     try {
       return this.ctx.storage.transactionSync(work);
     } catch (err) {
-      this.schema.reload();
+      this.tables.reload();
       this.userRef = null;
       throw err;
     }
@@ -169,6 +170,7 @@ export class UserDO extends DurableObject<Env> {
     const timers = this.areas.map((area) => area.nextTimerAt?.() ?? null).filter((t): t is number => t !== null);
     const clock = timers.length > 0 ? await readClock(this.env) : null;
     const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
+    if (this.env.DEV_CLOCK === "on") await recordDevTimer(this.env.DB, this.ctx.id.toString(), timers);
     if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
     const erasure = this.erasure.nextAt(wallNow, OUTBOX_RETRY_MS);
     if (erasure !== null) times.push(Math.max(erasure, wallNow));
@@ -349,6 +351,17 @@ export class UserDO extends DurableObject<Env> {
       staged.changes.push(...done.map(userErasedChange));
       this.erasure.reported(ids);
     });
+  }
+
+  /**
+   * From the development clock (src/devtools/clock-routes.ts), after it moved forward: applies the
+   * areas' timers the move made due now, as the alarm would once the runtime fired it.
+   */
+  async runDueTimers(): Promise<void> {
+    if (this.env.DEV_CLOCK !== "on") return;
+    await this.deliver();
+    for (const area of this.areas) await area.onAlarm?.();
+    await this.reschedule();
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import {
   ADMIN_TOKEN,
   admin,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -16,7 +16,7 @@ import { newStudioApp } from "../e2e/support";
 /** Achievements in the console: a rung created by form, the ladder per event, the dashboard's panel, a player's holdings and a revocation. */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
-let editor: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
 
 const create = async (body: Record<string, unknown>) => {
   const r = await http("POST", `/api/v1/admin/apps/${studio.appId}/achievements`, { token: ADMIN_TOKEN, body });
@@ -35,7 +35,7 @@ const event = async (userId: string, name: string) =>
 
 beforeAll(async () => {
   studio = await newStudioApp("Achievements console");
-  editor = await consoleUser("editor");
+  editor = await operator("editor");
   await create({
     key: "slay-1",
     name: "First blood",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { consoleUser, freshBrowserForEachTest, screenshot, signIn, url } from "./support";
+import { operator, freshBrowserForEachTest, screenshot, signIn, url } from "./support";
 
 let page: Page;
 freshBrowserForEachTest((p) => (page = p));
@@ -18,7 +18,7 @@ describe("signing in and out", () => {
       expect(page.url()).toBe(url(`/console/sign-in?next=${encodeURIComponent(path)}`));
     }
     await screenshot(page, "sign-in");
-    const user = await consoleUser("editor");
+    const user = await operator("editor");
     await page.goto(url("/console/users"));
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
@@ -29,7 +29,7 @@ describe("signing in and out", () => {
   });
 
   it("answers a wrong password with a clear message after a delay, keeping the email", async () => {
-    const user = await consoleUser("viewer");
+    const user = await operator("viewer");
     await page.goto(url("/console/sign-in"));
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill("not the password");
@@ -47,7 +47,7 @@ describe("signing in and out", () => {
   });
 
   it("signs in with a password, shows who is signed in, and signs out for good", async () => {
-    const user = await consoleUser("owner");
+    const user = await operator("owner");
     await signIn(page, user.email, user.password);
     await page.waitForURL(url("/console"));
     expect(await page.locator(".user-name").textContent()).toContain("A owner");

@@ -6,7 +6,7 @@ import { newStudioApp } from "../e2e/support";
 import {
   acceptNextDialog,
   admin,
-  consoleUser,
+  operator,
   notice,
   openBrowser,
   screenshot,
@@ -143,7 +143,7 @@ describe("the catalog page", () => {
   });
 
   it("lets a viewer export, and offers no import", async () => {
-    const viewer = await consoleUser("viewer");
+    const viewer = await operator("viewer");
     const other = await openBrowser();
     try {
       await signIn(other.page, viewer.email, viewer.password);

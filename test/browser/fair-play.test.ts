@@ -4,7 +4,7 @@ import {
   acceptNextDialog,
   ADMIN_TOKEN,
   admin,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -18,12 +18,12 @@ import { eventually, newStudioApp } from "../e2e/support";
 /** Fair play in the console: bans, a board's review queue and the removal of an entry, and the app's settings. */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
-let editor: Awaited<ReturnType<typeof consoleUser>>;
-let owner: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
+let owner: Awaited<ReturnType<typeof operator>>;
 
 beforeAll(async () => {
   studio = await newStudioApp("Fair play");
-  [editor, owner] = await Promise.all([consoleUser("editor"), consoleUser("owner")]);
+  [editor, owner] = await Promise.all([operator("editor"), operator("owner")]);
 });
 
 let page: Page;
@@ -259,7 +259,7 @@ describe("fair play for a viewer", () => {
       ).status,
     ).toBe(200);
 
-    const viewer = await consoleUser("viewer");
+    const viewer = await operator("viewer");
     await signInAs(viewer);
     await page.goto(url(app(`/leaderboards/${boardId}`)));
     expect((await cells(page.locator("#review tbody tr").first())).slice(0, 3)).toEqual([

@@ -5,7 +5,7 @@ import {
   ADMIN_TOKEN,
   admin,
   baseUrl,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -22,7 +22,7 @@ import { receiver } from "../support/webhook-receiver";
  */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
-let editor: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
 let challengeId: string;
 let boardId: string;
 const hooks = receiver(() => 200);
@@ -40,7 +40,7 @@ const send = async (userId: string, eventName: string, amount: number) =>
 
 beforeAll(async () => {
   studio = await newStudioApp("Players console");
-  editor = await consoleUser("editor");
+  editor = await operator("editor");
   const port = await hooks.listen();
   const endpoint = await http("POST", `/api/v1/admin/apps/${studio.appId}/webhooks`, {
     token: ADMIN_TOKEN,

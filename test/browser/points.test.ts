@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import {
   ADMIN_TOKEN,
   admin,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -16,11 +16,11 @@ import { newStudioApp } from "../e2e/support";
 /** Points in the console: a system created with levels and a trigger, and a player's balance adjusted with a reason. */
 
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
-let editor: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
 
 beforeAll(async () => {
   studio = await newStudioApp("Points console");
-  editor = await consoleUser("editor");
+  editor = await operator("editor");
   const coins = await http("POST", `/api/v1/admin/apps/${studio.appId}/points-systems`, {
     token: ADMIN_TOKEN,
     body: { key: "coins", name: { en: "Coins" }, spendable: true, max_balance: 100000 },

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import {
   ADMIN_TOKEN,
   admin,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -24,7 +24,7 @@ import { eventually, newStudioApp } from "../e2e/support";
 let studio: Awaited<ReturnType<typeof newStudioApp>>;
 let boardId = "";
 let oldToken = "";
-let editor: Awaited<ReturnType<typeof consoleUser>>;
+let editor: Awaited<ReturnType<typeof operator>>;
 
 const app = (path = "") => `/console/apps/${studio.appId}${path}`;
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
     (await http("PUT", "/api/v1/user-additional-info", { token: oldToken, body: { username: "Eraser" } })).status,
   ).toBe(200);
   await play("keep-me", 3);
-  editor = await consoleUser("editor");
+  editor = await operator("editor");
 });
 
 let page: Page;
@@ -94,6 +94,7 @@ describe("privacy in the console", () => {
         "held_scores",
         "leaderboards",
         "points",
+        "streaks",
         "recent_events",
         "user_id",
         "user_info",
@@ -218,7 +219,7 @@ describe("privacy in the console", () => {
   });
 
   it("lets a viewer read the audit log and export, but not erase: a forged erasure is refused and logged", async () => {
-    const viewer = await consoleUser("viewer");
+    const viewer = await operator("viewer");
     await signInAs(viewer);
     await page.goto(url(app("/players/keep-me")));
     expect(await page.getByRole("button", { name: "Erase player" }).count()).toBe(0);

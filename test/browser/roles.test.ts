@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import {
   acceptNextDialog,
   ADMIN_TOKEN,
-  consoleUser,
+  operator,
   freshBrowserForEachTest,
   http,
   notice,
@@ -34,7 +34,7 @@ const app = (path = "") => `/console/apps/${studio.appId}${path}`;
 
 describe("roles", () => {
   it("lets a viewer read everything and change nothing", async () => {
-    const viewer = await consoleUser("viewer");
+    const viewer = await operator("viewer");
     await signIn(page, viewer.email, viewer.password);
     await page.waitForURL(url("/console"));
     expect(await page.getByRole("button", { name: "Create app" }).count()).toBe(0);
@@ -77,7 +77,7 @@ describe("roles", () => {
   });
 
   it("lets an editor configure an app but not manage keys, apps or console users", async () => {
-    const editor = await consoleUser("editor");
+    const editor = await operator("editor");
     await signIn(page, editor.email, editor.password);
     await page.waitForURL(url("/console"));
     await page.goto(url(app("/challenges/categories/new")));
@@ -106,7 +106,7 @@ describe("roles", () => {
   });
 
   it("refuses a change without the session's CSRF token", async () => {
-    const owner = await consoleUser("owner");
+    const owner = await operator("owner");
     await signIn(page, owner.email, owner.password);
     await page.waitForURL(url("/console"));
     await page.goto(url(app("/challenges")));
@@ -121,7 +121,7 @@ describe("roles", () => {
   });
 
   it("lets an owner create an API key, shown once with a copy button, and revoke it", async () => {
-    const owner = await consoleUser("owner");
+    const owner = await operator("owner");
     await signIn(page, owner.email, owner.password);
     await page.waitForURL(url("/console"));
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url("") });
@@ -150,7 +150,7 @@ describe("roles", () => {
   });
 
   it("lets an owner add a console user, and a new role signs that user out", async () => {
-    const owner = await consoleUser("owner");
+    const owner = await operator("owner");
     await signIn(page, owner.email, owner.password);
     await page.waitForURL(url("/console"));
     await page.goto(url("/console/users"));

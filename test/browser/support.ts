@@ -96,7 +96,7 @@ export async function signIn(page: Page, email: string, password: string) {
 }
 
 /** A console user made through the admin API, as a script would. */
-export async function consoleUser(role: "owner" | "editor" | "viewer") {
+export async function operator(role: "owner" | "editor" | "viewer") {
   const email = `${role}-${crypto.randomUUID().slice(0, 8)}@studio.test`;
   const password = `pw-${crypto.randomUUID()}`;
   const r = await http("POST", "/api/v1/admin/console-users", {

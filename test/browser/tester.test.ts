@@ -4,7 +4,7 @@ import path from "node:path";
 import {
   acceptNextDialog,
   ADMIN_TOKEN,
-  consoleUser,
+  operator,
   DESKTOP,
   http,
   notice,
@@ -44,7 +44,7 @@ beforeAll(async () => {
   await create("/leaderboards", { name: "Coin hoarders", event_name: "collect-item", aggregation: "sum" });
   browser = await openBrowser();
   page = browser.page;
-  const editor = await consoleUser("editor");
+  const editor = await operator("editor");
   await signIn(page, editor.email, editor.password);
   await page.waitForURL(url("/console"));
 });

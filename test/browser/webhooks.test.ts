@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { receiver } from "../support/webhook-receiver";
 import { newStudioApp } from "../e2e/support";
-import { ADMIN_TOKEN, consoleUser, http, notice, openBrowser, screenshot, signIn, url } from "./support";
+import { ADMIN_TOKEN, operator, http, notice, openBrowser, screenshot, signIn, url } from "./support";
 
 /** A failed delivery, seen in the log with its attempt, fixed at the receiver and redelivered from the console. */
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   port = await rx.listen();
   browser = await openBrowser();
   page = browser.page;
-  const editor = await consoleUser("editor");
+  const editor = await operator("editor");
   await signIn(page, editor.email, editor.password);
   await page.waitForURL(url("/console"));
 });

@@ -3,8 +3,8 @@ import { onTestFinished, vi } from "vitest";
 import worker from "../../src/index";
 import { TEST_SECRETS } from "../support/secrets";
 import { systemActor } from "../../src/apps/audit-log";
-import { ObjectSchema, type AreaSchema, type AreaSql } from "../../src/user/schema";
-import { USER_OBJECT_SCHEMAS } from "../../src/wiring/user-areas";
+import { ObjectTables, type AreaTables, type AreaSql } from "../../src/shared/object-tables";
+import { USER_OBJECT_TABLES } from "../../src/wiring/user-areas";
 
 export const ADMIN = TEST_SECRETS.ADMIN_TOKEN;
 
@@ -167,6 +167,6 @@ export function captureSends<T = unknown>(
  * first write. The view reads which areas exist when it is made, as an object does when it starts:
  * tables it makes are unknown to the object's own running instance.
  */
-export function areaTables(storage: DurableObjectStorage, area: AreaSchema): AreaSql {
-  return new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).sqlFor(area);
+export function areaTables(storage: DurableObjectStorage, area: AreaTables): AreaSql {
+  return new ObjectTables(storage.sql, USER_OBJECT_TABLES).sqlFor(area);
 }

@@ -2,7 +2,8 @@ import { parsePointsRewards } from "../../apps/points-rewards";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { invalid, notFound, type FieldProblem } from "../../shared/domain-errors";
-import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
+import { boundId, conflictOnDuplicate, encodeColumns, keyClash, named, type IdRef } from "../../shared/statements";
+import { fieldsOf } from "../../kit/catalog";
 import { parseId } from "../../shared/ids";
 import type { Paging } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
@@ -16,7 +17,7 @@ import {
   type LevelRow,
   type PassRow,
 } from "../catalog";
-import type { BattlePassInput, LevelInput } from "./schemas";
+import { BattlePassFields, LevelFields, type BattlePassInput, type LevelInput } from "./schemas";
 
 /**
  * D1 writes and reads of the admin API for battle passes and their levels. Each write is built by a
@@ -90,51 +91,23 @@ export const presentLevelAdmin = (row: LevelRow, challenges: CatalogChallenge[])
 
 // ---- battle passes
 
-const PASS_COLUMNS = [
-  "battle_pass_name",
-  "battle_pass_description",
-  "battle_pass_short_description",
-  "battle_pass_disclaimer",
-  "battle_pass_priority",
-  "package_sku_ios",
-  "package_sku_android",
-  "image_xs",
-  "image_s",
-  "image_m",
-  "image_l",
-  "image_xl",
-  "start_date",
-  "end_date",
-  "read_more_link",
-  "is_unlocked_incrementally",
-  "is_active",
-  "can_purchase_with_money",
-  "can_purchase_with_coins",
-  "backend_only_unlock",
-] as const;
+/** The row's columns: the admin input's fields, in its order. */
+const PASS_COLUMNS = fieldsOf(BattlePassFields.shape) as (keyof BattlePassInput)[];
+const PASS_ENCODING: Partial<Record<keyof BattlePassInput, (value: never) => unknown>> = {
+  battle_pass_name: json,
+  battle_pass_description: json,
+  battle_pass_short_description: json,
+  battle_pass_disclaimer: json,
+  start_date: isoText,
+  end_date: isoText,
+  is_unlocked_incrementally: bool,
+  is_active: bool,
+  can_purchase_with_money: bool,
+  can_purchase_with_coins: bool,
+  backend_only_unlock: bool,
+};
 
-const passValues = (p: BattlePassInput) => [
-  json(p.battle_pass_name),
-  json(p.battle_pass_description),
-  json(p.battle_pass_short_description),
-  json(p.battle_pass_disclaimer),
-  p.battle_pass_priority,
-  p.package_sku_ios,
-  p.package_sku_android,
-  p.image_xs,
-  p.image_s,
-  p.image_m,
-  p.image_l,
-  p.image_xl,
-  isoText(p.start_date),
-  isoText(p.end_date),
-  p.read_more_link,
-  bool(p.is_unlocked_incrementally),
-  bool(p.is_active),
-  bool(p.can_purchase_with_money),
-  bool(p.can_purchase_with_coins),
-  bool(p.backend_only_unlock),
-];
+const passValues = (input: BattlePassInput) => encodeColumns(PASS_COLUMNS, PASS_ENCODING, input);
 
 /** The columns a battle pass's settings write, by name. */
 export const passColumns = (input: BattlePassInput) => named(PASS_COLUMNS, passValues(input));
@@ -267,21 +240,15 @@ const REWARD_TYPE_NAMES: Record<string, string> = { coin: "Coins", experience: "
 /** A level as its writes take it: its challenges are written on their own. */
 export type LevelSettings = Omit<LevelInput, "challenges">;
 
-const levelValues = (input: LevelSettings) => [
-  input.reward_amount,
-  input.reward_type_name ?? REWARD_TYPE_NAMES[input.level_reward_type] ?? "",
-  input.level_reward_type,
-  input.reward_webhook_url,
-  json(input.points_rewards),
-];
+/** The row's columns: the admin input's fields but its position and its challenges, in its order. */
+const LEVEL_COLUMNS = fieldsOf(LevelFields.shape, "level_priority", "challenges") as (keyof LevelSettings)[];
 
-const LEVEL_COLUMNS = [
-  "reward_amount",
-  "reward_type_name",
-  "level_reward_type",
-  "reward_webhook_url",
-  "points_rewards",
-] as const;
+const levelValues = (input: LevelSettings) =>
+  encodeColumns(
+    LEVEL_COLUMNS,
+    { points_rewards: json },
+    { ...input, reward_type_name: input.reward_type_name ?? REWARD_TYPE_NAMES[input.level_reward_type] ?? "" },
+  );
 
 /** The columns a level's settings write, by name. */
 export const levelColumns = (input: LevelSettings) => named(LEVEL_COLUMNS, levelValues(input));

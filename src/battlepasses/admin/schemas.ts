@@ -1,3 +1,4 @@
+import { battlePassShownFields } from "../fields";
 import { PointsRewardsInput } from "../../apps/points-rewards";
 import { z } from "@hono/zod-openapi";
 import { EventName } from "../../shared/event-name";
@@ -64,18 +65,7 @@ export const BattlePassAdmin = z
     battle_pass_description: Localized,
     battle_pass_short_description: Localized,
     battle_pass_disclaimer: Localized,
-    battle_pass_priority: z.number().int(),
-    package_sku_ios: z.string(),
-    package_sku_android: z.string(),
-    image_xs: z.string(),
-    image_s: z.string(),
-    image_m: z.string(),
-    image_l: z.string(),
-    image_xl: z.string(),
-    start_date: z.string(),
-    end_date: z.string(),
-    read_more_link: z.string(),
-    is_unlocked_incrementally: z.boolean(),
+    ...battlePassShownFields,
     is_active: z.boolean(),
     can_purchase_with_money: z.boolean(),
     can_purchase_with_coins: z.boolean(),

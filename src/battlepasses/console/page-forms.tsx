@@ -14,31 +14,13 @@ import {
 import { EventCatalogData, EventNameField, FiltersField, ValueFieldField } from "../../kit/console/ui/counter-fields";
 import { KeyField } from "../../kit/console/ui/key-field";
 import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "../../kit/console/ui/counter-fields";
+import { fieldsOf } from "../../kit/catalog";
+import { BattlePassFields, LevelFields } from "../admin/schemas";
 
 /** The battle pass and level forms, with the spec's meaning of each field as help. */
 
-const PASS_FIELDS = [
-  "key",
-  "battle_pass_name",
-  "battle_pass_description",
-  "battle_pass_short_description",
-  "battle_pass_disclaimer",
-  "battle_pass_priority",
-  "package_sku_ios",
-  "package_sku_android",
-  "image_xs",
-  "image_s",
-  "image_m",
-  "image_l",
-  "image_xl",
-  "start_date",
-  "end_date",
-  "read_more_link",
-  "is_unlocked_incrementally",
-  "is_active",
-  "can_purchase_with_money",
-  "can_purchase_with_coins",
-];
+// Whether the player may unlock the pass is set through the API only.
+const PASS_FIELDS = ["key", ...fieldsOf(BattlePassFields.shape, "backend_only_unlock")];
 
 export function PassForm(props: {
   form: FormState;
@@ -155,16 +137,7 @@ const REWARD_TYPE_NAMES = [
   ["Money", "Money"],
   ["Experience", "Experience"],
 ] as const;
-const LEVEL_FIELDS = [
-  "key",
-  "level_priority",
-  "reward_amount",
-  "points_rewards",
-  "reward_type_name",
-  "level_reward_type",
-  "reward_webhook_url",
-  "challenges",
-];
+const LEVEL_FIELDS = ["key", ...fieldsOf(LevelFields.shape)];
 
 function LevelChallenge(props: { form: FormState; index: number; count: number; defaultLanguage: string }) {
   const { form, index } = props;

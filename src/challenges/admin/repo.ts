@@ -3,9 +3,10 @@ import { parseId } from "../../shared/ids";
 import { pageOffset, type Paging } from "../../shared/paging";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
-import { boundId, conflictOnDuplicate, keyClash, named, type IdRef } from "../../shared/statements";
-import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
-import { MAX_CHALLENGES_PER_CATEGORY, type CategoryInput, type ChallengeInput } from "./schemas";
+import { boundId, conflictOnDuplicate, encodeColumns, keyClash, named, type IdRef } from "../../shared/statements";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../rows";
+import { fieldsOf } from "../../kit/catalog";
+import { ChallengeFields, MAX_CHALLENGES_PER_CATEGORY, CategoryInput, type ChallengeInput } from "./schemas";
 
 /**
  * D1 writes and reads of the admin API for categories and challenges. Writes go through writeConfig
@@ -18,21 +19,14 @@ const categoryAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "ch
 const challengeAudit = (actor: Actor, appId: number) => auditOf(actor, appId, "challenge");
 const json = (v: unknown) => JSON.stringify(v);
 
-const CATEGORY_COLUMNS = [
-  "category_slug",
-  "category_name",
-  "category_position",
-  "is_daily_category",
-  "daily_challenge_count",
-] as const;
+/** The row's columns: the admin input's fields, in its order. */
+const CATEGORY_COLUMNS = fieldsOf(CategoryInput.shape) as (keyof CategoryInput)[];
+const CATEGORY_ENCODING: Partial<Record<keyof CategoryInput, (value: never) => unknown>> = {
+  category_name: json,
+  is_daily_category: bool,
+};
 
-const categoryValues = (input: CategoryInput) => [
-  input.category_slug,
-  json(input.category_name),
-  input.category_position,
-  bool(input.is_daily_category),
-  input.daily_challenge_count,
-];
+const categoryValues = (input: CategoryInput) => encodeColumns(CATEGORY_COLUMNS, CATEGORY_ENCODING, input);
 
 /** The columns a category's input writes, by name. */
 export const categoryColumns = (input: CategoryInput) => named(CATEGORY_COLUMNS, categoryValues(input));
@@ -170,58 +164,25 @@ const categoryFull = (categoryId: number) =>
     `Challenge category ${categoryId} already holds ${MAX_CHALLENGES_PER_CATEGORY} challenges, the most a category may hold`,
   );
 
-const CHALLENGE_COLUMNS = [
-  "challenge_name",
-  "challenge_description",
-  "challenge_goal",
-  "challenge_goal_condition",
-  "challenge_duration_time",
-  "live_date",
-  "challenge_price",
-  "challenge_reward",
-  "challenge_reward_type",
-  "challenge_xp",
-  "points_rewards",
-  "challenge_icon",
-  "challenge_icon_hd",
-  "repeatable",
-  "is_auto_activated",
-  "period_range",
-  "period_range_reset_at_time",
-  "period_range_time_zone",
-  "event_name",
-  "value_field",
-  "filters",
-  "counter_scope",
-] as const;
-
 /** What a challenge's row holds besides its category, its key and its times. */
 export type ChallengeSettings = Omit<ChallengeInput, "category_id">;
+type ChallengeColumn = Exclude<keyof ChallengeSettings, "key">;
 
-const challengeValues = (input: ChallengeSettings) => [
-  json(input.challenge_name),
-  input.challenge_description === null ? null : json(input.challenge_description),
-  input.challenge_goal,
-  input.challenge_goal_condition,
-  input.challenge_duration_time,
-  input.live_date === null ? null : new Date(Date.parse(input.live_date)).toISOString(),
-  input.challenge_price,
-  input.challenge_reward,
-  input.challenge_reward_type,
-  input.challenge_xp,
-  json(input.points_rewards),
-  input.challenge_icon,
-  input.challenge_icon_hd,
-  bool(input.repeatable),
-  bool(input.is_auto_activated),
-  input.period_range,
-  input.period_range_reset_at_time,
-  input.period_range_time_zone,
-  input.event_name,
-  input.value_field,
-  json(input.filters),
-  input.counter_scope,
-];
+/** The row's columns: the admin input's fields, in its order. */
+const CHALLENGE_COLUMNS = fieldsOf(ChallengeFields.shape, "category_id") as ChallengeColumn[];
+
+/** How a setting is written where its column's text or number differs from the input's value. */
+const CHALLENGE_ENCODING: Partial<Record<ChallengeColumn, (value: never) => unknown>> = {
+  challenge_name: json,
+  challenge_description: (text: ChallengeSettings["challenge_description"]) => (text === null ? null : json(text)),
+  live_date: (date: string | null) => (date === null ? null : new Date(Date.parse(date)).toISOString()),
+  points_rewards: json,
+  repeatable: bool,
+  is_auto_activated: bool,
+  filters: json,
+};
+
+const challengeValues = (input: ChallengeSettings) => encodeColumns(CHALLENGE_COLUMNS, CHALLENGE_ENCODING, input);
 
 /** The columns a challenge's settings write, by name (its category and key apart). */
 export const challengeColumns = (input: ChallengeSettings) => named(CHALLENGE_COLUMNS, challengeValues(input));

@@ -18,7 +18,7 @@ import {
   requireCategory,
   requireChallenge,
 } from "./repo";
-import { presentCategoryRow, presentChallengeRow } from "../repo";
+import { presentCategoryRow, presentChallengeRow } from "../rows";
 import { CategoryAdmin, CategoryInput, ChallengeAdmin, ChallengeInput } from "./schemas";
 import { requestActor } from "../../apps/actor";
 

@@ -1,6 +1,7 @@
 import { PointsRewardsInput } from "../../apps/points-rewards";
 import { z } from "@hono/zod-openapi";
 import { EventName } from "../../shared/event-name";
+import { challengeFieldDocs, challengeShownFields } from "../fields";
 import { CounterFilterInput } from "../../rules/schemas";
 import { PERIOD_RANGES, isValidTimeZone, parseWallClock } from "../../rules/schedule";
 import {
@@ -61,21 +62,19 @@ export const ChallengeFields = z.object({
   challenge_goal_condition: z
     .union([z.literal(0), z.literal(1)])
     .default(0)
-    .openapi({
-      description:
-        "0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal",
-    }),
+    .openapi({ description: challengeFieldDocs.challenge_goal_condition }),
   challenge_duration_time: z
     .number()
     .int()
     .max(Number.MAX_SAFE_INTEGER / 1000)
     .refine((v) => v === -1 || v > 0, "must be -1 (no time-out) or a positive number of seconds")
-    .default(-1),
+    .default(-1)
+    .openapi({ description: challengeFieldDocs.challenge_duration_time }),
   live_date: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2025-06-01T00:00:00Z" })
     .nullable()
     .default(null)
-    .openapi({ description: "Offered from this instant; null: at once" }),
+    .openapi({ description: challengeFieldDocs.live_date }),
   challenge_price: Int.default(0),
   challenge_reward: Text(),
   challenge_reward_type: Text(),
@@ -141,18 +140,8 @@ export const ChallengeAdmin = z
     category_id: z.string(),
     challenge_name: Localized,
     challenge_description: Localized.nullable(),
-    challenge_goal: z.number().int(),
-    challenge_goal_condition: z.number().int(),
-    challenge_duration_time: z.number().int(),
-    live_date: z.string().nullable(),
-    challenge_price: z.number().int(),
-    challenge_reward: z.string(),
-    challenge_reward_type: z.string(),
-    challenge_xp: z.number().int(),
+    ...challengeShownFields,
     points_rewards: z.array(z.object({ system: z.string(), amount: z.number().int() })),
-    challenge_icon: z.string(),
-    challenge_icon_hd: z.string(),
-    repeatable: z.boolean(),
     is_auto_activated: z.boolean(),
     period_range: z.string(),
     period_range_reset_at_time: z.string(),

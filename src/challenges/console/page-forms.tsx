@@ -1,4 +1,4 @@
-import type { CategoryRow } from "../repo";
+import type { CategoryRow } from "../rows";
 import { COUNTER_SCOPE_HELP, COUNTER_SCOPE_OPTIONS, GOAL_CONDITION_OPTIONS } from "../../kit/console/ui/counter-fields";
 import { localize } from "../../shared/localize";
 import {
@@ -21,16 +21,12 @@ import {
   ValueFieldField,
 } from "../../kit/console/ui/counter-fields";
 import { KeyField } from "../../kit/console/ui/key-field";
+import { fieldsOf } from "../../kit/catalog";
+import { CategoryInput, ChallengeFields } from "../admin/schemas";
 
 /** The category and challenge forms, with help texts that say what the spec says of each field. */
 
-const CATEGORY_FIELDS = [
-  "category_slug",
-  "category_name",
-  "category_position",
-  "is_daily_category",
-  "daily_challenge_count",
-];
+const CATEGORY_FIELDS = fieldsOf(CategoryInput.shape);
 
 export function CategoryForm(props: { form: FormState; action: string; defaultLanguage: string; submit: string }) {
   const { form } = props;
@@ -80,32 +76,7 @@ export function CategoryForm(props: { form: FormState; action: string; defaultLa
   );
 }
 
-const CHALLENGE_FIELDS = [
-  "key",
-  "category_id",
-  "challenge_name",
-  "challenge_description",
-  "challenge_goal",
-  "challenge_goal_condition",
-  "challenge_duration_time",
-  "live_date",
-  "challenge_price",
-  "challenge_reward",
-  "challenge_reward_type",
-  "challenge_xp",
-  "points_rewards",
-  "challenge_icon",
-  "challenge_icon_hd",
-  "repeatable",
-  "is_auto_activated",
-  "period_range",
-  "period_range_reset_at_time",
-  "period_range_time_zone",
-  "event_name",
-  "value_field",
-  "filters",
-  "counter_scope",
-];
+const CHALLENGE_FIELDS = ["key", ...fieldsOf(ChallengeFields.shape)];
 
 export function ChallengeForm(props: {
   form: FormState;

@@ -13,7 +13,7 @@ import {
   requireCategory,
   requireChallenge,
 } from "../admin/repo";
-import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../repo";
+import { presentCategoryRow, presentChallengeRow, type CategoryRow, type ChallengeRow } from "../rows";
 import { CategoryInput, ChallengeInput } from "../admin/schemas";
 import { toIso } from "../../shared/clock";
 import { isDomainError } from "../../shared/domain-errors";

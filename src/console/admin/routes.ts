@@ -2,16 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, conflictResponse, errorResponses, jsonBody, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { revokeUserSessions } from "../../kit/console/sessions";
-import {
-  countActiveSessions,
-  deleteConsoleUser,
-  listConsoleUsers,
-  presentConsoleUser,
-  requireConsoleUser,
-} from "./repo";
-import { ConsoleUser, ConsoleUserInput, ConsoleUserUpdate } from "./schemas";
-import { createConsoleUser, replaceConsoleUser } from "./service";
+import { revokeOperatorSessions } from "../../kit/console/sessions";
+import { countActiveSessions, deleteOperator, listOperators, presentOperator, requireOperator } from "./repo";
+import { Operator, OperatorInput, OperatorUpdate } from "./schemas";
+import { createOperator, replaceOperator } from "./service";
 import { requestActor } from "../../apps/actor";
 
 const tags = ["Admin: console users"];
@@ -27,7 +21,7 @@ const ListQuery = PagingQuery.extend({
  * console's Users page does the same. Console users and sessions live in wall-clock time: the
  * development clock moves game time, not sign-ins.
  */
-export const consoleUsersAdmin = createRouter()
+export const operatorsAdmin = createRouter()
   .openapi(
     createRoute({
       operationId: "createConsoleUser",
@@ -36,10 +30,10 @@ export const consoleUsersAdmin = createRouter()
       tags,
       security,
       summary: "Create a console user",
-      request: jsonBody(ConsoleUserInput),
-      responses: { 201: jsonResponse(ConsoleUser, "The new console user"), ...errorResponses, ...conflictResponse },
+      request: jsonBody(OperatorInput),
+      responses: { 201: jsonResponse(Operator, "The new console user"), ...errorResponses, ...conflictResponse },
     }),
-    async (c) => c.json(await createConsoleUser(c.env.DB, c.req.valid("json"), Date.now(), requestActor(c)), 201),
+    async (c) => c.json(await createOperator(c.env.DB, c.req.valid("json"), Date.now(), requestActor(c)), 201),
   )
   .openapi(
     createRoute({
@@ -50,12 +44,12 @@ export const consoleUsersAdmin = createRouter()
       security,
       summary: "List console users by email",
       request: { query: ListQuery },
-      responses: { 200: jsonResponse(pageOf(ConsoleUser), "A page of console users"), ...errorResponses },
+      responses: { 200: jsonResponse(pageOf(Operator), "A page of console users"), ...errorResponses },
     }),
     async (c) => {
       const { search, ...paging } = c.req.valid("query");
-      const { rows, total } = await listConsoleUsers(c.env.DB, paging, search, Date.now());
-      return c.json({ items: rows.map((row) => presentConsoleUser(row, row.active_sessions)), ...paging, total }, 200);
+      const { rows, total } = await listOperators(c.env.DB, paging, search, Date.now());
+      return c.json({ items: rows.map((row) => presentOperator(row, row.active_sessions)), ...paging, total }, 200);
     },
   )
   .openapi(
@@ -67,11 +61,11 @@ export const consoleUsersAdmin = createRouter()
       security,
       summary: "Get a console user",
       request: { params: UserParams },
-      responses: { 200: jsonResponse(ConsoleUser, "The console user"), ...errorResponses },
+      responses: { 200: jsonResponse(Operator, "The console user"), ...errorResponses },
     }),
     async (c) => {
-      const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      return c.json(presentConsoleUser(row, await countActiveSessions(c.env.DB, row.console_user_id, Date.now())), 200);
+      const row = await requireOperator(c.env.DB, c.req.valid("param").consoleUserId);
+      return c.json(presentOperator(row, await countActiveSessions(c.env.DB, row.console_user_id, Date.now())), 200);
     },
   )
   .openapi(
@@ -82,12 +76,12 @@ export const consoleUsersAdmin = createRouter()
       tags,
       security,
       summary: "Replace a console user; a new role or password signs them out everywhere",
-      request: { params: UserParams, ...jsonBody(ConsoleUserUpdate) },
-      responses: { 200: jsonResponse(ConsoleUser, "The updated console user"), ...errorResponses, ...conflictResponse },
+      request: { params: UserParams, ...jsonBody(OperatorUpdate) },
+      responses: { 200: jsonResponse(Operator, "The updated console user"), ...errorResponses, ...conflictResponse },
     }),
     async (c) => {
-      const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      return c.json(await replaceConsoleUser(c.env.DB, row, c.req.valid("json"), Date.now(), requestActor(c)), 200);
+      const row = await requireOperator(c.env.DB, c.req.valid("param").consoleUserId);
+      return c.json(await replaceOperator(c.env.DB, row, c.req.valid("json"), Date.now(), requestActor(c)), 200);
     },
   )
   .openapi(
@@ -102,8 +96,8 @@ export const consoleUsersAdmin = createRouter()
       responses: { 204: { description: "Every session of the user revoked" }, ...errorResponses },
     }),
     async (c) => {
-      const row = await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId);
-      await revokeUserSessions(c.env.DB, row.console_user_id, Date.now());
+      const row = await requireOperator(c.env.DB, c.req.valid("param").consoleUserId);
+      await revokeOperatorSessions(c.env.DB, row.console_user_id, Date.now());
       return c.body(null, 204);
     },
   )
@@ -119,9 +113,9 @@ export const consoleUsersAdmin = createRouter()
       responses: { 204: { description: "Deleted" }, ...errorResponses },
     }),
     async (c) => {
-      await deleteConsoleUser(
+      await deleteOperator(
         c.env.DB,
-        await requireConsoleUser(c.env.DB, c.req.valid("param").consoleUserId),
+        await requireOperator(c.env.DB, c.req.valid("param").consoleUserId),
         requestActor(c),
       );
       return c.body(null, 204);

@@ -24,18 +24,16 @@ const Role = z.enum(CONSOLE_ROLES).openapi({
     "owner: everything, including apps, API keys and console users; editor: an app's configuration and players; viewer: read only",
 });
 
-export const ConsoleUserInput = z
+export const OperatorInput = z
   .object({ email: Email, display_name: z.string().trim().max(200).default(""), role: Role, password: Password })
   .openapi("ConsoleUserInput");
-export type ConsoleUserInput = z.infer<typeof ConsoleUserInput>;
+export type OperatorInput = z.infer<typeof OperatorInput>;
 
 /** A replacement: without a password the current one stays. A new role or password signs the user out everywhere. */
-export const ConsoleUserUpdate = ConsoleUserInput.extend({ password: Password.optional() }).openapi(
-  "ConsoleUserUpdate",
-);
-export type ConsoleUserUpdate = z.infer<typeof ConsoleUserUpdate>;
+export const OperatorUpdate = OperatorInput.extend({ password: Password.optional() }).openapi("ConsoleUserUpdate");
+export type OperatorUpdate = z.infer<typeof OperatorUpdate>;
 
-export const ConsoleUser = z
+export const Operator = z
   .object({
     console_user_id: z.string(),
     email: z.string(),

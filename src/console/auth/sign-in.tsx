@@ -15,7 +15,7 @@ import {
 } from "../../kit/console/http";
 import { Document } from "../../kit/console/ui/layout";
 import { afterFailure, FAILED_SIGN_IN_DELAY_MS, lockedFor } from "../core/sign-in-lock";
-import { failureRecord, findConsoleUserByEmail, saveFailureRecord } from "../admin/repo";
+import { failureRecord, findOperatorByEmail, saveFailureRecord } from "../admin/repo";
 import { decoyHash, verifyPassword } from "./passwords";
 import { createSession, findSession, revokeSession } from "../../kit/console/sessions";
 import { isCrossSite } from "./middleware";
@@ -106,8 +106,8 @@ function formProblem(c: Context<ConsoleEnv>, values: Record<string, string>): st
   return null;
 }
 
-async function startSession(c: Context<ConsoleEnv>, consoleUserId: number | null, next: string) {
-  const { token, expiresAt } = await createSession(c.env.DB, consoleUserId, Date.now());
+async function startSession(c: Context<ConsoleEnv>, operatorId: number | null, next: string) {
+  const { token, expiresAt } = await createSession(c.env.DB, operatorId, Date.now());
   setCookie(c, SESSION_COOKIE, token, { ...COOKIE_OPTIONS, expires: new Date(expiresAt) });
   deleteCookie(c, SIGN_IN_COOKIE, COOKIE_OPTIONS);
   return c.redirect(safeNext(next), 303);
@@ -132,7 +132,7 @@ export const signInRoutes = consoleRouter()
     if (!email || !password) return signInPage(c, { next, email, error: "Enter your email and your password." }, 400);
 
     const now = Date.now();
-    const user = await findConsoleUserByEmail(c.env.DB, email);
+    const user = await findOperatorByEmail(c.env.DB, email);
     const locked = user ? lockedFor(failureRecord(user), now) : 0;
     if (locked > 0) {
       await wait(FAILED_SIGN_IN_DELAY_MS);

@@ -49,7 +49,7 @@ function RetentionCell(props: { point: RetentionPoint | null }) {
   if (!props.point) return <td class="num muted">not yet</td>;
   return (
     <td class="num">
-      {percent(props.point.share)} <span class="muted">({formatCount(props.point.players)})</span>
+      {percent(props.point.share)} <span class="muted count">({formatCount(props.point.players)})</span>
     </td>
   );
 }

@@ -5,11 +5,11 @@ import { toIso } from "../../shared/clock";
 import { createRouter } from "../../shared/http";
 import { bearerSecurity, errorResponses, jsonResponse, pathId } from "../../shared/openapi";
 import { PagingQuery, pageOf } from "../../shared/paging";
-import { countEvents } from "../analytics-store";
+import { countEvents } from "../analytics-repo";
 import { countsPerDay } from "../core/periods";
 import { requireHourRange } from "../hour-range";
 import { AnalyticsQuery, EventAnalytics, MonthUsage, UsageQuery } from "./schemas";
-import { listMonthUsage, readMonthUsage } from "../usage-store";
+import { listMonthUsage, readMonthUsage } from "../usage-repo";
 
 /** The admin side of events: analytics counts and monthly usage. */
 

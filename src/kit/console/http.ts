@@ -91,10 +91,10 @@ export async function recordRefusal(c: ConsoleContext, refused: PermissionRefuse
 
 /** The signed-in user as the audit log names them, and where the request came from. */
 export function consoleActor(c: ConsoleContext): Actor {
-  const { consoleUserId, email } = c.get("session");
+  const { operatorId, email } = c.get("session");
   const origin = { channel: "console" as const, ...requestOrigin(c) };
-  if (consoleUserId === null) return { kind: "admin-token", id: null, name: null, ...origin };
-  return { kind: "console-user", id: String(consoleUserId), name: email, ...origin };
+  if (operatorId === null) return { kind: "admin-token", id: null, name: null, ...origin };
+  return { kind: "console-user", id: String(operatorId), name: email, ...origin };
 }
 
 export const canChange = (c: ConsoleContext, permission: Permission = "configure") =>

@@ -11,7 +11,7 @@ export const SESSION_LIFETIME_MS = 12 * 3_600_000;
 export interface ConsoleSession {
   sessionHash: string;
   /** null: signed in with the admin token. */
-  consoleUserId: number | null;
+  operatorId: number | null;
   role: ConsoleRole;
   /** What the corner of every page shows. */
   label: string;
@@ -35,7 +35,7 @@ export const ADMIN_TOKEN_LABEL = "Admin token";
 
 export async function createSession(
   db: D1Database,
-  consoleUserId: number | null,
+  operatorId: number | null,
   now: number,
 ): Promise<{ token: string; expiresAt: number }> {
   const token = randomToken(32);
@@ -47,7 +47,7 @@ export async function createSession(
       .prepare(
         "INSERT INTO console_sessions (session_hash, console_user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
       )
-      .bind(await sha256Hex(token), consoleUserId, randomToken(32), now, expiresAt),
+      .bind(await sha256Hex(token), operatorId, randomToken(32), now, expiresAt),
   ]);
   return { token, expiresAt };
 }
@@ -66,7 +66,7 @@ export async function findSession(db: D1Database, token: string, now: number): P
   const isAdminToken = row.console_user_id === null;
   return {
     sessionHash: row.session_hash,
-    consoleUserId: row.console_user_id,
+    operatorId: row.console_user_id,
     role: isAdminToken ? "owner" : row.role!,
     label: isAdminToken ? ADMIN_TOKEN_LABEL : row.display_name || row.email!,
     email: row.email,
@@ -82,11 +82,11 @@ export async function revokeSession(db: D1Database, sessionHash: string, now: nu
     .run();
 }
 
-export const revokeUserSessionsStatement = (db: D1Database, consoleUserId: number, now: number) =>
+export const revokeOperatorSessionsStatement = (db: D1Database, operatorId: number, now: number) =>
   db
     .prepare("UPDATE console_sessions SET revoked_at = ? WHERE console_user_id = ? AND revoked_at IS NULL")
-    .bind(now, consoleUserId);
+    .bind(now, operatorId);
 
-export async function revokeUserSessions(db: D1Database, consoleUserId: number, now: number): Promise<void> {
-  await revokeUserSessionsStatement(db, consoleUserId, now).run();
+export async function revokeOperatorSessions(db: D1Database, operatorId: number, now: number): Promise<void> {
+  await revokeOperatorSessionsStatement(db, operatorId, now).run();
 }

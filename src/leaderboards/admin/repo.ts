@@ -1,52 +1,36 @@
 import { notFound } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
-import { conflictOnDuplicate, keyClash, named } from "../../shared/statements";
+import { conflictOnDuplicate, encodeColumns, keyClash, named } from "../../shared/statements";
+import { fieldsOf } from "../../kit/catalog";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import { toDef, type LeaderboardRow } from "../catalog";
 import { presentAdmin } from "../core/present";
-import type { LeaderboardInput } from "./schemas";
+import { LeaderboardFields, type LeaderboardInput } from "./schemas";
 
 /**
  * D1 access of the admin API's leaderboards. Writes go through writeConfig (the catalog version
  * moves with them); each is built by a `...Statement` function, which catalog documents use too.
  */
 
-const COLUMNS = [
-  "name",
-  "event_name",
-  "value_field",
-  "filters",
-  "aggregation",
-  "sort_order_ascending",
-  "period_range",
-  "period_range_reset_at_time",
-  "period_range_time_zone",
-  "authoritative",
-  "min_value",
-  "max_value",
-  "max_events_per_minute",
-  "points_system",
-] as const;
+/** The row's columns: the admin input's fields but its key, in its order. */
+const COLUMNS = fieldsOf(LeaderboardFields.shape, "key") as (keyof LeaderboardInput)[];
+const ENCODING: Partial<Record<keyof LeaderboardInput, (value: never) => unknown>> = {
+  name: JSON.stringify,
+  event_name: (name: string | null) => name ?? "",
+  filters: JSON.stringify,
+  sort_order_ascending: (ascending: boolean) => (ascending ? 1 : 0),
+  authoritative: (authoritative: boolean) => (authoritative ? 1 : 0),
+};
 
+/** A board without a schedule keeps no reset time or zone. */
 const values = (input: LeaderboardInput) => {
   const scheduled = input.period_range !== null && input.period_range !== "never";
-  return [
-    JSON.stringify(input.name),
-    input.event_name ?? "",
-    input.value_field,
-    JSON.stringify(input.filters),
-    input.aggregation,
-    input.sort_order_ascending ? 1 : 0,
-    input.period_range,
-    scheduled ? input.period_range_reset_at_time : null,
-    scheduled ? input.period_range_time_zone : null,
-    input.authoritative ? 1 : 0,
-    input.min_value,
-    input.max_value,
-    input.max_events_per_minute,
-    input.points_system,
-  ];
+  return encodeColumns(
+    COLUMNS,
+    ENCODING,
+    scheduled ? input : { ...input, period_range_reset_at_time: null, period_range_time_zone: null },
+  );
 };
 
 /** The columns a board's input writes, by name. */

@@ -17,24 +17,10 @@ import {
   ValueFieldField,
 } from "../../kit/console/ui/counter-fields";
 import { KeyField } from "../../kit/console/ui/key-field";
+import { fieldsOf } from "../../kit/catalog";
+import { LeaderboardFields } from "../admin/schemas";
 
-const FIELDS = [
-  "key",
-  "name",
-  "event_name",
-  "points_system",
-  "value_field",
-  "filters",
-  "aggregation",
-  "sort_order_ascending",
-  "period_range",
-  "period_range_reset_at_time",
-  "period_range_time_zone",
-  "authoritative",
-  "min_value",
-  "max_value",
-  "max_events_per_minute",
-];
+const FIELDS = fieldsOf(LeaderboardFields.shape);
 
 const AGGREGATION_TEXT: Record<string, string> = {
   sum: "sum: adds every event's value",

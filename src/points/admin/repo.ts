@@ -1,47 +1,39 @@
-import { conflictOnDuplicate, named } from "../../shared/statements";
+import { conflictOnDuplicate, encodeColumns, named } from "../../shared/statements";
+import { fieldsOf } from "../../kit/catalog";
 import { notFound, type FieldProblem } from "../../shared/domain-errors";
 import { parseId } from "../../shared/ids";
 import { writeConfig, writeConfigRow } from "../../apps/config-write";
 import { auditOf, type Actor } from "../../apps/audit-log";
 import type { PointsSystemRow } from "../catalog";
-import type { PointsSystemInput } from "./schemas";
+import { PointsSystemFields, type PointsSystemInput } from "./schemas";
 
 /**
  * D1 access of the admin API's points systems. Writes go through writeConfig (the catalog version
  * moves with them); each is built by a `...Statement` function, which catalog documents use too.
  */
 
-const COLUMNS = [
-  "key",
-  "name",
-  "description",
-  "icon",
-  "spendable",
-  "max_balance",
-  "credits_challenge_xp",
-  "levels",
-  "triggers",
-] as const;
+/** The row's columns: the admin input's fields, in its order. */
+const COLUMNS = fieldsOf(PointsSystemFields.shape) as (keyof PointsSystemInput)[];
+const ENCODING: Partial<Record<keyof PointsSystemInput, (value: never) => unknown>> = {
+  name: JSON.stringify,
+  description: (text: PointsSystemInput["description"]) => (text === null ? null : JSON.stringify(text)),
+  spendable: (spendable: boolean) => (spendable ? 1 : 0),
+  credits_challenge_xp: (credits: boolean) => (credits ? 1 : 0),
+  levels: JSON.stringify,
+  // Each trigger's fields in one order, whatever order the input gave them in.
+  triggers: (triggers: PointsSystemInput["triggers"]) =>
+    JSON.stringify(
+      triggers.map((t) => ({
+        event_name: t.event_name,
+        filters: t.filters,
+        value_field: t.value_field,
+        every: t.every,
+        points: t.points,
+      })),
+    ),
+};
 
-const values = (input: PointsSystemInput) => [
-  input.key,
-  JSON.stringify(input.name),
-  input.description === null ? null : JSON.stringify(input.description),
-  input.icon,
-  input.spendable ? 1 : 0,
-  input.max_balance,
-  input.credits_challenge_xp ? 1 : 0,
-  JSON.stringify(input.levels),
-  JSON.stringify(
-    input.triggers.map((t) => ({
-      event_name: t.event_name,
-      filters: t.filters,
-      value_field: t.value_field,
-      every: t.every,
-      points: t.points,
-    })),
-  ),
-];
+const values = (input: PointsSystemInput) => encodeColumns(COLUMNS, ENCODING, input);
 
 /** The columns a system's input writes, by name. */
 export const systemColumns = (input: PointsSystemInput) => named(COLUMNS, values(input));

@@ -1,7 +1,8 @@
 import { requireApp, type AppRow } from "../../apps/repo";
 import { localize } from "../../shared/localize";
 import { toIso } from "../../shared/clock";
-import { PointsSystemInput } from "../admin/schemas";
+import { PointsSystemFields, PointsSystemInput } from "../admin/schemas";
+import { fieldsOf } from "../../kit/catalog";
 import { deleteSystem, insertSystem, listSystems, presentSystemRow, requireSystem, updateSystem } from "../admin/repo";
 import type { Decoded, FormValues } from "../../kit/console/core/form";
 import { FormReader } from "../../kit/console/core/form";
@@ -38,17 +39,7 @@ import { renderAppPage } from "../../kit/console/ui/render";
 
 type SystemView = ReturnType<typeof presentSystemRow>;
 const systemsPath = (app: AppRow) => `/console/apps/${app.app_id}/points`;
-const FIELDS = [
-  "key",
-  "name",
-  "description",
-  "icon",
-  "spendable",
-  "max_balance",
-  "credits_challenge_xp",
-  "levels",
-  "triggers",
-];
+const FIELDS = fieldsOf(PointsSystemFields.shape);
 const LEVELS_EXAMPLE =
   '[{"level": 1, "name": "Rookie", "points": 0}, {"level": 2, "name": "Apprentice", "points": 100}]';
 const TRIGGERS_EXAMPLE = '[{"event_name": "kill-enemy", "every": 10, "points": 5}]';

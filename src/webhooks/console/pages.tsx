@@ -55,6 +55,11 @@ const TYPE_HELP: Record<WebhookType, string> = {
   "leaderoard-updated": "a leaderboard ranking changed (the spec's spelling)",
   "user-erased": "a player's erasure completed (beyond the spec; names the erasure, not the player)",
   "points-changed": "a player's balance in a points system moved (beyond the spec)",
+  "streak-extended": "a player kept a streak's period: its length rose (beyond the spec)",
+  "streak-freeze-used": "a streak's period ended not kept and a freeze bridged it (beyond the spec)",
+  "streak-freeze-earned": "a player earned a streak freeze (beyond the spec)",
+  "streak-lost": "a player's streak was lost when a period ended (beyond the spec)",
+  "streak-milestone": "a player's streak reached a milestone (beyond the spec)",
   "achievement-unlocked": "a player earned or was granted an achievement (beyond the spec)",
 };
 const TYPE_OPTIONS = WEBHOOK_TYPES.map((t) => [t, `${t}: ${TYPE_HELP[t]}`] as const);

@@ -172,6 +172,7 @@ describe("export", () => {
         },
       ],
       points_systems: [],
+      streaks: [],
       achievements: [],
       webhooks: [
         {

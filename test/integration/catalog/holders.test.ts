@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { recordHolders } from "../../../src/catalog/holders-store";
+import { recordHolders } from "../../../src/catalog/holders-repo";
 import type { BackgroundMessage, BackgroundMessagesOf } from "../../../src/user/messages";
 import { userObject } from "../../../src/user/names";
 import { call, capturingQueue, createTestApp, sendEvent, serviceNow } from "../helpers";

@@ -203,7 +203,7 @@ describe("usage", () => {
           month: new Date(now).toISOString().slice(0, 7),
           count: 1,
         },
-        // Each state change also moves the app's holder counts (src/catalog/holders-store.ts).
+        // Each state change also moves the app's holder counts (src/catalog/holders-repo.ts).
         { kind: "holders", appId: app.appId, deltas: [{ object: "challenge", id, state: "unlocked", delta: 1 }] },
         {
           kind: "holders",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Instance } from "../../../src/challenges/core/lifecycle";
 import { InstanceWrites, readAllInstances } from "../../../src/challenges/user-store";
 import { userObject } from "../../../src/user/names";
-import type { AreaSql } from "../../../src/user/schema";
+import type { AreaSql } from "../../../src/shared/object-tables";
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import { areaTables } from "../helpers";
 
@@ -28,7 +28,7 @@ const started = (id: string, score = 0): Instance => ({
 let objects = 0;
 const inObject = (body: (sql: AreaSql) => void) =>
   runInDurableObject(userObject(env, "1", `writes-${++objects}`), (_instance, state) =>
-    body(areaTables(state.storage, UserChallenges.schema)),
+    body(areaTables(state.storage, UserChallenges.tables)),
   );
 
 describe("instance writes", () => {

@@ -1,7 +1,7 @@
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import { publishChanges } from "../../../src/realtime/publish";
 import { Staged } from "../../../src/user/area";
-import { Outbox, outboxSchema } from "../../../src/wiring/outbox";
+import { Outbox, outboxTables } from "../../../src/wiring/outbox";
 import { ADMIN, areaTables, call } from "../helpers";
 
 /** Helpers of the challenge integration tests: configuration through the admin API, players through the API. */
@@ -64,9 +64,9 @@ export function player(appId: string, token: string) {
 
 /** The challenge part of a user's object whose staged changes go to `env`'s queues at once. */
 export function challengesOf(storage: DurableObjectStorage, env: Env) {
-  const outbox = new Outbox(areaTables(storage, outboxSchema), publishChanges);
+  const outbox = new Outbox(areaTables(storage, outboxTables), publishChanges);
   return new UserChallenges({
-    sql: areaTables(storage, UserChallenges.schema),
+    sql: areaTables(storage, UserChallenges.tables),
     env,
     async transact(work) {
       const staged = new Staged();

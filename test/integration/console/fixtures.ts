@@ -58,14 +58,14 @@ export async function consoleFixture(name = "Console fixture") {
     achievementId: achievement.achievement_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
-    consoleUserId: user.body.console_user_id as string,
+    operatorId: user.body.console_user_id as string,
   };
 }
 
 export type ConsoleFixture = Awaited<ReturnType<typeof consoleFixture>>;
 
 /** Where the fixture's ids go in a console route's path parameters. */
-function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, string> {
+function fixtureParams(f: ConsoleFixture): Record<string, string> {
   return {
     appId: f.appId,
     keyId: f.keyId,
@@ -82,8 +82,8 @@ function fixtureParams(f: ConsoleFixture, routePath: string): Record<string, str
     memberId: PLAYER,
     webhookId: f.webhookId,
     deliveryId: f.deliveryId,
-    // Console users (operators) under /console/users, players under an app.
-    userId: routePath.startsWith("/console/users") ? f.consoleUserId : PLAYER,
+    operatorId: f.operatorId,
+    userId: PLAYER,
   };
 }
 
@@ -100,7 +100,7 @@ export function changePaths(f: ConsoleFixture): string[] {
     (route) => !SIGN_IN_AND_OUT.has(route),
   );
   const paths = routes.map((route) => {
-    const params = fixtureParams(f, route);
+    const params = fixtureParams(f);
     return route.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) => {
       if (!(name in params)) throw new Error(`The console fixture has no value for :${name} in ${route}`);
       return encodeURIComponent(params[name]);
@@ -148,6 +148,6 @@ export function readPaths(f: ConsoleFixture): string[] {
     `${app}/catalog.json`,
     "/console/status",
     "/console/users",
-    `/console/users/${f.consoleUserId}`,
+    `/console/users/${f.operatorId}`,
   ];
 }

@@ -125,7 +125,7 @@ describe("console robustness", () => {
       `${app}/keys`,
       `${app}/keys/${fixture.keyId}/revoke`,
       "/console/users",
-      `/console/users/${fixture.consoleUserId}`,
+      `/console/users/${fixture.operatorId}`,
     ]) {
       expect((await editor.post(path, { name: "x" })).status, path).toBe(403);
     }

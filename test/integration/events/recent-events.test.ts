@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readRecentEvents, recordRecentEvent, RECENT_EVENTS_KEPT } from "../../../src/events/recent-events";
 import type { UserEvent } from "../../../src/user/event";
 import { userObject } from "../../../src/user/names";
-import { eventsSchema } from "../../../src/events/events-schema";
+import { eventsTables } from "../../../src/events/event-tables";
 import { areaTables } from "../helpers";
 
 const event = (n: number): UserEvent => ({
@@ -22,7 +22,7 @@ const event = (n: number): UserEvent => ({
 describe("a player's recent events", () => {
   it("are the newest ones, newest first, and the table stays within twice their number", async () => {
     await runInDurableObject(userObject(env, "1", "recent"), (_instance, state) => {
-      const sql = areaTables(state.storage, eventsSchema);
+      const sql = areaTables(state.storage, eventsTables);
       for (let n = 1; n <= 3 * RECENT_EVENTS_KEPT + 7; n++) {
         recordRecentEvent(sql, event(n));
         const rows = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM recent_events").one().n;

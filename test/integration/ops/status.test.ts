@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { version } from "../../../package.json";
 import { runScheduled } from "../../../src/cron";
 import { getNow } from "../../../src/shared/clock";
-import { brokerSchema } from "../../../src/realtime/broker-schema";
+import { brokerTables } from "../../../src/realtime/broker-tables";
 import { DEVELOPMENT_SECRET_VALUES } from "../../../src/shared/secrets";
 import { EXPECTED_D1_MIGRATION } from "../../../src/ops/expected-migration";
-import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
+import { USER_OBJECT_TABLES } from "../../../src/wiring/user-areas";
 import { ADMIN, call, callWith } from "../helpers";
 import { PRODUCTION } from "./support";
 
@@ -59,9 +59,9 @@ describe("GET /api/v1/admin/status", () => {
     });
     // The versions are the areas' own migration counts.
     expect(before.body.schemas.user_object).toEqual(
-      Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])),
+      Object.fromEntries(USER_OBJECT_TABLES.map((a) => [a.area, a.migrations.length])),
     );
-    expect(brokerSchema.migrations).toHaveLength(2);
+    expect(brokerTables.migrations).toHaveLength(2);
 
     const now = await getNow(env);
     await runScheduled(env, now);

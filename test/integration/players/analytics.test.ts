@@ -6,7 +6,7 @@ import { ADMIN, DAY, HOUR, advanceClock, call, createTestApp, sendEvent, service
 import { consoleFixture } from "../console/fixtures";
 import { ConsoleClient } from "../console/support";
 import { consume } from "../events/support";
-import { seenSchema } from "../../../src/players/user-seen";
+import { seenTables } from "../../../src/players/user-seen";
 import { userObject } from "../../../src/user/names";
 
 const get = (path: string) => call("GET", `/api/v1/admin${path}`, { token: ADMIN });
@@ -207,7 +207,7 @@ describe("players per day and unused events", () => {
     // The seen area as it was before the days: its first version, with the player seen a week ago.
     await runInDurableObject(stub(), (_i, state) => {
       const sql = state.storage.sql;
-      sql.exec(seenSchema.migrations[0]);
+      sql.exec(seenTables.migrations[0]);
       sql.exec("INSERT INTO schema_versions (area, version) VALUES ('seen', 1)");
       sql.exec(
         "INSERT INTO player_seen (id, first_seen_at, events, reported_at) VALUES (1, ?, 4, ?)",

@@ -228,6 +228,7 @@ describe("the player's export", () => {
       "challenges",
       "battle_passes",
       "points",
+      "streaks",
       "achievements",
       "leaderboards",
       "ban",

@@ -4,7 +4,7 @@ import { userObject } from "../../../src/user/names";
 import { areaTables } from "../helpers";
 import {
   foldLedger,
-  pointsSchema,
+  pointsTables,
   readBalance,
   readLedger,
   readWholeLedger,
@@ -36,7 +36,7 @@ const sum = (rows: { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 
 describe("the ledger's retention", () => {
   it("folds entries past the newest 1,000 into one opening-balance entry; the balance stays the ledger's sum", async () => {
     await runInDurableObject(userObject(env, "9001", "ledger-count"), (_instance, state) => {
-      const sql = areaTables(state.storage, pointsSchema);
+      const sql = areaTables(state.storage, pointsTables);
       const start = 1_000 * DAY;
       const amounts = Array.from({ length: LEDGER_MAX_ENTRIES + 150 }, (_, i) => (i % 7 === 6 ? -3 : 5));
       write(sql, "coins", amounts, start);
@@ -71,7 +71,7 @@ describe("the ledger's retention", () => {
 
   it("folds entries older than the retention, once they are a day past it", async () => {
     await runInDurableObject(userObject(env, "9001", "ledger-age"), (_instance, state) => {
-      const sql = areaTables(state.storage, pointsSchema);
+      const sql = areaTables(state.storage, pointsTables);
       const start = 1_000 * DAY;
       write(sql, "xp", [1, 2, 3], start);
       write(sql, "xp", [4, 5], start + 50 * DAY);

@@ -50,6 +50,8 @@ export type GamePaths = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": Only<paths["/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}"], "get">;
   "/api/v1/points/{appId}": Only<paths["/api/v1/points/{appId}"], "get">;
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
+  "/api/v1/streaks/{appId}": Only<paths["/api/v1/streaks/{appId}"], "get">;
+  "/api/v1/user-time-zone": Only<paths["/api/v1/user-time-zone"], "get" | "put">;
   "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
   "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
   "/api/v1/auth/user-notifications-topic-link": Only<paths["/api/v1/auth/user-notifications-topic-link"], "get">;
@@ -108,6 +110,8 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v2/leaderboards/{leaderboardId}/around/{memberType}/{memberId}": ["get"],
   "/api/v1/points/{appId}": ["get"],
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
+  "/api/v1/streaks/{appId}": ["get"],
+  "/api/v1/user-time-zone": ["get","put"],
   "/api/v1/achievements/{appId}": ["get"],
   "/api/v1/auth/user-challenges-topic-link": ["get"],
   "/api/v1/auth/user-notifications-topic-link": ["get"],
@@ -151,6 +155,8 @@ export type BackendPaths = {
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
   "/api/v1/points/{appId}/{systemKey}/grant": Only<paths["/api/v1/points/{appId}/{systemKey}/grant"], "post">;
   "/api/v1/points/{appId}/{systemKey}/spend": Only<paths["/api/v1/points/{appId}/{systemKey}/spend"], "post">;
+  "/api/v1/streaks/{appId}": Only<paths["/api/v1/streaks/{appId}"], "get">;
+  "/api/v1/user-time-zone": Only<paths["/api/v1/user-time-zone"], "get" | "put">;
   "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
   "/api/v1/achievements/{appId}/{achievementId}/grant": Only<paths["/api/v1/achievements/{appId}/{achievementId}/grant"], "post">;
   "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": Only<paths["/api/v1/achievements/{appId}/{achievementId}/holders/{userId}"], "delete">;
@@ -191,6 +197,8 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
   "/api/v1/points/{appId}/{systemKey}/grant": ["post"],
   "/api/v1/points/{appId}/{systemKey}/spend": ["post"],
+  "/api/v1/streaks/{appId}": ["get"],
+  "/api/v1/user-time-zone": ["get","put"],
   "/api/v1/achievements/{appId}": ["get"],
   "/api/v1/achievements/{appId}/{achievementId}/grant": ["post"],
   "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": ["delete"],
@@ -244,6 +252,10 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/points-systems": Only<paths["/api/v1/admin/apps/{appId}/points-systems"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": Only<paths["/api/v1/admin/apps/{appId}/points-systems/{systemId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust"], "post">;
+  "/api/v1/admin/apps/{appId}/streaks": Only<paths["/api/v1/admin/apps/{appId}/streaks"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/streaks/{streakId}": Only<paths["/api/v1/admin/apps/{appId}/streaks/{streakId}"], "get" | "put" | "delete">;
+  "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore"], "post">;
+  "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes"], "post">;
   "/api/v1/admin/apps/{appId}/achievements": Only<paths["/api/v1/admin/apps/{appId}/achievements"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/achievements/{achievementId}": Only<paths["/api/v1/admin/apps/{appId}/achievements/{achievementId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
@@ -307,6 +319,10 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/points-systems": ["get","post"],
   "/api/v1/admin/apps/{appId}/points-systems/{systemId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/users/{userId}/points/{systemKey}/adjust": ["post"],
+  "/api/v1/admin/apps/{appId}/streaks": ["get","post"],
+  "/api/v1/admin/apps/{appId}/streaks/{streakId}": ["get","put","delete"],
+  "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore": ["post"],
+  "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes": ["post"],
   "/api/v1/admin/apps/{appId}/achievements": ["get","post"],
   "/api/v1/admin/apps/{appId}/achievements/{achievementId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],

@@ -1748,6 +1748,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/streaks/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's streaks in the app: length, this period's count, freezes
+         * @description Periods follow the player's time zone (PUT /api/v1/user-time-zone), else the streak's. A period that ended is closed (kept, frozen or lost) before the answer shows it.
+         */
+        get: operations["getPlayerStreaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user-time-zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's time zone (null when never set) */
+        get: operations["getUserTimeZone"];
+        /**
+         * Store the player's IANA time zone: their streak periods follow it
+         * @description The current periods keep their ends; the next ones end at the boundaries of the new zone. An unknown zone is a 400.
+         */
+        put: operations["setUserTimeZone"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/streaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List streaks */
+        get: operations["listStreaks"];
+        put?: never;
+        /**
+         * Create a streak (a daily or weekly habit)
+         * @description Players' streak states live in their objects. Periods follow each player's time zone, else `time_zone`. 409 when the key is taken in the app.
+         */
+        post: operations["createStreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/streaks/{streakId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a streak */
+        get: operations["getStreak"];
+        /**
+         * Replace a streak
+         * @description Applies from now on: players' lengths and freezes stay; the current periods keep their ends, the next ones follow the new rules.
+         */
+        put: operations["replaceStreak"];
+        post?: never;
+        /**
+         * Delete a streak
+         * @description Nothing counts for it any more and its pending decisions are dropped at the players' next alarm.
+         */
+        delete: operations["deleteStreak"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a player's lost streak
+         * @description Back to the length lost last, when it was lost within the last 7 periods; a run started since then is added (`lost_length + length`). A correction: needs a reason and is written to the audit log (`correct-streak-restore`). 409 when there is nothing to restore.
+         */
+        post: operations["restoreUserStreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a player freezes of a streak
+         * @description Adds `amount` freezes, capped by the streak's freezes.max. A correction: needs a reason and is written to the audit log (`correct-streak-freezes`).
+         */
+        post: operations["grantUserStreakFreezes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/achievements/{appId}": {
         parameters: {
             query?: never;
@@ -2417,6 +2544,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "streak-extended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player kept the current period: the streak rose by one
+         * @description Sent when the period's qualifying events reach min_count; length 1 starts a run. Beyond SCILL; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["streakExtendedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "streak-freeze-used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A period ended not kept and a freeze bridged it
+         * @description Decided when the period ends, by the player's object, also when the player does not return; the length does not rise. Beyond SCILL; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["streakFreezeUsedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "streak-freeze-earned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The streak's length reached a multiple of earn_every: a freeze was earned
+         * @description Not sent at the cap (freezes.max). Beyond SCILL; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["streakFreezeEarnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "streak-lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A period ended not kept without a freeze: the streak was lost
+         * @description Decided when the period ends, by the player's object's alarm, also for a player who never returns; length is 0, period_start the missed period's. Beyond SCILL; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["streakLostWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "streak-milestone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A run of the streak reached a milestone; its points rewards were credited
+         * @description Once per milestone per run of the streak. Beyond SCILL; the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["streakMilestoneWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "achievement-unlocked": {
         parameters: {
             query?: never;
@@ -2488,11 +2715,11 @@ export interface components {
             challenge_name: string;
             /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
             challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
             challenge_goal_condition: number;
-            challenge_current_score: number;
-            user_challenge_current_score: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
@@ -2500,6 +2727,8 @@ export interface components {
             challenge_icon: string;
             challenge_icon_hd: string;
             repeatable: boolean;
+            challenge_current_score: number;
+            user_challenge_current_score: number;
             /** @enum {string} */
             type: "unlock" | "unlocked" | "in-progress" | "unclaimed" | "finished" | "lost" | "cancelled";
             is_claimed: boolean;
@@ -2645,6 +2874,106 @@ export interface components {
                 kind: string;
                 id: string | null;
             };
+        };
+        StreakExtendedPayload: {
+            /**
+             * @description The webhook type
+             * @example streak-extended
+             * @enum {string}
+             */
+            webhook_type: "streak-extended";
+            app_id: string;
+            user_id: string;
+            streak_id: string;
+            /** @description The streak's key */
+            key: string;
+            /** @description The streak's length after the change (0 once lost) */
+            length: number;
+            longest: number;
+            /** @description Freezes the player holds after the change */
+            freezes: number;
+            /** @description Start of the period the change is about (ISO 8601) */
+            period_start: string;
+        };
+        StreakFreezeUsedPayload: {
+            /**
+             * @description The webhook type
+             * @example streak-freeze-used
+             * @enum {string}
+             */
+            webhook_type: "streak-freeze-used";
+            app_id: string;
+            user_id: string;
+            streak_id: string;
+            /** @description The streak's key */
+            key: string;
+            /** @description The streak's length after the change (0 once lost) */
+            length: number;
+            longest: number;
+            /** @description Freezes the player holds after the change */
+            freezes: number;
+            /** @description Start of the period the change is about (ISO 8601) */
+            period_start: string;
+        };
+        StreakFreezeEarnedPayload: {
+            /**
+             * @description The webhook type
+             * @example streak-freeze-earned
+             * @enum {string}
+             */
+            webhook_type: "streak-freeze-earned";
+            app_id: string;
+            user_id: string;
+            streak_id: string;
+            /** @description The streak's key */
+            key: string;
+            /** @description The streak's length after the change (0 once lost) */
+            length: number;
+            longest: number;
+            /** @description Freezes the player holds after the change */
+            freezes: number;
+            /** @description Start of the period the change is about (ISO 8601) */
+            period_start: string;
+        };
+        StreakLostPayload: {
+            /**
+             * @description The webhook type
+             * @example streak-lost
+             * @enum {string}
+             */
+            webhook_type: "streak-lost";
+            app_id: string;
+            user_id: string;
+            streak_id: string;
+            /** @description The streak's key */
+            key: string;
+            /** @description The streak's length after the change (0 once lost) */
+            length: number;
+            longest: number;
+            /** @description Freezes the player holds after the change */
+            freezes: number;
+            /** @description Start of the period the change is about (ISO 8601) */
+            period_start: string;
+        };
+        StreakMilestonePayload: {
+            /**
+             * @description The webhook type
+             * @example streak-milestone
+             * @enum {string}
+             */
+            webhook_type: "streak-milestone";
+            app_id: string;
+            user_id: string;
+            streak_id: string;
+            /** @description The streak's key */
+            key: string;
+            /** @description The streak's length after the change (0 once lost) */
+            length: number;
+            longest: number;
+            /** @description Freezes the player holds after the change */
+            freezes: number;
+            /** @description Start of the period the change is about (ISO 8601) */
+            period_start: string;
         };
         AchievementUnlockedPayload: {
             /**
@@ -2850,6 +3179,7 @@ export interface components {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
             points: components["schemas"]["PlayerPointsState"];
+            streaks: components["schemas"]["PlayerStreaksState"];
             achievements: components["schemas"]["PlayerAchievementsState"];
         };
         StoredChallengeState: {
@@ -2956,6 +3286,40 @@ export interface components {
             reason: string;
             created_at: string;
         };
+        PlayerStreaksState: {
+            time_zone: string | null;
+            streaks: (components["schemas"]["PlayerStreak"] & {
+                freezes_max: number;
+                restorable: boolean;
+                /** @description The last closed periods, oldest first */
+                calendar: {
+                    period_start: string;
+                    /** @enum {string} */
+                    status: "kept" | "frozen" | "missed";
+                }[];
+            })[];
+        };
+        PlayerStreak: {
+            streak_id: string;
+            key: string;
+            name: string;
+            /** @enum {string} */
+            period: "daily" | "weekly";
+            /** @description Kept periods in a row up to now; frozen ones bridge without counting */
+            length: number;
+            longest: number;
+            kept_this_period: boolean;
+            count_this_period: number;
+            min_count: number;
+            /** @description When the current period ends (ISO 8601) */
+            period_ends_at: string;
+            freezes: number;
+            /** @description Start of the current run's first period */
+            started_at: string | null;
+            last_kept_period_start: string | null;
+            /** @description The length lost last (0: none to restore) */
+            lost_length: number;
+        };
         PlayerAchievementsState: {
             /** @description Achievements taken back from the player, which events do not earn again (by id) */
             revoked: string[];
@@ -2990,6 +3354,7 @@ export interface components {
                 levels: components["schemas"]["BattlePassLevel"][];
             })[];
             points: components["schemas"]["PlayerPointsState"];
+            streaks: components["schemas"]["PlayerStreaksState"];
             achievements: components["schemas"]["PlayerAchievementsState"];
             /** @description The player on every board of the app */
             leaderboards: {
@@ -3076,7 +3441,7 @@ export interface components {
             message_id: string;
             webhook_id: string | null;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased";
             /** @description The URL called (without the secret). */
             url: string | null;
             /**
@@ -3429,11 +3794,11 @@ export interface components {
             challenge_name: string;
             /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
             challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
             challenge_goal_condition: number;
-            challenge_current_score: number;
-            user_challenge_current_score: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
@@ -3441,6 +3806,8 @@ export interface components {
             challenge_icon: string;
             challenge_icon_hd: string;
             repeatable: boolean;
+            challenge_current_score: number;
+            user_challenge_current_score: number;
             /** @enum {string} */
             type: "unlock" | "unlocked" | "in-progress" | "unclaimed" | "finished" | "lost" | "cancelled";
             is_claimed: boolean;
@@ -3497,21 +3864,24 @@ export interface components {
             challenge_description: string | {
                 [key: string]: string;
             } | null;
-            challenge_goal: number;
-            challenge_goal_condition: number;
+            /** @description Seconds after activation; -1: no time-out */
             challenge_duration_time: number;
+            /** @description Offered from this instant; null: at once */
             live_date: string | null;
+            challenge_goal: number;
+            /** @description 0: complete when the counter reaches the goal; 1: complete when an event leaves it at or below the goal */
+            challenge_goal_condition: number;
             challenge_price: number;
             challenge_reward: string;
             challenge_reward_type: string;
             challenge_xp: number;
+            challenge_icon: string;
+            challenge_icon_hd: string;
+            repeatable: boolean;
             points_rewards: {
                 system: string;
                 amount: number;
             }[];
-            challenge_icon: string;
-            challenge_icon_hd: string;
-            repeatable: boolean;
             is_auto_activated: boolean;
             period_range: string;
             period_range_reset_at_time: string;
@@ -3556,7 +3926,10 @@ export interface components {
              * @default 0
              */
             challenge_goal_condition?: 0 | 1;
-            /** @default -1 */
+            /**
+             * @description Seconds after activation; -1: no time-out
+             * @default -1
+             */
             challenge_duration_time?: number;
             /**
              * Format: date-time
@@ -4301,6 +4674,185 @@ export interface components {
              */
             reason: string;
         };
+        PlayerStreaks: {
+            streaks: components["schemas"]["PlayerStreak"][];
+        };
+        UserTimeZone: {
+            /**
+             * @description IANA zone; null: never set
+             * @example Europe/Berlin
+             */
+            time_zone: string | null;
+        };
+        UserTimeZoneInput: {
+            /** @example Europe/Berlin */
+            time_zone: string;
+        };
+        StreakAdmin: {
+            streak_id: string;
+            app_id: string;
+            key: string;
+            name: string | {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            period: "daily" | "weekly";
+            event_name: string | null;
+            filters: components["schemas"]["CounterFilter"][];
+            min_count: number;
+            reset_at_time: string;
+            time_zone: string;
+            freezes: {
+                /**
+                 * @description Freezes a player holds when the streak first counts for them
+                 * @default 0
+                 */
+                initial?: number;
+                /**
+                 * @description A freeze is earned each time the length reaches a multiple of it; 0: never
+                 * @default 0
+                 * @example 7
+                 */
+                earn_every?: number;
+                /**
+                 * @description Most freezes a player holds
+                 * @default 0
+                 * @example 2
+                 */
+                max?: number;
+            };
+            milestones: components["schemas"]["StreakMilestone"][];
+            created_at: string;
+            updated_at: string;
+        };
+        StreakMilestone: {
+            /**
+             * @description The streak's length
+             * @example 7
+             */
+            length: number;
+            /**
+             * @description Credited once per streak run, when the run reaches the length
+             * @default []
+             */
+            points_rewards?: components["schemas"]["StreakPointsReward"][];
+        };
+        StreakPointsReward: {
+            /**
+             * @description The points system's key
+             * @example xp
+             */
+            system: string;
+            /** @example 100 */
+            amount: number;
+        };
+        StreakInput: {
+            /**
+             * @description Unique in the app
+             * @example daily-practice
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Daily practice",
+             *       "de": "Tägliches Üben"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /**
+             * @description daily, or weekly (weeks start on Monday)
+             * @enum {string}
+             */
+            period: "daily" | "weekly";
+            /**
+             * @description null: any event counts
+             * @default null
+             */
+            event_name?: string | null;
+            /** @default [] */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description Qualifying events in a period that keep it
+             * @default 1
+             */
+            min_count?: number;
+            /**
+             * @description Wall-clock time in the player's zone at which a period ends
+             * @default 00:00:00
+             * @example 00:00:00
+             */
+            reset_at_time?: string;
+            /**
+             * @description The zone of players who have not stored their own
+             * @example Europe/Berlin
+             */
+            time_zone: string;
+            /**
+             * @default {
+             *       "initial": 0,
+             *       "earn_every": 0,
+             *       "max": 0
+             *     }
+             */
+            freezes?: {
+                /**
+                 * @description Freezes a player holds when the streak first counts for them
+                 * @default 0
+                 */
+                initial?: number;
+                /**
+                 * @description A freeze is earned each time the length reaches a multiple of it; 0: never
+                 * @default 0
+                 * @example 7
+                 */
+                earn_every?: number;
+                /**
+                 * @description Most freezes a player holds
+                 * @default 0
+                 * @example 2
+                 */
+                max?: number;
+            };
+            /** @default [] */
+            milestones?: components["schemas"]["StreakMilestone"][];
+        };
+        StreakCorrectionAnswer: {
+            before: {
+                streak_id: string;
+                key: string;
+                length: number;
+                longest: number;
+                freezes: number;
+                lost_length: number;
+            };
+            after: {
+                streak_id: string;
+                key: string;
+                length: number;
+                longest: number;
+                freezes: number;
+                lost_length: number;
+            };
+            reason: string;
+        };
+        StreakRestoreInput: {
+            /**
+             * @description Why; kept in the audit log with the state before and after
+             * @example app outage on 3 May
+             */
+            reason: string;
+        };
+        StreakFreezesGrantInput: {
+            /** @example 1 */
+            amount: number;
+            /**
+             * @description Why; kept in the audit log with the state before and after
+             * @example app outage on 3 May
+             */
+            reason: string;
+        };
         PlayerAchievements: {
             achievements: components["schemas"]["PlayerAchievement"][];
         };
@@ -4474,7 +5026,7 @@ export interface components {
             app_id: string;
             key: string;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased";
             url: string;
             secret_key: string;
             /** @description False once the receiver answered 410 Gone; a PUT enables it again. */
@@ -4491,11 +5043,11 @@ export interface components {
              */
             key?: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player), `points-changed` (beyond the spec: a player's balance in a points system moved) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -4625,6 +5177,8 @@ export interface components {
             /** @default [] */
             points_systems?: components["schemas"]["CatalogPointsSystem"][];
             /** @default [] */
+            streaks?: components["schemas"]["CatalogStreak"][];
+            /** @default [] */
             achievements?: components["schemas"]["CatalogAchievement"][];
             /** @default [] */
             webhooks?: components["schemas"]["CatalogWebhook"][];
@@ -4706,7 +5260,10 @@ export interface components {
              * @default 0
              */
             challenge_goal_condition?: 0 | 1;
-            /** @default -1 */
+            /**
+             * @description Seconds after activation; -1: no time-out
+             * @default -1
+             */
             challenge_duration_time?: number;
             /**
              * Format: date-time
@@ -5057,6 +5614,78 @@ export interface components {
              */
             triggers?: components["schemas"]["PointsTrigger"][];
         };
+        CatalogStreak: {
+            /**
+             * @description Unique in the app
+             * @example daily-practice
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Daily practice",
+             *       "de": "Tägliches Üben"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /**
+             * @description daily, or weekly (weeks start on Monday)
+             * @enum {string}
+             */
+            period: "daily" | "weekly";
+            /**
+             * @description null: any event counts
+             * @default null
+             */
+            event_name?: string | null;
+            /** @default [] */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description Qualifying events in a period that keep it
+             * @default 1
+             */
+            min_count?: number;
+            /**
+             * @description Wall-clock time in the player's zone at which a period ends
+             * @default 00:00:00
+             * @example 00:00:00
+             */
+            reset_at_time?: string;
+            /**
+             * @description The zone of players who have not stored their own
+             * @example Europe/Berlin
+             */
+            time_zone: string;
+            /**
+             * @default {
+             *       "initial": 0,
+             *       "earn_every": 0,
+             *       "max": 0
+             *     }
+             */
+            freezes?: {
+                /**
+                 * @description Freezes a player holds when the streak first counts for them
+                 * @default 0
+                 */
+                initial?: number;
+                /**
+                 * @description A freeze is earned each time the length reaches a multiple of it; 0: never
+                 * @default 0
+                 * @example 7
+                 */
+                earn_every?: number;
+                /**
+                 * @description Most freezes a player holds
+                 * @default 0
+                 * @example 2
+                 */
+                max?: number;
+            };
+            /** @default [] */
+            milestones?: components["schemas"]["StreakMilestone"][];
+        };
         CatalogAchievement: {
             /**
              * @description Unique in the app; how composites (`requires`) and documents name the achievement
@@ -5151,11 +5780,11 @@ export interface components {
              */
             key: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player), `points-changed` (beyond the spec: a player's balance in a points system moved) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -5184,7 +5813,7 @@ export interface components {
                 /** @enum {string} */
                 action: "create" | "update" | "delete";
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "achievement" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -5200,7 +5829,7 @@ export interface components {
             /** @description Objects of the app the document leaves out: kept, or deleted with prune=true */
             unmanaged: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "achievement" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -5210,7 +5839,7 @@ export interface components {
             /** @description Changes that would break running player state: an apply refuses them (409) unless force=true */
             blocked: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "achievement" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -16240,6 +16869,941 @@ export interface operations {
             };
         };
     };
+    getPlayerStreaks: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+                /** @description Language of names; default: the app's language */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's streaks */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerStreaks"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserTimeZone: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's zone */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTimeZone"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUserTimeZone: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserTimeZoneInput"];
+            };
+        };
+        responses: {
+            /** @description The stored zone */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTimeZone"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStreaks: {
+        parameters: {
+            query?: {
+                currentPage?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of streaks */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["StreakAdmin"][];
+                        currentPage: number;
+                        pageSize: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The streak */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakInput"];
+            };
+        };
+        responses: {
+            /** @description The new streak */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                streakId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The streak */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceStreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                streakId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakInput"];
+            };
+        };
+        responses: {
+            /** @description The streak */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                streakId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreUserStreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                streakId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakRestoreInput"];
+            };
+        };
+        responses: {
+            /** @description The streak before and after */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakCorrectionAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this action */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    grantUserStreakFreezes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                streakId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakFreezesGrantInput"];
+            };
+        };
+        responses: {
+            /** @description The streak before and after */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreakCorrectionAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPlayerAchievements: {
         parameters: {
             query?: {
@@ -16974,8 +18538,8 @@ export interface operations {
             query?: {
                 currentPage?: number;
                 pageSize?: number;
-                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player), `points-changed` (beyond the spec: a player's balance in a points system moved) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
+                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
             path: {
@@ -17506,7 +19070,7 @@ export interface operations {
                 pageSize?: number;
                 status?: "pending" | "succeeded" | "failed";
                 webhook_id?: string;
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "user-erased" | "leaderboard-updated";
                 message_id?: string;
                 /** @description Only the deliveries whose payload names this player (what a player's export points to) */
                 user_id?: string;
@@ -19509,6 +21073,226 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PointsChangedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streakExtendedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakExtendedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streakFreezeUsedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakFreezeUsedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streakFreezeEarnedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakFreezeEarnedPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streakLostWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakLostPayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streakMilestoneWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreakMilestonePayload"];
             };
         };
         responses: {

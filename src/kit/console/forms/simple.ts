@@ -16,4 +16,4 @@ export const decodeApiKey = decodeTexts(["name"]);
 /** An empty secret lets the API generate one; an empty key keeps the current one (or derives one from the id). */
 export const decodeWebhook = decodeTexts(["key", "webhook_type", "url", "secret_key"], ["key", "secret_key"]);
 /** On edit, an empty password keeps the current one. */
-export const decodeConsoleUser = decodeTexts(["email", "display_name", "role", "password"], ["password"]);
+export const decodeOperator = decodeTexts(["email", "display_name", "role", "password"], ["password"]);

@@ -1,4 +1,4 @@
-import type { AreaSchema } from "../user/schema";
+import type { AreaTables } from "../shared/object-tables";
 import { PROCESSED_EVENTS_MIGRATIONS } from "./processed-events";
 
 /**
@@ -10,7 +10,7 @@ import { PROCESSED_EVENTS_MIGRATIONS } from "./processed-events";
  * send no `event_id`, and a player whose events carry none then keeps two b-trees fewer. Which
  * versions a deployment may roll back to because of this is in CHANGELOG.md.
  */
-export const eventsSchema: AreaSchema = {
+export const eventsTables: AreaTables = {
   area: "events",
   migrations: [
     ...PROCESSED_EVENTS_MIGRATIONS,

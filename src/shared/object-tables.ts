@@ -1,15 +1,15 @@
 /**
- * An object's SQLite schema, versioned per area: each area owns an ordered list of migrations and
+ * An object's SQLite tables, versioned per area: each area owns an ordered list of migrations and
  * only appends to it. `schema_versions` holds one row per area whose tables exist.
  */
-export interface AreaSchema {
+export interface AreaTables {
   area: string;
   /** Appended to, never changed: each brings an older object's tables one version on. */
   migrations: string[];
   /**
    * The area's tables at their last version, made at once where the area has none: what the
    * migrations give, less the tables a migration handed to an area of their own (the same tables,
-   * columns and indexes across a whole object; test/integration/user/object-schema.test.ts compares
+   * columns and indexes across a whole object; test/integration/user/object-tables.test.ts compares
    * them), in the cheapest form for this runtime. A table keyed by text is WITHOUT ROWID
    * (one b-tree, not a table and its key's index), and no AUTOINCREMENT where the ids only order
    * rows (no sqlite_sequence to make, nor to write at each insert). Without it the migrations run.
@@ -32,13 +32,13 @@ const READ_ONLY = /^\s*SELECT\b/i;
  * and a SQLite page to keep, and most players never use some areas (battle passes, erasure, paced
  * boards, topic watchers).
  */
-export class ObjectSchema {
+export class ObjectTables {
   /** Version of each area whose tables exist. */
   private versions = new Map<string, number>();
 
   constructor(
     private readonly sql: SqlStorage,
-    private readonly areas: AreaSchema[],
+    private readonly areas: AreaTables[],
   ) {
     // WITHOUT ROWID: one b-tree instead of a table and its key's index. Objects that have the older
     // rowid table keep it; both read and write alike.
@@ -71,7 +71,7 @@ export class ObjectSchema {
    * the first statement that may write creates them, inside the caller's transaction if any.
    * No rows also for an aggregate: read a minimum as `ORDER BY … LIMIT 1`, not with `one()`.
    */
-  sqlFor(area: AreaSchema): AreaSql {
+  sqlFor(area: AreaTables): AreaSql {
     const sql = this.sql;
     return {
       exec: <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
@@ -84,7 +84,7 @@ export class ObjectSchema {
     };
   }
 
-  private migrate({ area, migrations, created }: AreaSchema): void {
+  private migrate({ area, migrations, created }: AreaTables): void {
     const from = this.versions.get(area) ?? 0;
     if (from >= migrations.length) return;
     if (from === 0 && created !== undefined) this.sql.exec(created);
@@ -92,12 +92,12 @@ export class ObjectSchema {
     // One version row per area, not per migration: a new area runs every migration at once.
     this.sql.exec(UPSERT_VERSION, area, migrations.length);
     // Read again, not set: an area's tables may include another area's, which it registers
-    // (src/events/events-schema.ts).
+    // (src/events/event-tables.ts).
     this.reload();
   }
 }
 
 /** Creates or migrates every area's tables when the object starts (objects with a table or two). */
-export function migrateObjectStorage(sql: SqlStorage, areas: AreaSchema[]): void {
-  new ObjectSchema(sql, areas).migrateAll();
+export function migrateObjectStorage(sql: SqlStorage, areas: AreaTables[]): void {
+  new ObjectTables(sql, areas).migrateAll();
 }

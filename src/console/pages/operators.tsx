@@ -1,8 +1,8 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { deleteConsoleUser, listConsoleUsers, requireConsoleUser, type ConsoleUserRow } from "../admin/repo";
-import { ConsoleUserInput, ConsoleUserUpdate, MIN_PASSWORD_LENGTH } from "../admin/schemas";
-import { createConsoleUser, replaceConsoleUser } from "../admin/service";
-import { revokeUserSessions } from "../../kit/console/sessions";
+import { deleteOperator, listOperators, requireOperator, type OperatorRow } from "../admin/repo";
+import { OperatorInput, OperatorUpdate, MIN_PASSWORD_LENGTH } from "../admin/schemas";
+import { createOperator, replaceOperator } from "../admin/service";
+import { revokeOperatorSessions } from "../../kit/console/sessions";
 import { CONSOLE_ROLES, ROLE_DESCRIPTIONS } from "../../kit/console/core/roles";
 import {
   consoleActor,
@@ -12,7 +12,7 @@ import {
   redirectWithNotice,
   type ConsoleContext,
 } from "../../kit/console/http";
-import { decodeConsoleUser } from "../../kit/console/forms/simple";
+import { decodeOperator } from "../../kit/console/forms/simple";
 import { submitForm } from "../../kit/console/forms/submit";
 import {
   DeleteButton,
@@ -32,7 +32,7 @@ const ROLE_OPTIONS = CONSOLE_ROLES.map((r) => [r, `${r}: ${ROLE_DESCRIPTIONS[r]}
 const BASE = "/console/users";
 const FIELDS = ["email", "display_name", "role", "password"];
 
-function UserForm(props: { form: FormState; action: string; submit: string; isNew: boolean }) {
+function OperatorForm(props: { form: FormState; action: string; submit: string; isNew: boolean }) {
   const { form } = props;
   return (
     <PostForm action={props.action}>
@@ -62,9 +62,9 @@ function UserForm(props: { form: FormState; action: string; submit: string; isNe
   );
 }
 
-async function usersPage(c: ConsoleContext, form: FormState, status: ContentfulStatusCode = 200) {
+async function operatorsPage(c: ConsoleContext, form: FormState, status: ContentfulStatusCode = 200) {
   const list = listQuery(c);
-  const { rows, total } = await listConsoleUsers(c.env.DB, list, list.search, Date.now());
+  const { rows, total } = await listOperators(c.env.DB, list, list.search, Date.now());
   return renderPage(
     c,
     { title: "Console users", section: "users", status },
@@ -106,21 +106,21 @@ async function usersPage(c: ConsoleContext, form: FormState, status: ContentfulS
       </div>
       <section class="panel">
         <h2>Add a console user</h2>
-        <UserForm form={form} action={BASE} submit="Add user" isNew />
+        <OperatorForm form={form} action={BASE} submit="Add user" isNew />
       </section>
     </>,
   );
 }
 
-function userPage(c: ConsoleContext, user: ConsoleUserRow, form: FormState, status: ContentfulStatusCode = 200) {
-  const path = `${BASE}/${user.console_user_id}`;
-  const self = c.get("session").consoleUserId === user.console_user_id;
+function operatorPage(c: ConsoleContext, operator: OperatorRow, form: FormState, status: ContentfulStatusCode = 200) {
+  const path = `${BASE}/${operator.console_user_id}`;
+  const self = c.get("session").operatorId === operator.console_user_id;
   return renderPage(
     c,
-    { title: user.email, section: "users", status },
+    { title: operator.email, section: "users", status },
     <>
       <PageHeader
-        title={user.email}
+        title={operator.email}
         crumbs={[[BASE, "Console users"]]}
         actions={
           <>
@@ -128,72 +128,72 @@ function userPage(c: ConsoleContext, user: ConsoleUserRow, form: FormState, stat
               action={`${path}/sign-out`}
               class="inline"
               swap="innerHTML"
-              confirm={`Sign ${user.email} out on every device?`}
+              confirm={`Sign ${operator.email} out on every device?`}
             >
               <button type="submit" class="secondary">
                 Sign out everywhere
               </button>
             </PostForm>
-            {!self && <DeleteButton action={`${path}/delete`} confirm={`Delete the console user ${user.email}?`} />}
+            {!self && <DeleteButton action={`${path}/delete`} confirm={`Delete the console user ${operator.email}?`} />}
           </>
         }
       />
-      <UserForm form={form} action={path} submit="Save" isNew={false} />
+      <OperatorForm form={form} action={path} submit="Save" isNew={false} />
     </>,
   );
 }
 
-const userForm = (u: ConsoleUserRow) => emptyForm({ email: u.email, display_name: u.display_name, role: u.role });
+const operatorForm = (u: OperatorRow) => emptyForm({ email: u.email, display_name: u.display_name, role: u.role });
 
-export const userPages = consoleRouter()
+export const operatorPages = consoleRouter()
   .get(BASE, async (c) => {
     guard(c, "administer");
-    return usersPage(c, emptyForm({ role: "editor" }));
+    return operatorsPage(c, emptyForm({ role: "editor" }));
   })
   .post(BASE, async (c) => {
     guard(c, "administer");
     return submitForm(c, {
-      decode: decodeConsoleUser,
-      schema: ConsoleUserInput,
+      decode: decodeOperator,
+      schema: OperatorInput,
       save: async (input) => {
-        const user = await createConsoleUser(c.env.DB, input, Date.now(), consoleActor(c));
-        return redirectWithNotice(c, BASE, `${user.email} can now sign in as ${user.role}.`);
+        const operator = await createOperator(c.env.DB, input, Date.now(), consoleActor(c));
+        return redirectWithNotice(c, BASE, `${operator.email} can now sign in as ${operator.role}.`);
       },
-      render: (form, status) => usersPage(c, form, status),
+      render: (form, status) => operatorsPage(c, form, status),
     });
   })
-  .get(`${BASE}/:userId{[0-9]+}`, async (c) => {
+  .get(`${BASE}/:operatorId{[0-9]+}`, async (c) => {
     guard(c, "administer");
-    const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
-    return userPage(c, user, userForm(user));
+    const operator = await requireOperator(c.env.DB, c.req.param("operatorId"));
+    return operatorPage(c, operator, operatorForm(operator));
   })
-  .post(`${BASE}/:userId{[0-9]+}`, async (c) => {
+  .post(`${BASE}/:operatorId{[0-9]+}`, async (c) => {
     guard(c, "administer");
-    const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
+    const operator = await requireOperator(c.env.DB, c.req.param("operatorId"));
     return submitForm(c, {
-      decode: decodeConsoleUser,
-      schema: ConsoleUserUpdate,
+      decode: decodeOperator,
+      schema: OperatorUpdate,
       save: async (input) => {
-        const saved = await replaceConsoleUser(c.env.DB, user, input, Date.now(), consoleActor(c));
-        const signedOut = input.password !== undefined || input.role !== user.role;
+        const saved = await replaceOperator(c.env.DB, operator, input, Date.now(), consoleActor(c));
+        const signedOut = input.password !== undefined || input.role !== operator.role;
         return redirectWithNotice(
           c,
           c.req.path,
           `${saved.email} saved${signedOut ? " and signed out everywhere" : ""}.`,
         );
       },
-      render: (form, status) => userPage(c, user, form, status),
+      render: (form, status) => operatorPage(c, operator, form, status),
     });
   })
-  .post(`${BASE}/:userId{[0-9]+}/sign-out`, async (c) => {
+  .post(`${BASE}/:operatorId{[0-9]+}/sign-out`, async (c) => {
     guard(c, "administer");
-    const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
-    await revokeUserSessions(c.env.DB, user.console_user_id, Date.now());
-    return redirectWithNotice(c, `${BASE}/${user.console_user_id}`, `${user.email} is signed out everywhere.`);
+    const operator = await requireOperator(c.env.DB, c.req.param("operatorId"));
+    await revokeOperatorSessions(c.env.DB, operator.console_user_id, Date.now());
+    return redirectWithNotice(c, `${BASE}/${operator.console_user_id}`, `${operator.email} is signed out everywhere.`);
   })
-  .post(`${BASE}/:userId{[0-9]+}/delete`, async (c) => {
+  .post(`${BASE}/:operatorId{[0-9]+}/delete`, async (c) => {
     guard(c, "administer");
-    const user = await requireConsoleUser(c.env.DB, c.req.param("userId"));
-    await deleteConsoleUser(c.env.DB, user, consoleActor(c));
-    return redirectWithNotice(c, BASE, `${user.email} deleted.`);
+    const operator = await requireOperator(c.env.DB, c.req.param("operatorId"));
+    await deleteOperator(c.env.DB, operator, consoleActor(c));
+    return redirectWithNotice(c, BASE, `${operator.email} deleted.`);
   });

@@ -1,17 +1,17 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { battlePassSchema } from "../../../src/battlepasses/user-store";
+import { battlePassTables } from "../../../src/battlepasses/user-store";
 import { UserChallenges } from "../../../src/challenges/user-challenges";
 import { userObject } from "../../../src/user/names";
-import { ObjectSchema } from "../../../src/user/schema";
-import { USER_OBJECT_SCHEMAS } from "../../../src/wiring/user-areas";
-import { eventsSchema } from "../../../src/events/events-schema";
-import { eventIdsSchema } from "../../../src/events/processed-events";
+import { ObjectTables } from "../../../src/shared/object-tables";
+import { USER_OBJECT_TABLES } from "../../../src/wiring/user-areas";
+import { eventsTables } from "../../../src/events/event-tables";
+import { eventIdsTables } from "../../../src/events/processed-events";
 import { createTestApp, sendEvent } from "../helpers";
 import { createCategory, createChallenge, player } from "../challenges/support";
 
 /**
- * A user object's tables are made per area at the area's first write (src/user/schema.ts): a
+ * A user object's tables are made per area at the area's first write (src/shared/object-tables.ts): a
  * player holds only the tables of what they used, reads of the others answer nothing, and objects
  * made before keep theirs.
  */
@@ -143,12 +143,12 @@ describe("a user object's tables", () => {
   it("made by 0.3.5, whose events area has the ids of applied events, keep them: a retried event stays a duplicate", async () => {
     // The events area as 0.3.5 made it: with the event-ids area's tables, registered, and an applied event's id.
     const { app, score } = await playerOfOlderObject("v035", (sql) => {
-      sql.exec(eventIdsSchema.created!);
-      sql.exec(eventsSchema.created!);
+      sql.exec(eventIdsTables.created!);
+      sql.exec(eventsTables.created!);
       sql.exec(
         "INSERT INTO schema_versions (area, version) VALUES ('events', ?), ('event-ids', ?)",
-        eventsSchema.migrations.length,
-        eventIdsSchema.migrations.length,
+        eventsTables.migrations.length,
+        eventIdsTables.migrations.length,
       );
       sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('v035-1', ?)", Date.now());
     });
@@ -160,7 +160,7 @@ describe("a user object's tables", () => {
   it("made before the ids of applied events were an area of their own keep those ids: a retried event stays a duplicate", async () => {
     // The events area as 0.3.4 left it, with an applied event's id in its processed_events.
     const { app, score, stub } = await playerOfOlderObject("v034", (sql) => {
-      for (const migration of eventsSchema.migrations.slice(0, 4)) sql.exec(migration);
+      for (const migration of eventsTables.migrations.slice(0, 4)) sql.exec(migration);
       sql.exec("INSERT INTO schema_versions (area, version) VALUES ('events', 4)");
       sql.exec("INSERT INTO processed_events (event_id, processed_at) VALUES ('old-1', ?)", Date.now());
     });
@@ -184,7 +184,7 @@ describe("a user object's tables", () => {
 
   it("answer no rows for an area without tables, and its first write makes them at their last version", async () => {
     await inNewObject((storage) => {
-      const passes = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).sqlFor(battlePassSchema);
+      const passes = new ObjectTables(storage.sql, USER_OBJECT_TABLES).sqlFor(battlePassTables);
       expect(passes.exec("SELECT * FROM bp_unlocks").toArray()).toEqual([]);
       expect(tables(storage.sql)).not.toContain("bp_unlocks");
 
@@ -195,14 +195,14 @@ describe("a user object's tables", () => {
         { battle_pass_id: "7", holder_counted: 0 },
       ]);
       expect(tables(storage.sql)).toEqual(expect.arrayContaining(["bp_unlocks", "bp_levels", "bp_challenges"]));
-      expect(versions(storage.sql).battlepasses).toBe(battlePassSchema.migrations.length);
+      expect(versions(storage.sql).battlepasses).toBe(battlePassTables.migrations.length);
     });
   });
 
   it("made by a transaction that failed are gone with it, and made again after a reload", async () => {
     await inNewObject((storage) => {
-      const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
-      const passes = schema.sqlFor(battlePassSchema);
+      const schema = new ObjectTables(storage.sql, USER_OBJECT_TABLES);
+      const passes = schema.sqlFor(battlePassTables);
       const unlock = () =>
         passes.exec(
           "INSERT INTO bp_unlocks (battle_pass_id, unlocked_at, purchase_price, purchase_currency) VALUES ('7', 1, 0, 'EUR')",
@@ -224,10 +224,10 @@ describe("a user object's tables", () => {
 
   it("of an object made with every area keep their rows, and an area behind its last version is migrated at the start", async () => {
     await inNewObject((storage) => {
-      const challenges = UserChallenges.schema;
+      const challenges = UserChallenges.tables;
       // The object as an older version left it: every area, the challenges one at its first migration
       // (before the holder counts' column, with the time-outs' index).
-      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).migrateAll();
+      new ObjectTables(storage.sql, USER_OBJECT_TABLES).migrateAll();
       storage.sql.exec("DROP TABLE ch_owner; DROP TABLE ch_instances");
       storage.sql.exec(challenges.migrations[0]);
       storage.sql.exec("UPDATE schema_versions SET version = 1 WHERE area = ?", challenges.area);
@@ -235,9 +235,9 @@ describe("a user object's tables", () => {
       storage.sql.exec("INSERT INTO ch_owner (id, app_id, user_id, last_user_challenge_id) VALUES (1, '1', 'old', 4)");
       storage.sql.exec("INSERT INTO event_rate (second, n) VALUES (5, 2)");
 
-      const schema = new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS);
+      const schema = new ObjectTables(storage.sql, USER_OBJECT_TABLES);
       expect(versions(storage.sql)).toEqual(
-        Object.fromEntries(USER_OBJECT_SCHEMAS.map((a) => [a.area, a.migrations.length])),
+        Object.fromEntries(USER_OBJECT_TABLES.map((a) => [a.area, a.migrations.length])),
       );
       expect(tables(storage.sql)).not.toContain("ch_instances_by_expiry");
       expect(
@@ -246,26 +246,26 @@ describe("a user object's tables", () => {
           .exec("SELECT user_id, last_user_challenge_id, holders_counted FROM ch_owner")
           .toArray(),
       ).toEqual([{ user_id: "old", last_user_challenge_id: 4, holders_counted: 0 }]);
-      const rate = USER_OBJECT_SCHEMAS.find((a) => a.area === "event-rate")!;
+      const rate = USER_OBJECT_TABLES.find((a) => a.area === "event-rate")!;
       expect(schema.sqlFor(rate).exec("SELECT second, n FROM event_rate").toArray()).toEqual([{ second: 5, n: 2 }]);
     });
   });
 
   it("made at once where an area has none, are what the areas' migrations make: the same tables, columns, keys and indexes", async () => {
-    const made = USER_OBJECT_SCHEMAS.filter((area) => area.created !== undefined);
+    const made = USER_OBJECT_TABLES.filter((area) => area.created !== undefined);
     expect(made.map((area) => area.area)).toEqual(
       expect.arrayContaining(["challenges", "outbox", "events", "event-ids", "realtime", "leaderboard-pace"]),
     );
     // Whole objects, every area made: one area's migrations may make tables that another area now owns.
     const migrated = await inNewObject((storage) => {
-      new ObjectSchema(
+      new ObjectTables(
         storage.sql,
-        USER_OBJECT_SCHEMAS.map(({ created: _created, ...area }) => area),
+        USER_OBJECT_TABLES.map(({ created: _created, ...area }) => area),
       ).migrateAll();
       return { layout: layout(storage.sql), versions: versions(storage.sql) };
     });
     const created = await inNewObject((storage) => {
-      new ObjectSchema(storage.sql, USER_OBJECT_SCHEMAS).migrateAll();
+      new ObjectTables(storage.sql, USER_OBJECT_TABLES).migrateAll();
       return { layout: layout(storage.sql), versions: versions(storage.sql) };
     });
     expect(created).toEqual(migrated);
