@@ -8,9 +8,22 @@ import { COUNTED_EVENT_NAMES_SQL } from "../registry/areas";
  */
 export async function countedEventNames(db: D1Database, appId: number | string): Promise<string[]> {
   if (COUNTED_EVENT_NAMES_SQL.length === 0) return [];
-  const rows = await db
-    .prepare(`${COUNTED_EVENT_NAMES_SQL.join(" UNION ")} ORDER BY event_name`)
-    .bind(Number(appId))
-    .all<{ event_name: string }>();
-  return rows.results.map((r) => r.event_name);
+  // One statement per area in one batch: D1 allows few terms in one compound SELECT (UNION).
+  const results = await db.batch<{ event_name: string | null }>(
+    COUNTED_EVENT_NAMES_SQL.map((sql) => db.prepare(sql).bind(Number(appId))),
+  );
+  const names = new Set<string>();
+  for (const result of results)
+    for (const row of result.results) if (typeof row.event_name === "string") names.add(row.event_name);
+  return [...names].sort(compareBytes);
+}
+
+const encoder = new TextEncoder();
+
+/** SQLite's order of text (its bytes in UTF-8), which ORDER BY gave. */
+function compareBytes(a: string, b: string): number {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
 }

@@ -37,6 +37,13 @@ export async function consoleFixture(name = "Console fixture") {
   });
   const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
   const achievement = await create("/achievements", { key: "first", name: { en: "First" }, kind: "manual" });
+  const streak = await create("/streaks", {
+    key: "daily",
+    name: { en: "Daily" },
+    period: "daily",
+    event_name: "kill-enemy",
+    time_zone: "Europe/Berlin",
+  });
   const webhook = await create("/webhooks", { webhook_type: "challenge-changed", url: "http://127.0.0.1:9/hooks" });
   const delivery = await create(`/webhooks/${webhook.webhook_id}/test`, {});
   const user = await call("POST", "/api/v1/admin/console-users", {
@@ -56,6 +63,7 @@ export async function consoleFixture(name = "Console fixture") {
     boardId: board.leaderboard_id as string,
     systemId: system.system_id as string,
     achievementId: achievement.achievement_id as string,
+    streakId: streak.streak_id as string,
     webhookId: webhook.webhook_id as string,
     deliveryId: delivery.delivery_id as string,
     operatorId: user.body.console_user_id as string,
@@ -77,6 +85,7 @@ function fixtureParams(f: ConsoleFixture): Record<string, string> {
     leaderboardId: f.boardId,
     systemId: f.systemId,
     achievementId: f.achievementId,
+    streakId: f.streakId,
     flagId: "1",
     memberType: "user",
     memberId: PLAYER,
