@@ -70,9 +70,11 @@ export async function unusedEvents(db: D1Database, appId: number, from: string, 
   const start = Date.parse(`${from}T00:00:00Z`);
   const end = Date.parse(`${addDays(to, 1)}T00:00:00Z`);
   const [received, counted] = await Promise.all([eventNameCounts(db, appId, start, end), countedEventNames(db, appId)]);
-  const countedSet = new Set(counted);
-  const items: UnusedEvent[] = received
-    .filter((e) => !countedSet.has(e.event_name))
-    .map((e) => ({ ...e, similar: similarNames(e.event_name, counted) }));
-  return { from, to, counted_event_names: counted, items };
+  const countedSet = new Set(counted.names);
+  const items: UnusedEvent[] = counted.everyEvent
+    ? []
+    : received
+        .filter((e) => !countedSet.has(e.event_name))
+        .map((e) => ({ ...e, similar: similarNames(e.event_name, counted.names) }));
+  return { from, to, counted_event_names: counted.names, every_event_counts: counted.everyEvent, items };
 }

@@ -4,6 +4,7 @@ import { streaksPages } from "./console/pages";
 import { playerStreaksPages, streaksPlayerSection } from "./console/player-section";
 import { streaksAdmin } from "./admin/routes";
 import { streaksCatalogSection } from "./catalog-section";
+import { streaksCatalog } from "./catalog";
 import { streaksRoutes } from "./routes";
 import { PlayerStreaksState } from "./schemas";
 import { STREAKS, UserStreaks, userStreaks } from "./user-streaks";
@@ -16,12 +17,17 @@ import { streaksWebhooks } from "./webhook-docs";
 export const streaksPlugin: AreaPlugin = {
   name: STREAKS,
   routes: () => [streaksRoutes, streaksAdmin],
-  countedEventNamesSql: "SELECT event_name FROM streaks WHERE app_id = ?1 AND event_name IS NOT NULL",
+  countedEventNamesSql: "SELECT event_name FROM streaks WHERE app_id = ?1",
   userArea: {
     area: UserStreaks,
     rpc: ["list", "timeZone", "setTimeZone", "stored"],
   },
   webhooks: streaksWebhooks,
+  // The notifications topic carries streaks' changes: worth listening to once the app has a streak.
+  playerTopics: async (env, app, userId) =>
+    (await streaksCatalog(env.DB, String(app.app_id))).streaks.length === 0
+      ? []
+      : [{ label: "notifications (streaks)", ref: { kind: "user-notifications", appId: String(app.app_id), userId } }],
   catalog: streaksCatalogSection,
   playerState: {
     key: "streaks",

@@ -246,8 +246,8 @@ function UnusedEvents(props: { items: { event_name: string; count: number; simil
     return (
       <EmptyState>
         <p>
-          Every event name received in the last {props.days} days counts toward a challenge, a battle pass or a
-          leaderboard.
+          Every event name received in the last {props.days} days counts toward something in this app (a challenge, a
+          leaderboard, points, a streak...).
         </p>
       </EmptyState>
     );
@@ -255,8 +255,8 @@ function UnusedEvents(props: { items: { event_name: string; count: number; simil
   return (
     <>
       <p class="muted">
-        Received in the last {props.days} days and counted by no challenge, battle pass or leaderboard: often a mistyped
-        name. An event of any name is accepted.
+        Received in the last {props.days} days and counted by nothing in this app: often a mistyped name. An event of
+        any name is accepted.
       </p>
       <Table head={["Event name", "Events", "Did you mean"]} numeric={[1]}>
         {props.items.map((e) => (

@@ -21,7 +21,7 @@ import {
 } from "../../kit/console/ui/forms";
 import { EventCatalogData, jsonData } from "../../kit/console/ui/counter-fields";
 import { renderAppPage } from "../../kit/console/ui/render";
-import { countedEventNames } from "../../players/counted-event-names";
+import { countedEventNames, type CountedEventNames } from "../../players/counted-event-names";
 import { similarNames } from "../../players/core/similar-names";
 
 /**
@@ -49,24 +49,35 @@ interface Sent {
   payload: Record<string, unknown>;
 }
 
-/** The topics a game of this app would listen on for this player: every area's (its plugin's `playerTopics`). */
+/**
+ * The topics a game of this app would listen on for this player: every area's (its plugin's
+ * `playerTopics`). A topic several areas share (the notifications topic) is listed once, its label
+ * naming them all: "notifications (points, streaks)".
+ */
 async function playerTopics(env: Env, app: AppRow, userId: string) {
   const refs = (await Promise.all(AREAS.map((area) => area.playerTopics?.(env, app, userId) ?? []))).flat();
-  const named = await Promise.all(refs.map(async ({ label, ref }) => ({ label, topic: await topicName(env, ref) })));
-  // Areas share a topic (the player's notifications): listed once, its labels merged ("notifications (points, achievements)").
-  const byTopic = new Map<string, string[]>();
-  for (const { label, topic } of named) byTopic.set(topic, [...(byTopic.get(topic) ?? []), label]);
-  return [...byTopic].map(([topic, labels]) => ({ label: mergedLabel(labels), topic }));
+  const byRef = new Map<string, { labels: string[]; ref: (typeof refs)[number]["ref"] }>();
+  for (const { label, ref } of refs) {
+    const key = JSON.stringify(ref);
+    const seen = byRef.get(key);
+    if (seen) seen.labels.push(label);
+    else byRef.set(key, { labels: [label], ref });
+  }
+  return Promise.all(
+    [...byRef.values()].map(async ({ labels, ref }) => ({
+      label: sharedLabel(labels),
+      topic: await topicName(env, ref),
+    })),
+  );
 }
 
-/** "x (a)" and "x (b)" as "x (a, b)"; labels of other shapes joined. */
-function mergedLabel(labels: string[]): string {
+/** "notifications (points)" and "notifications (streaks)" make "notifications (points, streaks)". */
+function sharedLabel(labels: string[]): string {
   if (labels.length === 1) return labels[0];
   const parts = labels.map((label) => /^(.*) \((.*)\)$/.exec(label));
-  const head = parts[0]?.[1];
-  return parts.every((p) => p !== null && p[1] === head)
-    ? `${head} (${parts.map((p) => p![2]).join(", ")})`
-    : labels.join(", ");
+  const base = parts[0]?.[1];
+  if (parts.some((p) => p === null || p[1] !== base)) return labels.join(", ");
+  return `${base} (${parts.map((p) => p![2]).join(", ")})`;
 }
 
 function MetaFields(props: { form: FormState; eventName: string }) {
@@ -111,15 +122,15 @@ function MetaFields(props: { form: FormState; eventName: string }) {
  * Said under the event name before it is sent: that no configuration counts it (it would be
  * accepted and change nothing), with the counted names within two edits. Empty for a counted name.
  */
-function NameCheck(props: { eventName: string; counted: string[] }) {
-  const { eventName, counted } = props;
-  if (!eventName || counted.includes(eventName)) return null;
+function NameCheck(props: { eventName: string; counted: CountedEventNames }) {
+  const { eventName, counted: countedNames } = props;
+  const counted = countedNames.names;
+  if (!eventName || countedNames.everyEvent || counted.includes(eventName)) return null;
   const similar = similarNames(eventName, counted);
   return (
     <div class="notice name-warning">
       <p>
-        No challenge, battle pass or leaderboard counts <code>{eventName}</code>: the event is accepted and changes
-        nothing.
+        Nothing in this app counts <code>{eventName}</code>: the event is accepted and changes nothing.
         {counted.length === 0 && " This app counts no event yet."}
       </p>
       {similar.length > 0 && (
@@ -140,7 +151,7 @@ function NameCheck(props: { eventName: string; counted: string[] }) {
   );
 }
 
-function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null; counted: string[] }) {
+function TesterPanel(props: { app: AppRow; form: FormState; sent: Sent | null; counted: CountedEventNames }) {
   const { app, form } = props;
   const action = `/console/apps/${app.app_id}/events`;
   const eventName = (form.values.event_name ?? "").trim();
@@ -307,7 +318,7 @@ export const eventPages = consoleRouter()
   .get("/console/apps/:appId/events/name-check", async (c) => {
     const app = await requireApp(c.env.DB, c.req.param("appId"));
     const eventName = (c.req.query("event_name") ?? "").trim().slice(0, 256);
-    const counted = eventName ? await countedEventNames(c.env.DB, app.app_id) : [];
+    const counted = eventName ? await countedEventNames(c.env.DB, app.app_id) : { names: [], everyEvent: false };
     return c.html(<NameCheck eventName={eventName} counted={counted} />);
   })
   .get("/console/apps/:appId/events/topics", async (c) => {

@@ -79,7 +79,10 @@ export const UnusedEvents = z
     to: Day,
     counted_event_names: z
       .array(z.string())
-      .openapi({ description: "Every event name a challenge, battle-pass challenge or leaderboard counts" }),
+      .openapi({ description: "Every event name a configuration counts (challenges, leaderboards, points...)" }),
+    every_event_counts: z.boolean().openapi({
+      description: "Something counts every event (a streak of any event): then no event name is unused",
+    }),
     items: z
       .array(
         z.object({

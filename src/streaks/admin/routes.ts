@@ -13,6 +13,7 @@ import {
   pathId,
 } from "../../shared/openapi";
 import { PagingQuery, pageOf, pageOffset } from "../../shared/paging";
+import { requireRewardSystems } from "../../apps/points-rewards";
 import { deleteStreak, insertStreak, listStreaks, presentStreakRow, requireStreak, updateStreak } from "./repo";
 import { StreakAdmin, StreakInput } from "./schemas";
 import { correctStreak } from "../corrections";
@@ -44,6 +45,17 @@ const EXAMPLE = {
   milestones: [{ length: 7, points_rewards: [{ system: "xp", amount: 100 }] }, { length: 30 }],
 };
 
+/** 400 naming the reward when a milestone's reward names a points system the app does not have. */
+async function requireMilestoneSystems(
+  db: D1Database,
+  appId: number,
+  milestones: { points_rewards: { system: string; amount: number }[] }[],
+): Promise<void> {
+  for (const [i, milestone] of milestones.entries()) {
+    await requireRewardSystems(db, appId, milestone.points_rewards, `milestones.${i}.points_rewards`);
+  }
+}
+
 export const streaksAdmin = createRouter()
   .openapi(
     createRoute({
@@ -63,6 +75,7 @@ export const streaksAdmin = createRouter()
     }),
     async (c) => {
       const app = await requireApp(c.env.DB, c.req.valid("param").appId);
+      await requireMilestoneSystems(c.env.DB, app.app_id, c.req.valid("json").milestones);
       const row = await insertStreak(c.env.DB, app.app_id, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentStreakRow(row), 201);
     },
@@ -119,6 +132,7 @@ export const streaksAdmin = createRouter()
       const { appId, streakId } = c.req.valid("param");
       const app = await requireApp(c.env.DB, appId);
       const current = await requireStreak(c.env.DB, app.app_id, streakId);
+      await requireMilestoneSystems(c.env.DB, current.app_id, c.req.valid("json").milestones);
       const row = await updateStreak(c.env.DB, current, c.req.valid("json"), toIso(c.get("now")), requestActor(c));
       return c.json(presentStreakRow(row), 200);
     },

@@ -85,6 +85,7 @@ describe("players per day and unused events", () => {
           from: day1,
           to: day2,
           counted_event_names: ["achieve-score", "collect-item", "kill-enemy"],
+          every_event_counts: false,
           items: [{ event_name: "kil-enemy", count: 3, similar: ["kill-enemy"] }],
         });
       },
@@ -107,7 +108,7 @@ describe("players per day and unused events", () => {
     expect(html).toContain(`<title>${day2}: 2 active players (0 new, 2 returning)</title>`);
     expect(html).toContain(`<title>${day1}: 5 active players (5 new, 0 returning)</title>`);
     expect(html).toContain(
-      `<tr><th scope="row">${day1}</th><td class="num">5</td><td class="num">40% <span class="muted">(2)</span></td><td class="num muted">not yet</td><td class="num muted">not yet</td></tr>`,
+      `<tr><th scope="row">${day1}</th><td class="num">5</td><td class="num">40% <span class="muted count">(2)</span></td><td class="num muted">not yet</td><td class="num muted">not yet</td></tr>`,
     );
     expect(html).toContain(
       '<tr><td><code>kil-enemy</code></td><td class="num">3</td><td><code>kill-enemy</code></td></tr>',

@@ -40,8 +40,9 @@ const STREAK_TYPES = [
   "streak-milestone",
 ] as const;
 
-async function streaksApp(name: string, streak: Record<string, unknown>) {
+async function streaksApp(name: string, streak: Record<string, unknown>, pointsSystems: string[] = []) {
   const app = await createTestApp(name);
+  for (const key of pointsSystems) await admin("POST", `/apps/${app.appId}/points-systems`, { key, name: key });
   for (const type of STREAK_TYPES)
     await admin("POST", `/apps/${app.appId}/webhooks`, {
       webhook_type: type,
@@ -124,6 +125,19 @@ describe("streaks: configuration", () => {
       expect(r.status).toBe(400);
       expect(r.body.errors.length).toBeGreaterThan(0);
     }
+    const noSystem = await admin("POST", base, {
+      key: "b",
+      name: "x",
+      period: "daily",
+      time_zone: "UTC",
+      milestones: [{ length: 3, points_rewards: [{ system: "gems", amount: 5 }] }],
+    });
+    expect(noSystem).toMatchObject({
+      status: 400,
+      body: {
+        errors: [{ field: "milestones.0.points_rewards.0.system", problem: "no points system 'gems' in this app" }],
+      },
+    });
     const id = created.body.streak_id;
     const list = await admin("GET", base);
     expect(list.body).toMatchObject({ total: 1, items: [{ streak_id: id, key: "weekly" }] });
@@ -306,11 +320,14 @@ describe("streaks: a player in Europe/Berlin", () => {
   });
 
   it("earn_every 7 earns one freeze after 7 days, max caps it; a milestone credits its points once", async () => {
-    const s = await streaksApp("Streaks freezes", {
-      freezes: { initial: 0, earn_every: 7, max: 1 },
-      milestones: [{ length: 3, points_rewards: [{ system: "xp", amount: 50 }] }],
-    });
-    await admin("POST", `/apps/${s.app.appId}/points-systems`, { key: "xp", name: "XP" });
+    const s = await streaksApp(
+      "Streaks freezes",
+      {
+        freezes: { initial: 0, earn_every: 7, max: 1 },
+        milestones: [{ length: 3, points_rewards: [{ system: "xp", amount: 50 }] }],
+      },
+      ["xp"],
+    );
     await clockTo("Europe/Berlin", "12:00");
     for (let i = 0; i < 8; i++) {
       if (i > 0) await clockTo("Europe/Berlin", "12:00", 0.5);

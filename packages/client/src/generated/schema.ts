@@ -3731,8 +3731,10 @@ export interface components {
             from: string;
             /** @example 2025-01-30 */
             to: string;
-            /** @description Every event name a challenge, battle-pass challenge or leaderboard counts */
+            /** @description Every event name a configuration counts (challenges, leaderboards, points...) */
             counted_event_names: string[];
+            /** @description Something counts every event (a streak of any event): then no event name is unused */
+            every_event_counts: boolean;
             /** @description Event names received in the range that no configuration counts, most sent first */
             items: {
                 event_name: string;
