@@ -17,7 +17,14 @@ describe("check-layers", () => {
   });
 
   it("counts every registered area, and the three named ones", () => {
-    expect(featureAreas().sort()).toEqual(["achievements", "battlepasses", "challenges", "leaderboards", "points"]);
+    expect(featureAreas().sort()).toEqual([
+      "achievements",
+      "battlepasses",
+      "challenges",
+      "leaderboards",
+      "points",
+      "streaks",
+    ]);
   });
 
   it("refuses a third file outside an area that imports it", () => {

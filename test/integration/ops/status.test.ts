@@ -49,6 +49,7 @@ describe("GET /api/v1/admin/status", () => {
             points: 1,
             realtime: 1,
             seen: 2,
+            streaks: 1,
           },
           broker: { broker: 2 },
         },
