@@ -23,6 +23,7 @@ import * as fairplay from "./bench/scenarios/fairplay.mjs";
 import * as players from "./bench/scenarios/players.mjs";
 import * as points from "./bench/scenarios/points.mjs";
 import * as streaks from "./bench/scenarios/streaks.mjs";
+import * as achievements from "./bench/scenarios/achievements.mjs";
 import * as leagues from "./bench/scenarios/leagues.mjs";
 
 const config = readConfig();
@@ -96,6 +97,7 @@ const plan = [
   ["listing", listing.run],
   ["points", points.run],
   ["streaks", streaks.run],
+  ["achievements", achievements.run],
   ["leagues", leagues.run],
   ["growth", growth.run],
   ["realtime", realtime.run],

@@ -26,6 +26,7 @@ export const LAYERS = {
   leaderboards: 4,
   points: 4,
   streaks: 4,
+  achievements: 4,
   leagues: 4,
   realtime: 4,
   webhooks: 4,
@@ -42,7 +43,7 @@ export const LAYERS = {
 };
 
 /** The feature areas; every folder whose plugin the registry lists is one too. */
-const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards", "points", "streaks", "leagues"];
+const FEATURE_AREAS = ["challenges", "battlepasses", "leaderboards", "points", "streaks", "achievements", "leagues"];
 export const MAX_AREA_IMPORTERS = 2;
 
 /** The channels every area uses, each reached from outside its folder through one interface file only. */

@@ -22,6 +22,7 @@ const FEATURE_PATHS = {
   check: ["get /api/v1/auth/check"],
   points: ["post /api/v1/admin/apps/{}/points-systems", "post /api/v1/points/{}/{}/grant"],
   streaks: ["post /api/v1/admin/apps/{}/streaks", "get /api/v1/streaks/{}"],
+  achievements: ["post /api/v1/admin/apps/{}/achievements", "get /api/v1/achievements/{}"],
   leagues: ["post /api/v1/admin/apps/{}/leagues", "get /api/v1/leagues/{}/{}"],
 };
 

@@ -2,7 +2,7 @@
 // fourteen minutes on a 2-core machine (the fair play scenario about two of them); every load phase is bounded by a
 // request count AND a duration.
 //
-//   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,points,streaks,leagues,leaderboards,realtime,fanout,webhooks,fairplay
+//   BENCH_SCENARIOS=events,hot-user,warm,d1,broker,listing,growth,points,streaks,achievements,leagues,leaderboards,realtime,fanout,webhooks,fairplay
 // (default: all of these)
 //                   or intake-breakdown: what each part of an event costs (a diagnostic)
 //   BENCH_URL=http://host:port BENCH_ADMIN_TOKEN=...   use a running server (no leaderboard seeding,
@@ -43,6 +43,7 @@ export const SCENARIOS = [
   "growth",
   "points",
   "streaks",
+  "achievements",
   "leagues",
   "leaderboards",
   "realtime",

@@ -10,8 +10,9 @@ export const SPEC_WEBHOOK_TYPES = [
 /**
  * Every type an endpoint can receive, in the order of the OpenAPI document's webhooks (the areas', then the
  * players'): the spec's, beyond it the live-ops types, `points-changed` (a player's balance in a points system
- * moved, src/points), the leagues' `league-standings-changed`, `league-season-ended` and `league-result`
- * (src/leagues), and `user-erased` (a player's erasure completed, src/players).
+ * moved, src/points), the streaks' (src/streaks), `achievement-unlocked` (a player earned or was granted an
+ * achievement, src/achievements), the leagues' `league-standings-changed`, `league-season-ended` and
+ * `league-result` (src/leagues), and `user-erased` (a player's erasure completed, src/players).
  */
 export const WEBHOOK_TYPES = [
   ...SPEC_WEBHOOK_TYPES,
@@ -21,6 +22,7 @@ export const WEBHOOK_TYPES = [
   "streak-freeze-earned",
   "streak-lost",
   "streak-milestone",
+  "achievement-unlocked",
   "league-standings-changed",
   "league-season-ended",
   "league-result",

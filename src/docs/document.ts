@@ -58,6 +58,11 @@ const TAGS: { name: string; description: string }[] = [
     description: "Daily and weekly habits in the player's time zone, with freezes; the player's time zone.",
   },
   {
+    name: "Achievements",
+    description:
+      "Permanent milestones: a player's achievements with progress and rarity; grants and revocations from the studio's backend.",
+  },
+  {
     name: "Leagues",
     description:
       "Seasons in which each player competes in a cohort of their tier: standings, the last season's result and its claim.",
@@ -74,6 +79,10 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Admin: challenges", description: "An app's personal challenges." },
   { name: "Admin: points", description: "Points systems: levels, triggers, caps; where every feature's rewards land." },
   { name: "Admin: streaks", description: "Streaks: periods, freezes and milestones of an app's habits." },
+  {
+    name: "Admin: achievements",
+    description: "Achievements: metric ladders, manual and composite ones, hidden ones, statuses and rewards.",
+  },
   { name: "Admin: leagues", description: "Leagues: tiers, cohort size, promotion, relegation, seasons and rewards." },
   { name: "Admin: battle passes", description: "Battle passes with their levels and the levels' challenges." },
   {

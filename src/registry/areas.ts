@@ -15,6 +15,7 @@ import { battlePassesPlugin } from "../battlepasses/plugin";
 import { leaderboardsPlugin } from "../leaderboards/plugin";
 import { pointsPlugin } from "../points/plugin";
 import { streaksPlugin } from "../streaks/plugin";
+import { achievementsPlugin } from "../achievements/plugin";
 import { leaguesPlugin } from "../leagues/plugin";
 import { webhooksPlugin } from "../webhooks/channel";
 
@@ -29,6 +30,7 @@ export const AREAS: readonly AreaPlugin[] = [
   leaderboardsPlugin,
   pointsPlugin,
   streaksPlugin,
+  achievementsPlugin,
   leaguesPlugin,
   webhooksPlugin,
 ];

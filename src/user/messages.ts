@@ -48,6 +48,8 @@ export type BackgroundMessage =
   | { kind: "holders"; appId: string; deltas: HolderDelta[] }
   /** Points a player earned in a system (src/points): leaderboards that rank the system add them. */
   | { kind: "points-earned"; appId: string; userId: string; system: string; amount: number; at: number }
+  /** Players entering (+1) or leaving (-1) the holders of achievements (src/achievements), staged with the change. */
+  | { kind: "achievement-holders"; appId: string; deltas: { id: string; delta: number }[] }
   /**
    * A player's score in a league's season moved, or they joined it (src/leagues): the consumer
    * places a new player in a cohort and writes the scores of a batch at once. `season` is the

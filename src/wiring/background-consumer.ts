@@ -21,6 +21,7 @@ const HANDLERS: { [K in BackgroundKind]: Handler<K>[] } = {
   usage: [recordUsageCounts, ...backgroundHandlers("usage")],
   holders: [recordHolders, ...backgroundHandlers("holders")],
   "points-earned": backgroundHandlers("points-earned"),
+  "achievement-holders": backgroundHandlers("achievement-holders"),
   "league-score": backgroundHandlers("league-score"),
 };
 

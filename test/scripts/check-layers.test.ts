@@ -18,6 +18,7 @@ describe("check-layers", () => {
 
   it("counts every registered area, and the three named ones", () => {
     expect(featureAreas().sort()).toEqual([
+      "achievements",
       "battlepasses",
       "challenges",
       "leaderboards",

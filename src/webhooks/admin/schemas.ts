@@ -8,7 +8,7 @@ import { ConfigKey } from "../../shared/schemas";
 
 export const WebhookTypeField = z.enum(ACCEPTED_WEBHOOK_TYPES).openapi({
   description:
-    "One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.",
+    "One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.",
   example: "challenge-changed",
 });
 

@@ -60,6 +60,7 @@ const TYPE_HELP: Record<WebhookType, string> = {
   "streak-freeze-earned": "a player earned a streak freeze (beyond the spec)",
   "streak-lost": "a player's streak was lost when a period ended (beyond the spec)",
   "streak-milestone": "a player's streak reached a milestone (beyond the spec)",
+  "achievement-unlocked": "a player earned or was granted an achievement (beyond the spec)",
   "league-standings-changed": "the standings of a league cohort changed (beyond the spec)",
   "league-season-ended": "a league season ended: one call per cohort with its results (beyond the spec)",
   "league-result": "a player's result of a league season (beyond the spec)",

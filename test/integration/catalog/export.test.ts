@@ -173,6 +173,7 @@ describe("export", () => {
       ],
       points_systems: [],
       streaks: [],
+      achievements: [],
       leagues: [],
       webhooks: [
         {

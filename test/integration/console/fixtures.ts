@@ -36,12 +36,13 @@ export async function consoleFixture(name = "Console fixture") {
     aggregation: "max",
   });
   const system = await create("/points-systems", { key: "coins", name: { en: "Coins" }, spendable: true });
+  const achievement = await create("/achievements", { key: "first", name: { en: "First" }, kind: "manual" });
   const streak = await create("/streaks", {
     key: "daily",
-    name: "Daily",
+    name: { en: "Daily" },
     period: "daily",
-    event_name: "lesson",
-    time_zone: "UTC",
+    event_name: "kill-enemy",
+    time_zone: "Europe/Berlin",
   });
   const league = await create("/leagues", {
     key: "weekly",
@@ -74,6 +75,7 @@ export async function consoleFixture(name = "Console fixture") {
     levelId: level.level_id as string,
     boardId: board.leaderboard_id as string,
     systemId: system.system_id as string,
+    achievementId: achievement.achievement_id as string,
     leagueId: league.league_id as string,
     streakId: streak.streak_id as string,
     webhookId: webhook.webhook_id as string,
@@ -96,6 +98,7 @@ function fixtureParams(f: ConsoleFixture): Record<string, string> {
     boardId: f.boardId,
     leaderboardId: f.boardId,
     systemId: f.systemId,
+    achievementId: f.achievementId,
     leagueId: f.leagueId,
     streakId: f.streakId,
     flagId: "1",

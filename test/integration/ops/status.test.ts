@@ -37,6 +37,7 @@ describe("GET /api/v1/admin/status", () => {
         d1: { reachable: true, latest_migration: EXPECTED_D1_MIGRATION, expected_migration: EXPECTED_D1_MIGRATION },
         schemas: {
           user_object: {
+            achievements: 1,
             events: 5,
             "event-ids": 2,
             "event-rate": 1,
@@ -49,6 +50,7 @@ describe("GET /api/v1/admin/status", () => {
             points: 1,
             realtime: 1,
             seen: 2,
+            streaks: 1,
           },
           broker: { broker: 2 },
         },

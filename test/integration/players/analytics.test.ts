@@ -84,7 +84,7 @@ describe("players per day and unused events", () => {
           app_id: app.appId,
           from: day1,
           to: day2,
-          counted_event_names: ["achieve-score", "collect-item", "earn-xp", "kill-enemy", "lesson"],
+          counted_event_names: ["achieve-score", "collect-item", "earn-xp", "kill-enemy"],
           every_event_counts: false,
           items: [{ event_name: "kil-enemy", count: 3, similar: ["kill-enemy"] }],
         });

@@ -229,6 +229,7 @@ describe("the player's export", () => {
       "battle_passes",
       "points",
       "streaks",
+      "achievements",
       "leagues",
       "leaderboards",
       "league_seasons",

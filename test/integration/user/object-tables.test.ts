@@ -98,7 +98,10 @@ describe("a user object's tables", () => {
     expect(await storageOf(internal)).toEqual([]);
 
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 });
+    // Every event adds to the totals of its name that achievements read (backdating).
     const afterEvent = [
+      "ach_progress",
+      "ach_totals",
       "archive_identity",
       "ch_instances",
       "ch_owner",
@@ -109,7 +112,14 @@ describe("a user object's tables", () => {
       "schema_versions",
     ];
     expect(await storageOf(tables)).toEqual(afterEvent);
-    expect(await storageOf(versions)).toEqual({ challenges: 3, outbox: 1, events: 5, "event-rate": 1, seen: 2 });
+    expect(await storageOf(versions)).toEqual({
+      achievements: 1,
+      challenges: 3,
+      outbox: 1,
+      events: 5,
+      "event-rate": 1,
+      seen: 2,
+    });
     expect(await storageOf(internal)).toEqual([]);
     expect((await p.find((await p.all()).body[0].challenges[0].challenge_id))?.user_challenge_current_score).toBe(1);
 
@@ -118,6 +128,7 @@ describe("a user object's tables", () => {
     await sendEvent(app.apiKey, "lazy", "kill-enemy", { amount: 1 }, { event_id: "lazy-1" });
     expect(await storageOf(tables)).toEqual([...afterEvent, "processed_events", "processed_events_by_time"].sort());
     expect(await storageOf(versions)).toEqual({
+      achievements: 1,
       challenges: 3,
       outbox: 1,
       events: 5,
@@ -164,7 +175,7 @@ describe("a user object's tables", () => {
         .map((r) => r.event_id),
     }));
     expect(stored).toEqual({
-      versions: { challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 2 },
+      versions: { achievements: 1, challenges: 3, outbox: 1, events: 5, "event-ids": 2, "event-rate": 1, seen: 2 },
       ids: ["new-1", "old-1"],
     });
     // old-1 was applied before the upgrade: only new-1 counted, once.

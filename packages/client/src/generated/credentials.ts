@@ -52,6 +52,7 @@ export type GamePaths = {
   "/api/v1/points/{appId}/{systemKey}/ledger": Only<paths["/api/v1/points/{appId}/{systemKey}/ledger"], "get">;
   "/api/v1/streaks/{appId}": Only<paths["/api/v1/streaks/{appId}"], "get">;
   "/api/v1/user-time-zone": Only<paths["/api/v1/user-time-zone"], "get" | "put">;
+  "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
   "/api/v1/leagues/{appId}/{leagueId}": Only<paths["/api/v1/leagues/{appId}/{leagueId}"], "get">;
   "/api/v1/leagues/{appId}/{leagueId}/claim": Only<paths["/api/v1/leagues/{appId}/{leagueId}/claim"], "post">;
   "/api/v1/auth/user-challenges-topic-link": Only<paths["/api/v1/auth/user-challenges-topic-link"], "get">;
@@ -114,6 +115,7 @@ export const GAME_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/points/{appId}/{systemKey}/ledger": ["get"],
   "/api/v1/streaks/{appId}": ["get"],
   "/api/v1/user-time-zone": ["get","put"],
+  "/api/v1/achievements/{appId}": ["get"],
   "/api/v1/leagues/{appId}/{leagueId}": ["get"],
   "/api/v1/leagues/{appId}/{leagueId}/claim": ["post"],
   "/api/v1/auth/user-challenges-topic-link": ["get"],
@@ -161,6 +163,9 @@ export type BackendPaths = {
   "/api/v1/points/{appId}/{systemKey}/spend": Only<paths["/api/v1/points/{appId}/{systemKey}/spend"], "post">;
   "/api/v1/streaks/{appId}": Only<paths["/api/v1/streaks/{appId}"], "get">;
   "/api/v1/user-time-zone": Only<paths["/api/v1/user-time-zone"], "get" | "put">;
+  "/api/v1/achievements/{appId}": Only<paths["/api/v1/achievements/{appId}"], "get">;
+  "/api/v1/achievements/{appId}/{achievementId}/grant": Only<paths["/api/v1/achievements/{appId}/{achievementId}/grant"], "post">;
+  "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": Only<paths["/api/v1/achievements/{appId}/{achievementId}/holders/{userId}"], "delete">;
   "/api/v1/leagues/{appId}/{leagueId}": Only<paths["/api/v1/leagues/{appId}/{leagueId}"], "get">;
   "/api/v1/leagues/{appId}/{leagueId}/claim": Only<paths["/api/v1/leagues/{appId}/{leagueId}/claim"], "post">;
   "/api/v1/auth/leaderboard-topic-link": Only<paths["/api/v1/auth/leaderboard-topic-link"], "get">;
@@ -202,6 +207,9 @@ export const BACKEND_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/points/{appId}/{systemKey}/spend": ["post"],
   "/api/v1/streaks/{appId}": ["get"],
   "/api/v1/user-time-zone": ["get","put"],
+  "/api/v1/achievements/{appId}": ["get"],
+  "/api/v1/achievements/{appId}/{achievementId}/grant": ["post"],
+  "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": ["delete"],
   "/api/v1/leagues/{appId}/{leagueId}": ["get"],
   "/api/v1/leagues/{appId}/{leagueId}/claim": ["post"],
   "/api/v1/auth/leaderboard-topic-link": ["get"],
@@ -258,6 +266,8 @@ export type AdminPaths = {
   "/api/v1/admin/apps/{appId}/streaks/{streakId}": Only<paths["/api/v1/admin/apps/{appId}/streaks/{streakId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore"], "post">;
   "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes": Only<paths["/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes"], "post">;
+  "/api/v1/admin/apps/{appId}/achievements": Only<paths["/api/v1/admin/apps/{appId}/achievements"], "get" | "post">;
+  "/api/v1/admin/apps/{appId}/achievements/{achievementId}": Only<paths["/api/v1/admin/apps/{appId}/achievements/{achievementId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/leagues": Only<paths["/api/v1/admin/apps/{appId}/leagues"], "get" | "post">;
   "/api/v1/admin/apps/{appId}/leagues/{leagueId}": Only<paths["/api/v1/admin/apps/{appId}/leagues/{leagueId}"], "get" | "put" | "delete">;
   "/api/v1/admin/apps/{appId}/webhooks": Only<paths["/api/v1/admin/apps/{appId}/webhooks"], "get" | "post">;
@@ -325,6 +335,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, readonly Method[]>> = {
   "/api/v1/admin/apps/{appId}/streaks/{streakId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/restore": ["post"],
   "/api/v1/admin/apps/{appId}/users/{userId}/streaks/{streakId}/freezes": ["post"],
+  "/api/v1/admin/apps/{appId}/achievements": ["get","post"],
+  "/api/v1/admin/apps/{appId}/achievements/{achievementId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/leagues": ["get","post"],
   "/api/v1/admin/apps/{appId}/leagues/{leagueId}": ["get","put","delete"],
   "/api/v1/admin/apps/{appId}/webhooks": ["get","post"],

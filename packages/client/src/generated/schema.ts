@@ -1875,6 +1875,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/achievements/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's achievements: what they hold, their progress, and each one's rarity
+         * @description Every active and locked achievement of the app, in sort_order. A hidden achievement the player does not hold shows its hidden description and a name that only says it is hidden, with no progress. An achievement created or activated since the player's last call is awarded first when they qualify (backdating).
+         */
+        get: operations["getPlayerAchievements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/achievements/{appId}/{achievementId}/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant an achievement to a player (studio backend)
+         * @description For manual achievements, and for any kind as a correction: held from now, with its points_rewards credited, its `achievement-unlocked` webhook and MQTT message, and the composites it completes. Granting one the player holds changes nothing and answers 200 with `granted: false`. 409 for a locked or inactive achievement (it takes no new holders). API key only: an access token, or a banned player, gets 403.
+         */
+        post: operations["grantAchievement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/achievements/{appId}/{achievementId}/holders/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take an achievement back from a player (studio backend)
+         * @description The player no longer holds it, nor the composites that required it; the points it credited stay. Written to the audit log (`revoke-achievement`) with what was revoked and the `reason`. Not holding it revokes nothing (`revoked` is empty). API key only: an access token gets 403.
+         */
+        delete: operations["revokeAchievement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/achievements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List achievements, in the players' order */
+        get: operations["listAchievements"];
+        put?: never;
+        /**
+         * Create an achievement (metric, manual or composite)
+         * @description Players' progress and holdings live in their objects. A metric achievement without filters and value_field reads the players' running totals of its event, kept from before it existed: every player who already reached its threshold holds it at their next request or event (also when it is activated later). With filters or a value_field it counts from its creation. 400 when a composite names a key the app does not have, when requirements would go round, or when points_rewards names a system the app does not have; 409 when the key is taken in the app.
+         */
+        post: operations["createAchievement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/achievements/{achievementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an achievement */
+        get: operations["getAchievement"];
+        /**
+         * Replace an achievement
+         * @description Holders keep it. Locking keeps the holders and earns no new ones; inactive hides it from players. Activating it, or lowering its threshold, awards it at once to players who qualify (at their next request or event). A metric counting on its own (filters, value_field) starts again when what it counts changes. 409 when composites require the key it gives up.
+         */
+        put: operations["replaceAchievement"];
+        post?: never;
+        /**
+         * Delete an achievement
+         * @description Players no longer see it, and its holder count goes with it. 409 while a composite requires it (`errors` names them).
+         */
+        delete: operations["deleteAchievement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leagues/{appId}/{leagueId}": {
         parameters: {
             query?: never;
@@ -2644,6 +2750,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "achievement-unlocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player earned or was granted an achievement
+         * @description Beyond SCILL. One call per achievement, once per player (again only after a revocation); the same JSON goes to the player's notifications topic (GET /api/v1/auth/user-notifications-topic-link). Its points_rewards are credited in the same transaction (a `points-changed` call follows). Signed per Standard Webhooks; retried with exponential back-off for about 5.7 days (21 attempts) until the endpoint answers 2xx.
+         */
+        post: operations["achievementUnlockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "league-standings-changed": {
         parameters: {
             query?: never;
@@ -3015,6 +3141,23 @@ export interface components {
             /** @description Start of the period the change is about (ISO 8601) */
             period_start: string;
         };
+        AchievementUnlockedPayload: {
+            /**
+             * @description The webhook type
+             * @example achievement-unlocked
+             * @enum {string}
+             */
+            webhook_type: "achievement-unlocked";
+            app_id: string;
+            user_id: string;
+            achievement_id: string;
+            /** @description The achievement's key */
+            key: string;
+            /** @description When the player came to hold it (service time, ISO 8601) */
+            achieved_at: string;
+            /** @description The percentage (0-100, one decimal) of the app's players who held it as last counted, before this player */
+            rarity: number;
+        };
         LeagueStandingsChangedPayload: {
             /**
              * @description The webhook type
@@ -3316,6 +3459,7 @@ export interface components {
             })[];
             points: components["schemas"]["PlayerPointsState"];
             streaks: components["schemas"]["PlayerStreaksState"];
+            achievements: components["schemas"]["PlayerAchievementsState"];
             leagues: components["schemas"]["PlayerLeaguesState"];
         };
         StoredChallengeState: {
@@ -3456,6 +3600,23 @@ export interface components {
             /** @description The length lost last (0: none to restore) */
             lost_length: number;
         };
+        PlayerAchievementsState: {
+            /** @description Achievements taken back from the player, which events do not earn again (by id) */
+            revoked: string[];
+            held: {
+                achievement_id: string;
+                achieved_at: string;
+                /** @enum {string} */
+                source: "earned" | "granted";
+            }[];
+            /** @description Per event name: the events counted, and the sum and maximum of their default amount */
+            totals: {
+                event_name: string;
+                count: number;
+                sum: number;
+                max: number;
+            }[];
+        };
         PlayerLeaguesState: {
             memberships: {
                 league_id: string;
@@ -3488,6 +3649,7 @@ export interface components {
             })[];
             points: components["schemas"]["PlayerPointsState"];
             streaks: components["schemas"]["PlayerStreaksState"];
+            achievements: components["schemas"]["PlayerAchievementsState"];
             leagues: components["schemas"]["PlayerLeaguesState"];
             /** @description The player on every board of the app */
             leaderboards: {
@@ -3583,7 +3745,7 @@ export interface components {
             message_id: string;
             webhook_id: string | null;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
             /** @description The URL called (without the secret). */
             url: string | null;
             /**
@@ -4997,6 +5159,174 @@ export interface components {
              */
             reason: string;
         };
+        PlayerAchievements: {
+            achievements: components["schemas"]["PlayerAchievement"][];
+        };
+        PlayerAchievement: {
+            achievement_id: string;
+            key: string;
+            /** @description "Hidden achievement" (or its translation) for a hidden one not held */
+            name: string;
+            /** @description The hidden description for a hidden one not held */
+            description: string;
+            /** @description null for a hidden one not held */
+            icon: string | null;
+            hidden: boolean;
+            achieved: boolean;
+            achieved_at: string | null;
+            /** @description metric: the running total, at most `threshold`; composite: how many of the required achievements are held; manual, and a hidden one not held: null */
+            progress: number | null;
+            /** @description metric: the value from which it is held; composite: how many achievements it requires; else null */
+            threshold: number | null;
+            /**
+             * @description The percentage (0-100, one decimal) of the app's players (who sent it an event) who hold it, counted off the request path within a minute
+             * @example 12.5
+             */
+            rarity: number;
+        };
+        AchievementGrantAnswer: {
+            achievement_id: string;
+            key: string;
+            user_id: string;
+            achieved_at: string;
+            /** @description false: the player held it already and nothing changed */
+            granted: boolean;
+            /** @description Composites the grant completed, by id */
+            also_earned: string[];
+        };
+        AchievementGrantInput: {
+            /** @example player-42 */
+            user_id: string;
+        };
+        AchievementRevokeAnswer: {
+            achievement_id: string;
+            user_id: string;
+            /** @description The achievements the player no longer holds: this one and the composites that required it; empty when it was not held */
+            revoked: string[];
+        };
+        AchievementAdmin: {
+            achievement_id: string;
+            app_id: string;
+            key: string;
+            name: string | {
+                [key: string]: string;
+            };
+            description: string | {
+                [key: string]: string;
+            } | null;
+            hidden: boolean;
+            hidden_description: string | {
+                [key: string]: string;
+            } | null;
+            icon: string | null;
+            /** @enum {string} */
+            kind: "metric" | "manual" | "composite";
+            /** @enum {string} */
+            status: "active" | "locked" | "inactive";
+            sort_order: number;
+            points_rewards: {
+                system: string;
+                amount: number;
+            }[];
+            event_name: string | null;
+            filters: components["schemas"]["CounterFilter"][];
+            value_field: string | null;
+            /** @enum {string|null} */
+            aggregation: "sum" | "count" | "max" | null;
+            threshold: number | null;
+            requires: string[];
+            /** @description metric: true when it reads the players' totals kept from before it existed (no filters, no value_field), so players who already qualify hold it at their next request or event; false: it counts from its creation */
+            backdated: boolean;
+            created_at: string;
+            updated_at: string;
+        };
+        AchievementInput: {
+            /**
+             * @description Unique in the app; how composites (`requires`) and documents name the achievement
+             * @example kills-100
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Centurion",
+             *       "de": "Zenturio"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /** @default null */
+            description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description true: players who do not hold it see neither its name, icon, description nor progress
+             * @default false
+             */
+            hidden?: boolean;
+            /**
+             * @description What players who do not hold a hidden achievement read; null: "Hidden achievement"
+             * @default null
+             */
+            hidden_description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description An image URL, or any text your client reads
+             * @default null
+             */
+            icon?: string | null;
+            /**
+             * @description metric: held when a running total of an event reaches `threshold`; manual: granted by the studio's backend; composite: held when every achievement of `requires` is
+             * @enum {string}
+             */
+            kind: "metric" | "manual" | "composite";
+            /**
+             * @description active: counts and can be earned; locked: keeps its holders, earns no new ones and stays visible; inactive: hidden from players, counts nothing
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "locked" | "inactive";
+            /**
+             * @description Players' lists are in ascending sort_order, then by id
+             * @default 0
+             */
+            sort_order?: number;
+            points_rewards?: components["schemas"]["PointsRewards"] & unknown;
+            /**
+             * @description metric: the event counted
+             * @default null
+             * @example kill-enemy
+             */
+            event_name?: string | null;
+            /**
+             * @description metric: conditions on the event's meta data, as challenges take them
+             * @default []
+             */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description metric: the meta data field whose value counts; null: `amount` when the event has one, else 1
+             * @default null
+             */
+            value_field?: string | null;
+            /**
+             * @description metric: sum (the default) of the values, count of the events, or the max of one event's value
+             * @default null
+             * @enum {string|null}
+             */
+            aggregation?: "sum" | "count" | "max" | null;
+            /**
+             * @description metric: held from this value on
+             * @default null
+             * @example 100
+             */
+            threshold?: number | null;
+            /**
+             * @description composite: the keys of the achievements it requires (at least 2, no cycles)
+             * @default []
+             */
+            requires?: string[];
+        };
         PlayerLeague: {
             league_id: string;
             name: string;
@@ -5183,7 +5513,7 @@ export interface components {
             app_id: string;
             key: string;
             /** @enum {string} */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased";
             url: string;
             secret_key: string;
             /** @description False once the receiver answered 410 Gone; a PUT enables it again. */
@@ -5200,11 +5530,11 @@ export interface components {
              */
             key?: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -5335,6 +5665,8 @@ export interface components {
             points_systems?: components["schemas"]["CatalogPointsSystem"][];
             /** @default [] */
             streaks?: components["schemas"]["CatalogStreak"][];
+            /** @default [] */
+            achievements?: components["schemas"]["CatalogAchievement"][];
             /** @default [] */
             leagues?: components["schemas"]["CatalogLeague"][];
             /** @default [] */
@@ -5843,6 +6175,93 @@ export interface components {
             /** @default [] */
             milestones?: components["schemas"]["StreakMilestone"][];
         };
+        CatalogAchievement: {
+            /**
+             * @description Unique in the app; how composites (`requires`) and documents name the achievement
+             * @example kills-100
+             */
+            key: string;
+            /**
+             * @example {
+             *       "en": "Centurion",
+             *       "de": "Zenturio"
+             *     }
+             */
+            name: string | {
+                [key: string]: string;
+            };
+            /** @default null */
+            description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description true: players who do not hold it see neither its name, icon, description nor progress
+             * @default false
+             */
+            hidden?: boolean;
+            /**
+             * @description What players who do not hold a hidden achievement read; null: "Hidden achievement"
+             * @default null
+             */
+            hidden_description?: string | {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description An image URL, or any text your client reads
+             * @default null
+             */
+            icon?: string | null;
+            /**
+             * @description metric: held when a running total of an event reaches `threshold`; manual: granted by the studio's backend; composite: held when every achievement of `requires` is
+             * @enum {string}
+             */
+            kind: "metric" | "manual" | "composite";
+            /**
+             * @description active: counts and can be earned; locked: keeps its holders, earns no new ones and stays visible; inactive: hidden from players, counts nothing
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "locked" | "inactive";
+            /**
+             * @description Players' lists are in ascending sort_order, then by id
+             * @default 0
+             */
+            sort_order?: number;
+            points_rewards?: components["schemas"]["PointsRewards"] & unknown;
+            /**
+             * @description metric: the event counted
+             * @default null
+             * @example kill-enemy
+             */
+            event_name?: string | null;
+            /**
+             * @description metric: conditions on the event's meta data, as challenges take them
+             * @default []
+             */
+            filters?: components["schemas"]["CounterFilter"][];
+            /**
+             * @description metric: the meta data field whose value counts; null: `amount` when the event has one, else 1
+             * @default null
+             */
+            value_field?: string | null;
+            /**
+             * @description metric: sum (the default) of the values, count of the events, or the max of one event's value
+             * @default null
+             * @enum {string|null}
+             */
+            aggregation?: "sum" | "count" | "max" | null;
+            /**
+             * @description metric: held from this value on
+             * @default null
+             * @example 100
+             */
+            threshold?: number | null;
+            /**
+             * @description composite: the keys of the achievements it requires (at least 2, no cycles)
+             * @default []
+             */
+            requires?: string[];
+        };
         CatalogLeague: {
             /**
              * @description Unique in the app
@@ -5923,11 +6342,11 @@ export interface components {
              */
             key: string;
             /**
-             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
+             * @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent.
              * @example challenge-changed
              * @enum {string}
              */
-            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
+            webhook_type: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             /**
              * @description HTTPS URL called with POST. Plain http only to loopback addresses, and only where ALLOW_LOOPBACK_WEBHOOKS is on (local development).
              * @example https://game.example.com/hooks/gamification
@@ -5956,7 +6375,7 @@ export interface components {
                 /** @enum {string} */
                 action: "create" | "update" | "delete";
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "league" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -5972,7 +6391,7 @@ export interface components {
             /** @description Objects of the app the document leaves out: kept, or deleted with prune=true */
             unmanaged: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "league" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -5982,7 +6401,7 @@ export interface components {
             /** @description Changes that would break running player state: an apply refuses them (409) unless force=true */
             blocked: {
                 /** @enum {string} */
-                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "league" | "webhook";
+                object: "app_settings" | "category" | "challenge" | "battle_pass" | "level" | "level_challenge" | "leaderboard" | "points_system" | "streak" | "achievement" | "league" | "webhook";
                 /**
                  * @description The object by its keys
                  * @example battle_passes/season-1/levels/gold
@@ -17947,6 +18366,735 @@ export interface operations {
             };
         };
     };
+    getPlayerAchievements: {
+        parameters: {
+            query?: {
+                /** @description With an API key: the player. With an access token: not allowed (the token names the player) */
+                user_id?: string;
+                /** @description Language of names; default: the app's language */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's achievements */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerAchievements"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The access token's player is banned: the message names the reason and the expiry */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    grantAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                achievementId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AchievementGrantInput"];
+            };
+        };
+        responses: {
+            /** @description The player holds it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchievementGrantAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An access token (grants take the API key only), or the player is banned */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this action */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeAchievement: {
+        parameters: {
+            query?: {
+                /** @description Kept in the audit log */
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                appId: string;
+                achievementId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the player no longer holds */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchievementRevokeAnswer"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An access token: revocations take the API key only */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAchievements: {
+        parameters: {
+            query?: {
+                currentPage?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of achievements */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AchievementAdmin"][];
+                        currentPage: number;
+                        pageSize: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The achievement */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AchievementInput"];
+            };
+        };
+        responses: {
+            /** @description The new achievement */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchievementAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                achievementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The achievement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchievementAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                achievementId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AchievementInput"];
+            };
+        };
+        responses: {
+            /** @description The achievement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AchievementAdmin"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is already used by another object of the app: `errors` names the field */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 1 MiB (1,048,576 bytes) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request bodies must be JSON: send Content-Type application/json. Any application/json or application/*+json type is accepted, with parameters such as `; charset=utf-8`; an empty body counts as no body whatever its Content-Type (an optional body is then `{}`). Bytes that are not UTF-8 answer 400. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                achievementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credential (an access token also when its app was deleted or the API key that minted it was revoked) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an app that is not the credential's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this action */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment is not configured for this operation: a secret it needs is missing or unusable (ADMIN_TOKEN for the admin API; JWT_SIGNING_KEYS for access tokens; TOPIC_SECRET for topics). The message names the secret. Nothing was done. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, or a service it depends on: the body carries `request_id` (also in X-Request-Id). Safe to retry with an `event_id` for events. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPlayerLeague: {
         parameters: {
             query?: {
@@ -18582,8 +19730,8 @@ export interface operations {
             query?: {
                 currentPage?: number;
                 pageSize?: number;
-                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved) or a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
+                /** @description One of the spec's five types, `user-erased` (beyond the spec: a player's erasure completed; the body names the erasure, never the player) `points-changed` (beyond the spec: a player's balance in a points system moved), a streak's `streak-extended`, `streak-freeze-used`, `streak-freeze-earned`, `streak-lost`, `streak-milestone` (beyond the spec) or `achievement-unlocked` (beyond the spec: a player earned or was granted an achievement). `leaderboard-updated` is accepted for the spec's `leaderoard-updated`, which is what is stored and sent. */
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
             };
             header?: never;
             path: {
@@ -19114,7 +20262,7 @@ export interface operations {
                 pageSize?: number;
                 status?: "pending" | "succeeded" | "failed";
                 webhook_id?: string;
-                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
+                webhook_type?: "challenge-changed" | "battlepass-challenge-changed" | "battlepass-level-reward-claimed" | "battlepass-expired" | "leaderoard-updated" | "points-changed" | "streak-extended" | "streak-freeze-used" | "streak-freeze-earned" | "streak-lost" | "streak-milestone" | "achievement-unlocked" | "league-standings-changed" | "league-season-ended" | "league-result" | "user-erased" | "leaderboard-updated";
                 message_id?: string;
                 /** @description Only the deliveries whose payload names this player (what a player's export points to) */
                 user_id?: string;
@@ -21420,6 +22568,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["StreakMilestonePayload"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled and gets no further calls until it is replaced (PUT) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within the timeout: the call is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    achievementUnlockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when the attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` with the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payload, also the MQTT message of the topic */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AchievementUnlockedPayload"];
             };
         };
         responses: {
