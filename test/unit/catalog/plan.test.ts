@@ -87,6 +87,7 @@ const snapshot = (unlockedBy: number): CatalogSnapshot => ({
   leaderboards: [],
   pointsSystems: [],
   streaks: [],
+  achievements: [],
   leagues: [],
   webhooks: [],
   holders: { challenges: new Map(), passes: new Map([[4, unlockedBy]]) },
