@@ -10,6 +10,12 @@ export const CHUNK_COHORTS = 100;
 export const STALE_CLAIM_MS = 5 * 60_000;
 /** How long one cron run goes on deciding chunks (wall time), within a Worker invocation's limits. */
 const RUN_BUDGET_MS = 15_000;
+/**
+ * Changes one cron run hands on before it starts no further chunk: each player's result goes to
+ * the player's own object (their notifications topic), one subrequest each, and an invocation may
+ * make 10,000. The next minute's run goes on where this one stopped.
+ */
+const RUN_CHANGES_BUDGET = 6_000;
 /** Ended seasons whose cohorts, standings and results each league keeps: the results of this many seasons. */
 export const RESULT_SEASONS = 4;
 
@@ -24,14 +30,20 @@ export async function runSeasonEnds(env: Env, now: number, deliver: ChangeSink):
   const db = env.DB;
   await db.prepare("UPDATE league_seasons SET state = 'ending' WHERE state = 'open' AND ends_at <= ?").bind(now).run();
   const started = Date.now();
-  while (Date.now() - started < RUN_BUDGET_MS) {
+  let handedOn = 0;
+  const counted: ChangeSink = (changes) => {
+    handedOn += changes.length;
+    return deliver(changes);
+  };
+  while (Date.now() - started < RUN_BUDGET_MS && handedOn < RUN_CHANGES_BUDGET) {
     const ending = await db
       .prepare("SELECT * FROM league_seasons WHERE state = 'ending' ORDER BY ends_at, league_id LIMIT 20")
       .all<SeasonRow>();
     if (ending.results.length === 0) break;
     let decided = 0;
     for (const season of ending.results) {
-      const n = await decideChunk(db, season, now, deliver);
+      if (handedOn >= RUN_CHANGES_BUDGET) break;
+      const n = await decideChunk(db, season, now, counted);
       if (n === 0) await finishSeason(db, season, now);
       decided += n;
     }
