@@ -84,6 +84,7 @@ describe("privacy in the console", () => {
     expect(name).toBe(`player-${studio.appId}-erase-me.json`);
     expect(Object.keys(document).sort()).toEqual(
       [
+        "achievements",
         "app_id",
         "archive",
         "audit_log",

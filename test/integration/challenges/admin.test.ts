@@ -371,6 +371,9 @@ describe("admin view of one user", () => {
       challenges: [],
       battle_passes: [],
       points: { balances: {}, ledger: [] },
+      streaks: { streaks: [], time_zone: null },
+      achievements: { held: [], revoked: [], totals: [] },
+      leagues: { claims: [], memberships: [] },
     });
     await p.unlock(manual.challenge_id);
     const activated = (await p.activate(manual.challenge_id)).body.challenge;

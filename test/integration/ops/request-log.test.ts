@@ -1,4 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
+import { AREA_CRON_TASKS } from "../../../src/registry/areas";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runScheduled } from "../../../src/cron";
 import { configureLog } from "../../../src/shared/log";
@@ -177,9 +178,7 @@ describe("background failures", () => {
     const tasks = [
       "event-retention",
       // The areas' tasks, in the registry's order (src/registry/areas.ts).
-      "battle-pass-expiry",
-      "leaderboard-maintenance",
-      "delivery-log-retention",
+      ...Object.keys(AREA_CRON_TASKS),
       "holder-receipts-retention",
       "audit-log-retention",
       "erasure-retention",
