@@ -94,19 +94,6 @@ function toForm(a: AchievementView): FormValues {
   };
 }
 
-/** A text typed as is, or as a JSON object of languages. */
-function readLocalized(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw.startsWith("{")) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      form.problems.push({ field: name, problem: 'must be a text, or JSON such as {"en": "Slayer", "de": "Töter"}' });
-    }
-  }
-  return raw === "" ? undefined : raw;
-}
-
 function decode(values: FormValues): Decoded {
   const form = new FormReader(values);
   const kind = form.text("kind");
@@ -127,10 +114,10 @@ function decode(values: FormValues): Decoded {
     .filter((key) => key !== "");
   const input = {
     key: form.text("key"),
-    name: readLocalized(form, "name"),
-    description: readLocalized(form, "description") ?? null,
+    name: form.localized("name"),
+    description: form.localized("description") ?? null,
     hidden: form.checked("hidden"),
-    hidden_description: readLocalized(form, "hidden_description") ?? null,
+    hidden_description: form.localized("hidden_description") ?? null,
     icon: form.nullableText("icon"),
     kind,
     status: form.text("status") || undefined,

@@ -94,34 +94,11 @@ function leagueToForm(l: LeagueView): FormValues {
   };
 }
 
-function readJson(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw === "") return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    form.problems.push({ field: name, problem: "must be JSON: a list like the example" });
-    return undefined;
-  }
-}
-
-function readName(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw.startsWith("{")) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      form.problems.push({ field: name, problem: 'must be a name, or JSON such as {"en": "League", "de": "Liga"}' });
-    }
-  }
-  return raw === "" ? undefined : raw;
-}
-
 function decodeLeague(values: FormValues): Decoded {
   const form = new FormReader(values);
   const input = {
     key: form.text("key"),
-    name: readName(form, "name"),
+    name: form.localized("name"),
     event_name: form.text("event_name"),
     value_field: form.nullableText("value_field"),
     aggregation: form.text("aggregation") || undefined,
@@ -136,9 +113,9 @@ function decodeLeague(values: FormValues): Decoded {
     authoritative: form.checked("authoritative"),
     min_value: form.integer("min_value") ?? null,
     max_value: form.integer("max_value") ?? null,
-    tiers: readJson(form, "tiers"),
-    rewards: readJson(form, "rewards"),
-    filters: readJson(form, "filters"),
+    tiers: form.json("tiers"),
+    rewards: form.json("rewards"),
+    filters: form.json("filters"),
   };
   return { input, problems: form.problems, values };
 }

@@ -67,43 +67,18 @@ function systemToForm(s: SystemView): FormValues {
   };
 }
 
-/** A field that holds JSON: its value, or a problem of the field. */
-function readJson(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw === "") return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    form.problems.push({ field: name, problem: "must be JSON: a list like the example" });
-    return undefined;
-  }
-}
-
-/** A name typed as text, or as a JSON object of languages. */
-function readName(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw.startsWith("{")) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      form.problems.push({ field: name, problem: 'must be a name, or JSON such as {"en": "XP", "de": "EP"}' });
-    }
-  }
-  return raw === "" ? undefined : raw;
-}
-
 function decodeSystem(values: FormValues): Decoded {
   const form = new FormReader(values);
   const input = {
     key: form.text("key"),
-    name: readName(form, "name"),
-    description: readName(form, "description") ?? null,
+    name: form.localized("name"),
+    description: form.localized("description") ?? null,
     icon: form.nullableText("icon"),
     spendable: form.checked("spendable"),
     max_balance: form.integer("max_balance") ?? null,
     credits_challenge_xp: form.checked("credits_challenge_xp"),
-    levels: readJson(form, "levels"),
-    triggers: readJson(form, "triggers"),
+    levels: form.json("levels"),
+    triggers: form.json("triggers"),
   };
   return { input, problems: form.problems, values };
 }

@@ -71,37 +71,14 @@ function streakToForm(s: StreakView): FormValues {
   };
 }
 
-function readJson(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw === "") return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    form.problems.push({ field: name, problem: "must be JSON: a list like the example" });
-    return undefined;
-  }
-}
-
-function readName(form: FormReader, name: string): unknown {
-  const raw = form.text(name);
-  if (raw.startsWith("{")) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      form.problems.push({ field: name, problem: 'must be a name, or JSON such as {"en": "Daily", "de": "Täglich"}' });
-    }
-  }
-  return raw === "" ? undefined : raw;
-}
-
 function decodeStreak(values: FormValues): Decoded {
   const form = new FormReader(values);
   const input = {
     key: form.text("key"),
-    name: readName(form, "name"),
+    name: form.localized("name"),
     period: form.text("period"),
     event_name: form.nullableText("event_name"),
-    filters: readJson(form, "filters"),
+    filters: form.json("filters"),
     min_count: form.integer("min_count"),
     reset_at_time: form.text("reset_at_time") || undefined,
     time_zone: form.text("time_zone"),
@@ -110,7 +87,7 @@ function decodeStreak(values: FormValues): Decoded {
       earn_every: form.integer("freezes_earn_every") ?? 0,
       max: form.integer("freezes_max") ?? 0,
     },
-    milestones: readJson(form, "milestones"),
+    milestones: form.json("milestones"),
   };
   return { input, problems: form.problems, values };
 }

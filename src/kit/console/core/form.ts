@@ -98,6 +98,34 @@ export class FormReader {
     }
     return Number(text);
   }
+
+  /** A field that holds JSON: its value, undefined when empty, or a problem of the field. */
+  json(name: string): unknown {
+    const raw = this.text(name);
+    if (raw === "") return undefined;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      this.problems.push({ field: name, problem: "must be JSON: a list like the example" });
+      return undefined;
+    }
+  }
+
+  /** A text typed as is, or as a JSON object of languages; undefined when empty. */
+  localized(name: string): unknown {
+    const raw = this.text(name);
+    if (raw.startsWith("{")) {
+      try {
+        return JSON.parse(raw);
+      } catch {
+        this.problems.push({
+          field: name,
+          problem: 'must be a text, or JSON such as {"en": "Daily", "de": "Täglich"}',
+        });
+      }
+    }
+    return raw === "" ? undefined : raw;
+  }
 }
 
 // ---- lists of rows (languages, filters, level challenges)
