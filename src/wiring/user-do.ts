@@ -164,13 +164,23 @@ export class UserDO extends DurableObject<Env> {
     if (!(await run)) await this.reschedule();
   }
 
+  /** The earliest timer last written to the development clock's list (undefined: not yet, since the object started). */
+  private devTimerRecorded: number | null | undefined = undefined;
+
   /** The one alarm serves the areas' timers (in service time) and the retry of a failed flush. */
   private async reschedule(): Promise<void> {
     const wallNow = Date.now();
     const timers = this.areas.map((area) => area.nextTimerAt?.() ?? null).filter((t): t is number => t !== null);
     const clock = timers.length > 0 ? await readClock(this.env) : null;
     const times = timers.map((t) => Math.max(clock!.toWall(t), wallNow));
-    if (this.env.DEV_CLOCK === "on") await recordDevTimer(this.env.DB, this.ctx.id.toString(), timers);
+    if (this.env.DEV_CLOCK === "on") {
+      const earliest = timers.length > 0 ? Math.min(...timers) : null;
+      // Written when it moves only: most reschedules (an event without a timer) leave it as it was.
+      if (earliest !== this.devTimerRecorded) {
+        await recordDevTimer(this.env.DB, this.ctx.id.toString(), timers);
+        this.devTimerRecorded = earliest;
+      }
+    }
     if (this.outbox.hasStaged()) times.push(wallNow + OUTBOX_RETRY_MS);
     const erasure = this.erasure.nextAt(wallNow, OUTBOX_RETRY_MS);
     if (erasure !== null) times.push(Math.max(erasure, wallNow));
